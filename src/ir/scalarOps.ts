@@ -1,0 +1,217 @@
+// The meaning of every element-level operation, on plain JavaScript numbers.
+//
+// One definition shared by compile-time evaluation (lowering), the reference interpreter and
+// the code generator's run-time helpers, so that the three cannot disagree. Values of every
+// type are JavaScript numbers: integers are kept wrapped to their type, f32 values are kept
+// rounded with Math.fround, bool is 0 or 1.
+
+import type { BinaryOp, MathFn, ScalarType, UnaryOp } from './types.js';
+
+/** Raised for integer division or remainder by zero; callers attach the source location. */
+export class ScalarDivisionByZero extends Error {
+  constructor() {
+    super('integer division by zero');
+    this.name = 'ScalarDivisionByZero';
+  }
+}
+
+export function isFloat(t: ScalarType): boolean {
+  return t === 'f64' || t === 'f32';
+}
+
+export function isInteger(t: ScalarType): boolean {
+  return t === 'i32' || t === 'u32';
+}
+
+/** Brings an exact or approximate number into the value set of a type. */
+export function wrap(t: ScalarType, x: number): number {
+  switch (t) {
+    case 'f64':
+      return x;
+    case 'f32':
+      return Math.fround(x);
+    case 'i32':
+      return x | 0;
+    case 'u32':
+      return x >>> 0;
+    case 'bool':
+      return x !== 0 ? 1 : 0;
+    default:
+      return t satisfies never;
+  }
+}
+
+/** Numeric conversion: float to integer truncates toward zero and wraps (NaN and ±inf give 0). */
+export function cast(to: ScalarType, x: number): number {
+  return wrap(to, x);
+}
+
+function floorDiv(t: ScalarType, a: number, b: number): number {
+  if (isFloat(t)) return wrap(t, Math.floor(a / b));
+  if (b === 0) throw new ScalarDivisionByZero();
+  // |a|, |b| < 2^32, so the double quotient is within one ulp and its floor is exact.
+  return wrap(t, Math.floor(a / b));
+}
+
+function floorMod(t: ScalarType, a: number, b: number): number {
+  if (!isFloat(t) && b === 0) throw new ScalarDivisionByZero();
+  let r = a % b;
+  if (r !== 0 && r < 0 !== b < 0) r += b;
+  return wrap(t, r);
+}
+
+function multiply(t: ScalarType, a: number, b: number): number {
+  if (t === 'i32') return Math.imul(a, b);
+  if (t === 'u32') return Math.imul(a, b) >>> 0;
+  return wrap(t, a * b);
+}
+
+function power(t: ScalarType, a: number, b: number): number {
+  if (isFloat(t)) return wrap(t, Math.pow(a, b));
+  if (b < 0) {
+    if (a === 0) throw new ScalarDivisionByZero();
+    return wrap(t, Math.trunc(Math.pow(a, b)));
+  }
+  let result = 1;
+  let base = a;
+  let e = b;
+  while (e > 0) {
+    if (e & 1) result = multiply(t, result, base);
+    base = multiply(t, base, base);
+    e = Math.floor(e / 2);
+  }
+  return wrap(t, result);
+}
+
+/** `t` is the operand type; comparisons return bool (0/1). */
+export function binary(op: BinaryOp, t: ScalarType, a: number, b: number): number {
+  switch (op) {
+    case '+':
+      return wrap(t, a + b);
+    case '-':
+      return wrap(t, a - b);
+    case '*':
+      return multiply(t, a, b);
+    case '/':
+      return wrap(t, a / b);
+    case '//':
+      return floorDiv(t, a, b);
+    case '%':
+      return floorMod(t, a, b);
+    case '**':
+      return power(t, a, b);
+    case '==':
+      return a === b ? 1 : 0;
+    case '!=':
+      return a !== b ? 1 : 0;
+    case '<':
+      return a < b ? 1 : 0;
+    case '<=':
+      return a <= b ? 1 : 0;
+    case '>':
+      return a > b ? 1 : 0;
+    case '>=':
+      return a >= b ? 1 : 0;
+    case 'and':
+      return a !== 0 && b !== 0 ? 1 : 0;
+    case 'or':
+      return a !== 0 || b !== 0 ? 1 : 0;
+    case 'min':
+      return Math.min(a, b);
+    case 'max':
+      return Math.max(a, b);
+    default:
+      return op satisfies never;
+  }
+}
+
+export function unary(op: UnaryOp, t: ScalarType, a: number): number {
+  switch (op) {
+    case 'neg':
+      return wrap(t, -a);
+    case 'not':
+      return a !== 0 ? 0 : 1;
+    default:
+      return op satisfies never;
+  }
+}
+
+export function mathFn(fn: MathFn, t: ScalarType, a: number): number {
+  switch (fn) {
+    case 'sqrt':
+      return wrap(t, Math.sqrt(a));
+    case 'exp':
+      return wrap(t, Math.exp(a));
+    case 'log':
+      return wrap(t, Math.log(a));
+    case 'sin':
+      return wrap(t, Math.sin(a));
+    case 'cos':
+      return wrap(t, Math.cos(a));
+    case 'tan':
+      return wrap(t, Math.tan(a));
+    case 'tanh':
+      return wrap(t, Math.tanh(a));
+    case 'abs':
+      return wrap(t, Math.abs(a));
+    case 'floor':
+      return wrap(t, Math.floor(a));
+    case 'ceil':
+      return wrap(t, Math.ceil(a));
+    default:
+      return fn satisfies never;
+  }
+}
+
+/** Result type of a binary operation on operands of type `t`. */
+export function binaryResultType(op: BinaryOp, t: ScalarType): ScalarType {
+  switch (op) {
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+    case 'and':
+    case 'or':
+      return 'bool';
+    default:
+      return t;
+  }
+}
+
+/** The typed-array constructor that stores a type (bool as Uint8Array). */
+export type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+
+export function allocate(t: ScalarType, length: number): TypedArray {
+  switch (t) {
+    case 'f64':
+      return new Float64Array(length);
+    case 'f32':
+      return new Float32Array(length);
+    case 'i32':
+      return new Int32Array(length);
+    case 'u32':
+      return new Uint32Array(length);
+    case 'bool':
+      return new Uint8Array(length);
+    default:
+      return t satisfies never;
+  }
+}
+
+/** Bytes one element of a type occupies in memory. */
+export function elementBytes(t: ScalarType): number {
+  switch (t) {
+    case 'f64':
+      return 8;
+    case 'f32':
+    case 'i32':
+    case 'u32':
+      return 4;
+    case 'bool':
+      return 1;
+    default:
+      return t satisfies never;
+  }
+}

@@ -1,0 +1,31 @@
+// Run-time values shared by the reference interpreter, the fused executor and I/O.
+//
+// An array is a flat typed array in row-major order with its shape; a rank-0 array has shape
+// [] and one element. An array of tuples is several ArrayValues, one per component.
+
+import type { ScalarType } from './types.js';
+import type { TypedArray } from './scalarOps.js';
+
+export interface ArrayValue {
+  readonly kind: 'array';
+  readonly elem: ScalarType;
+  readonly shape: readonly number[];
+  readonly data: TypedArray;
+}
+
+export interface ScalarValue {
+  readonly kind: 'scalar';
+  readonly elem: ScalarType;
+  readonly value: number;
+}
+
+export type RuntimeValue = ArrayValue | ScalarValue;
+
+/** What one entry parameter or result is: one value, or the components of an array of tuples. */
+export type InterfaceValue = RuntimeValue | readonly RuntimeValue[];
+
+export function sizeOf(shape: readonly number[]): number {
+  let n = 1;
+  for (const d of shape) n *= d;
+  return n;
+}
