@@ -1,0 +1,225 @@
+// The brute-force planner: enumerates every valid plan of a small program and returns one of
+// least cost. It is the test oracle for the ILP's optimality ("the ILP optimum equals the
+// exhaustive minimum"), so it leans on the independent validator and evaluator, not on the ILP.
+//
+// Blocks are independent (a control-flow node is a cluster of its own and its blocks' plans do
+// not affect the enclosing block's cost), so each block is minimised on its own and the costs
+// add up. Per block we enumerate:
+//  - every set partition of the nodes into clusters (restricted growth strings, pruned as soon
+//    as a cluster holds an infusible edge or a control-flow node with company), ordered by a
+//    topological order of the cluster graph (the cost does not depend on which one);
+//  - orders only for nodes with no consumer in their own cluster: they are manifest, so 0 or 1
+//    (scanl 0, scanr 1). Every other node's order is forced by its fused consumers' reads;
+//  - manifest: exactly the forced ones. A voluntary manifest array only adds writes and only
+//    restricts orders, so with non-negative coefficients it never lowers the cost.
+// Every candidate is then checked by validateBlock and costed by evaluateBlock.
+
+import { userError } from '../diagnostics/index.js';
+import type { NodeId, Program } from '../ir/types.js';
+import type { CostSpec } from './cost.js';
+import { combine, evaluateBlock, evaluationContext, type EvaluateOptions, type EvaluationContext } from './evaluate.js';
+import { isControl, programGraph, readOrderOf, sameOrder, type BlockGraph } from './reads.js';
+import type { BlockPlan, Cluster, Order } from './types.js';
+import { validateBlock, type PlanViolation } from './validate.js';
+
+/** The most graph nodes per block the enumeration accepts (Bell(7) = 877 partitions). */
+export const bruteForceNodeLimit = 7;
+
+export interface BruteForceResult {
+  /** A least-cost valid plan (the root block's plan with its children). */
+  readonly plan: BlockPlan;
+  readonly objective: number;
+  /** Valid plans enumerated, summed over the blocks. */
+  readonly clusterings: number;
+}
+
+export function bruteForce(program: Program, cost: CostSpec, options: EvaluateOptions = {}): BruteForceResult {
+  const ctx = evaluationContext(program, options);
+  const best = bestBlockPlan(programGraph(program), cost, ctx);
+  return { plan: best.plan, objective: best.objective, clusterings: best.clusterings };
+}
+
+interface BlockBest {
+  readonly plan: BlockPlan;
+  readonly objective: number;
+  readonly clusterings: number;
+}
+
+function bestBlockPlan(g: BlockGraph, cost: CostSpec, ctx: EvaluationContext): BlockBest {
+  if (g.nodes.length > bruteForceNodeLimit) {
+    throw userError('E670', `brute force enumerates blocks of at most ${bruteForceNodeLimit} nodes; ${g.path} has ${g.nodes.length}`);
+  }
+  // Children first: their best plans are fixed parts of every candidate of this block.
+  const children: Record<NodeId, readonly BlockPlan[]> = {};
+  let childObjective = 0;
+  let childClusterings = 0;
+  for (const [id, childGraphs] of g.children) {
+    const bests = childGraphs.map((cg) => bestBlockPlan(cg, cost, ctx));
+    children[id] = bests.map((b) => b.plan);
+    childObjective += bests.reduce((s, b) => s + b.objective, 0);
+    childClusterings += bests.reduce((s, b) => s + b.clusterings, 0);
+  }
+  // Evaluate this block alone: children are costed once, above.
+  const alone: BlockGraph = { ...g, children: new Map() };
+
+  let best: { plan: BlockPlan; objective: number } | null = null;
+  let count = 0;
+  for (const partition of partitions(g)) {
+    for (const candidate of candidates(g, partition)) {
+      const violations: PlanViolation[] = [];
+      validateBlock(alone, candidate, violations);
+      if (violations.length > 0) continue;
+      count++;
+      const objective = combine(evaluateBlock(alone, candidate, ctx), cost).total;
+      if (best === null || objective < best.objective) best = { plan: candidate, objective };
+    }
+  }
+  if (best === null) throw userError('E671', `brute force found no valid plan for ${g.path}`);
+  return {
+    plan: { ...best.plan, children },
+    objective: best.objective + childObjective,
+    clusterings: count + childClusterings,
+  };
+}
+
+/**
+ * Set partitions of the block's nodes (as cluster index per node, in statement order) with no
+ * infusible edge inside a cluster and control-flow nodes alone.
+ */
+function* partitions(g: BlockGraph): Generator<readonly number[]> {
+  const n = g.nodes.length;
+  const index = new Map(g.nodes.map((node, i) => [node.id, i] as const));
+  const conflict: boolean[][] = g.nodes.map(() => g.nodes.map(() => false));
+  for (const e of g.edges) {
+    if (e.infusible === null) continue;
+    const a = index.get(e.producer)!;
+    const b = index.get(e.consumer)!;
+    conflict[a]![b] = conflict[b]![a] = true;
+  }
+  g.nodes.forEach((node, i) => {
+    if (isControl(node.stmt)) for (let j = 0; j < n; j++) if (j !== i) conflict[i]![j] = conflict[j]![i] = true;
+  });
+  const assignment: number[] = [];
+  function* extend(i: number, used: number): Generator<readonly number[]> {
+    if (i === n) {
+      yield [...assignment];
+      return;
+    }
+    for (let c = 0; c <= used; c++) {
+      let ok = true;
+      for (let j = 0; j < i && ok; j++) if (assignment[j] === c && conflict[i]![j]) ok = false;
+      if (!ok) continue;
+      assignment[i] = c;
+      yield* extend(i + 1, c === used ? used + 1 : used);
+    }
+  }
+  yield* extend(0, 0);
+}
+
+/** The candidate plans of one partition: clusters in a dependence order, every order choice. */
+function* candidates(g: BlockGraph, partition: readonly number[]): Generator<BlockPlan> {
+  const clusterOfId = new Map(g.nodes.map((node, i) => [node.id, partition[i]!] as const));
+  const sequence = clusterSequence(g, clusterOfId);
+  if (sequence === null) return;
+
+  const fusedConsumers = (id: NodeId) =>
+    g.edges.filter((e) => e.producer === id && clusterOfId.get(e.consumer) === clusterOfId.get(id));
+  const free: NodeId[] = [];
+  const choices: (readonly Order[])[] = [];
+  for (const node of g.nodes) {
+    const s = node.stmt;
+    if (isControl(s) || fusedConsumers(node.id).length > 0) continue;
+    free.push(node.id);
+    choices.push(s.kind === 'scanl' ? [0] : s.kind === 'scanr' ? [1] : [0, 1]);
+  }
+  const manifest = new Set<NodeId>();
+  for (const node of g.nodes) {
+    if (isControl(node.stmt)) continue;
+    const reads = g.edges.filter((e) => e.producer === node.id);
+    if (g.results.has(node.id) || reads.length === 0 || reads.some((e) => clusterOfId.get(e.consumer) !== clusterOfId.get(node.id))) {
+      manifest.add(node.id);
+    }
+  }
+
+  const total = choices.reduce((p, c) => p * c.length, 1);
+  for (let k = 0; k < total; k++) {
+    const orders = new Map<NodeId, Order>();
+    let rest = k;
+    free.forEach((id, i) => {
+      const options = choices[i]!;
+      orders.set(id, options[rest % options.length]!);
+      rest = Math.floor(rest / options.length);
+    });
+    if (!propagateOrders(g, clusterOfId, orders)) continue;
+    const clusters: Cluster[] = sequence.map((c) => {
+      const members = g.nodes.filter((node) => clusterOfId.get(node.id) === c);
+      return {
+        nodes: members.map((node) => node.id),
+        manifest: members.flatMap((node) =>
+          !isControl(node.stmt) && manifest.has(node.id) ? node.stmt.outs.map((o) => o.name) : [],
+        ),
+      };
+    });
+    yield { clusters, orders: Object.fromEntries(orders), children: {} };
+  }
+}
+
+/**
+ * Sets the order of every node with fused consumers from their reads, consumers first (the
+ * statements are in dependence order). False when two fused reads disagree.
+ */
+function propagateOrders(g: BlockGraph, clusterOfId: ReadonlyMap<NodeId, number>, orders: Map<NodeId, Order>): boolean {
+  for (let i = g.nodes.length - 1; i >= 0; i--) {
+    const node = g.nodes[i]!;
+    if (isControl(node.stmt) || orders.has(node.id)) continue;
+    let forced: Order | null = null;
+    for (const e of g.edges) {
+      if (e.producer !== node.id || clusterOfId.get(e.consumer) !== clusterOfId.get(node.id)) continue;
+      for (const r of e.reads) {
+        const ro = readOrderOf(r, orders.get(e.consumer));
+        if (ro === null) return false;
+        if (forced === null) forced = ro;
+        else if (!sameOrder(forced, ro)) return false;
+      }
+    }
+    if (forced === null) return false;
+    orders.set(node.id, forced);
+  }
+  return true;
+}
+
+/** Cluster indices in a dependence order (Kahn, earliest statement first); null on a cycle. */
+function clusterSequence(g: BlockGraph, clusterOfId: ReadonlyMap<NodeId, number>): number[] | null {
+  const count = Math.max(-1, ...clusterOfId.values()) + 1;
+  const succ = Array.from({ length: count }, () => new Set<number>());
+  for (const e of g.edges) {
+    const a = clusterOfId.get(e.producer)!;
+    const b = clusterOfId.get(e.consumer)!;
+    if (a !== b) succ[a]!.add(b);
+  }
+  for (const node of g.nodes) {
+    const s = node.stmt;
+    if (s.kind !== 'scatter') continue;
+    for (const other of g.nodes) {
+      if (other.id === node.id || !other.reads.some((r) => s.dest.includes(r.name))) continue;
+      // Same cluster is invalid (rule 3); a self-loop makes the partition be rejected here.
+      succ[clusterOfId.get(other.id)!]!.add(clusterOfId.get(node.id)!);
+    }
+  }
+  const indegree = new Array<number>(count).fill(0);
+  for (const s of succ) for (const b of s) indegree[b]!++;
+  const firstIndex = new Array<number>(count).fill(Infinity);
+  g.nodes.forEach((node, i) => {
+    const c = clusterOfId.get(node.id)!;
+    firstIndex[c] = Math.min(firstIndex[c]!, i);
+  });
+  const ready = [...Array(count).keys()].filter((c) => indegree[c] === 0);
+  const order: number[] = [];
+  while (ready.length > 0) {
+    ready.sort((a, b) => firstIndex[a]! - firstIndex[b]!);
+    const c = ready.shift()!;
+    order.push(c);
+    for (const d of succ[c]!) if (--indegree[d] === 0) ready.push(d);
+  }
+  return order.length === count ? order : null;
+}

@@ -1,0 +1,312 @@
+// The cost evaluator: the cost of a plan under a CostSpec, computed from the IR and the plan
+// alone, exactly as docs/PLANNING.md "Cost functions" defines each term, summed over every
+// block. Independent of the ILP (no shared code), so that "ILP objective = evaluated cost of
+// its plan" checks the ILP's encoding of the costs.
+//
+// Byte weights need array sizes: `staticSizes` evaluates shape expressions where they are
+// known at compile time from the entry shapes (and entry scalar values) a program is planned for.
+
+import { CompilerBug } from '../diagnostics/index.js';
+import { binary, cast, elementBytes, mathFn, unary } from '../ir/scalarOps.js';
+import type { Block, Expr, NodeId, Program, Shape, VarName } from '../ir/types.js';
+import { type CostSpec, type CostTerm, type CostWeights } from './cost.js';
+import { isControl, orderKey, programGraph, readOrderOf, type BlockGraph, type Group } from './reads.js';
+import type { BlockPlan, Plan } from './types.js';
+
+/** What the planner knows of the entry: array shapes and scalar values, by entry or component name. */
+export type EntrySizes = Readonly<Record<string, Shape | number>>;
+
+export interface EvaluateOptions {
+  readonly weights?: CostWeights;
+  /** Entry array shapes and scalar values; without them every array weighs 1 in `bytes`. */
+  readonly shapes?: EntrySizes;
+}
+
+export interface Evaluation {
+  /** Σ coefficient × term over the spec's terms. */
+  readonly total: number;
+  /** Each term under the default/user weights (`writes` repeats `intermediate-arrays`). */
+  readonly terms: Readonly<Record<CostTerm, number>>;
+  /** `reads` and `intermediate-arrays` with byte weights (what `bytes` sums). */
+  readonly byteTerms: { readonly reads: number; readonly 'intermediate-arrays': number };
+}
+
+/** Term values of a block (and its nested blocks) before coefficients. */
+export interface RawTerms {
+  clusters: number;
+  fusedEdges: number;
+  writes: number;
+  reads: number;
+  byteWrites: number;
+  byteReads: number;
+}
+
+export function evaluatePlan(program: Program, plan: Plan, cost: CostSpec, options: EvaluateOptions = {}): Evaluation {
+  return evaluateBlockPlan(program, plan.root, cost, options);
+}
+
+/** Evaluates a bare root BlockPlan (the brute force's, or a hand-built one). */
+export function evaluateBlockPlan(program: Program, root: BlockPlan, cost: CostSpec, options: EvaluateOptions = {}): Evaluation {
+  const context = evaluationContext(program, options);
+  return combine(evaluateBlock(programGraph(program), root, context), cost);
+}
+
+/** What evaluating any block of one program needs: weights and static sizes. */
+export interface EvaluationContext {
+  readonly weights: CostWeights;
+  readonly sizes: ReadonlyMap<VarName, Shape>;
+}
+
+export function evaluationContext(program: Program, options: EvaluateOptions = {}): EvaluationContext {
+  return { weights: options.weights ?? {}, sizes: staticSizes(program, options.shapes ?? {}) };
+}
+
+export function combine(raw: RawTerms, cost: CostSpec): Evaluation {
+  const terms: Record<CostTerm, number> = {
+    clusters: raw.clusters,
+    'fused-edges': raw.fusedEdges,
+    'intermediate-arrays': raw.writes,
+    reads: raw.reads,
+    writes: raw.writes,
+  };
+  let total = 0;
+  for (const t of cost.terms) {
+    const value =
+      t.byteWeighted && t.term === 'reads'
+        ? raw.byteReads
+        : t.byteWeighted && (t.term === 'intermediate-arrays' || t.term === 'writes')
+          ? raw.byteWrites
+          : terms[t.term];
+    total += t.coefficient * value;
+  }
+  return { total, terms, byteTerms: { reads: raw.byteReads, 'intermediate-arrays': raw.byteWrites } };
+}
+
+/** The raw terms of one block's plan plus those of every nested block. */
+export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationContext): RawTerms {
+  const clusterOf = new Map<NodeId, number>();
+  plan.clusters.forEach((c, i) => c.nodes.forEach((id) => clusterOf.set(id, i)));
+  const cl = (id: NodeId): number => {
+    const c = clusterOf.get(id);
+    if (c === undefined) throw new CompilerBug('plan evaluation', `${g.path}: node #${id} is in no cluster`);
+    return c;
+  };
+  const weight = (v: Group): number => ctx.weights.arrays?.[v.name] ?? 1;
+  const byteWeight = (v: Group): number => {
+    let bytes = 0;
+    let elements: number | null = null;
+    for (const comp of v.components) {
+      const shape = ctx.sizes.get(comp.name);
+      if (shape === undefined) return 1;
+      elements = shape.reduce((a, b) => a * b, 1);
+      bytes += elementBytes(comp.elem);
+    }
+    return elements === null ? 1 : elements * bytes;
+  };
+
+  // clusters: the longest chain of the cluster dependence DAG.
+  const succ = plan.clusters.map(() => new Set<number>());
+  for (const e of g.edges) if (cl(e.producer) !== cl(e.consumer)) succ[cl(e.producer)]!.add(cl(e.consumer));
+  for (const n of g.nodes) {
+    const s = n.stmt;
+    if (s.kind !== 'scatter') continue;
+    for (const other of g.nodes) {
+      if (other.id !== n.id && other.reads.some((r) => s.dest.includes(r.name)) && cl(other.id) !== cl(n.id)) {
+        succ[cl(other.id)]!.add(cl(n.id));
+      }
+    }
+  }
+  const chain = new Map<number, number>();
+  const visiting = new Set<number>();
+  const longest = (c: number): number => {
+    const known = chain.get(c);
+    if (known !== undefined) return known;
+    if (visiting.has(c)) throw new CompilerBug('plan evaluation', `${g.path}: the cluster order has a cycle through cluster ${c}`);
+    visiting.add(c);
+    let best = 0;
+    for (const d of succ[c]!) best = Math.max(best, longest(d));
+    visiting.delete(c);
+    chain.set(c, best + 1);
+    return best + 1;
+  };
+  let clusters = 0;
+  plan.clusters.forEach((_, c) => (clusters = Math.max(clusters, longest(c))));
+
+  // fused-edges: fusible edges whose ends are in different clusters.
+  let fusedEdges = 0;
+  for (const e of g.edges) {
+    if (e.infusible !== null || cl(e.producer) === cl(e.consumer)) continue;
+    const name = (id: NodeId): string => {
+      const s = g.byId.get(id)!.stmt;
+      return isControl(s) ? `#${id}` : s.outs[0]!.name;
+    };
+    fusedEdges += ctx.weights.edges?.[`${name(e.producer)}->${name(e.consumer)}`] ?? 1;
+  }
+
+  // intermediate-arrays: manifest combinator nodes.
+  const listed = new Set(plan.clusters.flatMap((c) => c.manifest));
+  let writes = 0;
+  let byteWrites = 0;
+  for (const n of g.nodes) {
+    const s = n.stmt;
+    if (isControl(s) || !s.outs.some((o) => listed.has(o.name))) continue;
+    const group = g.groupOf.get(s.outs[0]!.name)!;
+    writes += weight(group);
+    byteWrites += byteWeight(group);
+  }
+
+  // reads: distinct memory read streams per array group.
+  const streams = new Map<Group, Set<string>>();
+  for (const c of g.nodes) {
+    for (const r of c.reads) {
+      const v = g.groupOf.get(r.name);
+      if (v === undefined) continue;
+      if (v.producer !== null && cl(v.producer) === cl(c.id)) continue; // from a register
+      const ro = readOrderOf(r, plan.orders[c.id]);
+      const key = ro === null ? `node ${c.id} ${r.role}` : `cluster ${cl(c.id)} order ${orderKey(ro)}`;
+      const set = streams.get(v) ?? new Set<string>();
+      set.add(key);
+      streams.set(v, set);
+    }
+  }
+  let reads = 0;
+  let byteReads = 0;
+  for (const [v, keys] of streams) {
+    reads += weight(v) * keys.size;
+    byteReads += byteWeight(v) * keys.size;
+  }
+
+  const total: RawTerms = { clusters, fusedEdges, writes, reads, byteWrites, byteReads };
+  for (const [id, childGraphs] of g.children) {
+    const childPlans = plan.children[id];
+    if (childPlans === undefined) throw new CompilerBug('plan evaluation', `${g.path}: no child plans for #${id}`);
+    childGraphs.forEach((cg, i) => addInto(total, evaluateBlock(cg, childPlans[i]!, ctx)));
+  }
+  return total;
+}
+
+function addInto(acc: RawTerms, x: RawTerms): void {
+  acc.clusters += x.clusters;
+  acc.fusedEdges += x.fusedEdges;
+  acc.writes += x.writes;
+  acc.reads += x.reads;
+  acc.byteWrites += x.byteWrites;
+  acc.byteReads += x.byteReads;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Static sizes
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Shapes of every array whose shape follows at compile time from the entry sizes: entry
+ * arrays as given, `generate` by evaluating its shape expressions, the others from their
+ * inputs. Arrays made by control flow, and `while` parameters, are left out (unknown).
+ */
+export function staticSizes(program: Program, entry: EntrySizes): ReadonlyMap<VarName, Shape> {
+  const shapes = new Map<VarName, Shape>();
+  const scalars = new Map<VarName, number>();
+  for (const p of program.params) {
+    for (const comp of p.components) {
+      const given = entry[comp.name] ?? entry[p.name];
+      if (given === undefined) continue;
+      if (comp.kind === 'array' && typeof given !== 'number') shapes.set(comp.name, given);
+      if (comp.kind === 'scalar' && typeof given === 'number') scalars.set(comp.name, given);
+    }
+  }
+  const evalExpr = (e: Expr): number | undefined => {
+    try {
+      return evaluateStatic(e, shapes, scalars);
+    } catch {
+      return undefined; // a division by zero: not known statically
+    }
+  };
+  const visit = (b: Block): void => {
+    for (const s of b.stmts) {
+      const from = (name: VarName | undefined): Shape | undefined => (name === undefined ? undefined : shapes.get(name));
+      let shape: Shape | undefined;
+      switch (s.kind) {
+        case 'scalar': {
+          const value = evalExpr(s.expr);
+          if (value !== undefined) scalars.set(s.name, value);
+          continue;
+        }
+        case 'if':
+          visit(s.then);
+          visit(s.else);
+          continue;
+        case 'while':
+          visit(s.cond);
+          visit(s.body);
+          continue;
+        case 'generate': {
+          const dims = s.shape.map(evalExpr);
+          shape = dims.every((d) => d !== undefined) ? (dims as number[]) : undefined;
+          break;
+        }
+        case 'map':
+          shape = from(s.inputs[0]);
+          break;
+        case 'gather':
+          shape = from(s.indices[0]);
+          break;
+        case 'scatter':
+          shape = from(s.dest[0]);
+          break;
+        case 'fold': {
+          const input = from(s.input[0]);
+          shape = input?.slice(0, -1);
+          break;
+        }
+        case 'scanl':
+        case 'scanr':
+        case 'force':
+          shape = from(s.input[0]);
+          break;
+        default:
+          s satisfies never;
+      }
+      if (shape !== undefined) for (const o of s.outs) shapes.set(o.name, shape);
+    }
+  };
+  visit(program.body);
+  return shapes;
+}
+
+/** The value of a scalar expression when static; undefined when it reads array contents or unknowns. */
+function evaluateStatic(e: Expr, shapes: ReadonlyMap<VarName, Shape>, scalars: ReadonlyMap<VarName, number>): number | undefined {
+  const ev = (x: Expr): number | undefined => evaluateStatic(x, shapes, scalars);
+  switch (e.kind) {
+    case 'const':
+      return e.value;
+    case 'var':
+      return scalars.get(e.name);
+    case 'dim':
+      return shapes.get(e.array)?.[e.axis];
+    case 'index':
+      return undefined;
+    case 'unary': {
+      const a = ev(e.arg);
+      return a === undefined ? undefined : unary(e.op, e.type, a);
+    }
+    case 'call': {
+      const a = ev(e.arg);
+      return a === undefined ? undefined : mathFn(e.fn, e.type, a);
+    }
+    case 'cast': {
+      const a = ev(e.arg);
+      return a === undefined ? undefined : cast(e.to, a);
+    }
+    case 'binary': {
+      const a = ev(e.lhs);
+      const b = ev(e.rhs);
+      return a === undefined || b === undefined ? undefined : binary(e.op, e.lhs.type, a, b);
+    }
+    case 'select': {
+      const c = ev(e.cond);
+      return c === undefined ? undefined : c !== 0 ? ev(e.then) : ev(e.else);
+    }
+    default:
+      return e satisfies never;
+  }
+}

@@ -1,0 +1,508 @@
+// The validator's own view of a block: its nodes, every read each node makes (array, role,
+// read order), the edges between nodes with their fusibility, and the array groups costs are
+// counted over. Derived from the IR alone, following docs/PLANNING.md literally.
+//
+// This module deliberately shares no code with src/graph/ or the ILP: the validator, the cost
+// evaluator and the brute force are the independent cross-check of the ILP planner, so they
+// must re-derive reads and edges themselves (a shared bug would hide on both sides).
+
+import type {
+  Block,
+  CombinatorNode,
+  ControlNode,
+  Expr,
+  Lambda,
+  NodeId,
+  Program,
+  ScalarType,
+  Stmt,
+  VarName,
+} from '../ir/types.js';
+import type { Order } from './types.js';
+
+/** The role in which a node reads an array (PLANNING.md's table). */
+export type ReadRole =
+  | 'map-input'
+  | 'gather-indices'
+  | 'gather-source'
+  | 'fold-input'
+  | 'scanl-input'
+  | 'scanr-input'
+  | 'scatter-src'
+  | 'scatter-dest'
+  | 'force-input'
+  | 'indexed'
+  | 'control';
+
+/**
+ * How the order of a read is fixed: the consumer's own output order (map, fold, gather
+ * indices, scatter src), a constant (scanl 0, scanr 1, gather source: its label), or none.
+ */
+export type ReadOrder =
+  | { readonly kind: 'output' }
+  | { readonly kind: 'fixed'; readonly order: Order }
+  | { readonly kind: 'unordered' };
+
+export interface Read {
+  /** A component array, or (dependence only) a scalar output of a control-flow node. */
+  readonly name: VarName;
+  readonly role: ReadRole;
+  readonly order: ReadOrder;
+}
+
+export type GraphStmt = CombinatorNode | ControlNode;
+
+export interface GraphNode {
+  readonly id: NodeId;
+  readonly stmt: GraphStmt;
+  /** Position among the block's statements (statements are in dependence order). */
+  readonly index: number;
+  /** A person-readable name: `map as` or `while #7`. */
+  readonly label: string;
+  readonly reads: readonly Read[];
+}
+
+export interface Edge {
+  readonly producer: NodeId;
+  readonly consumer: NodeId;
+  /** The consumer's reads of the producer's outputs. */
+  readonly reads: readonly Read[];
+  /** Why the edge is infusible, or null when it is fusible. */
+  readonly infusible: string | null;
+}
+
+/** An array group (PLANNING.md "Arrays"): one combinator's outputs, or one source. */
+export interface Group {
+  /** The first component's name: the key of CostWeights.arrays. */
+  readonly name: VarName;
+  readonly components: readonly { readonly name: VarName; readonly elem: ScalarType }[];
+  /** The combinator of this block producing it; null for a source group. */
+  readonly producer: NodeId | null;
+}
+
+export interface BlockGraph {
+  /** Where the block is, for messages: `root`, `root/while #3 body`. */
+  readonly path: string;
+  readonly block: Block;
+  readonly nodes: readonly GraphNode[];
+  readonly byId: ReadonlyMap<NodeId, GraphNode>;
+  /** The node of this block defining a name (combinator or control-flow outputs). */
+  readonly producerOf: ReadonlyMap<VarName, NodeId>;
+  readonly edges: readonly Edge[];
+  /** The group of every array name read in this block (scalars have none). */
+  readonly groupOf: ReadonlyMap<VarName, Group>;
+  readonly groups: readonly Group[];
+  /** Combinator nodes whose outputs are block results (directly or through a result scalar). */
+  readonly results: ReadonlySet<NodeId>;
+  /** Child block graphs of control-flow nodes: [then, else] or [cond, body]. */
+  readonly children: ReadonlyMap<NodeId, readonly BlockGraph[]>;
+}
+
+export function isControl(stmt: GraphStmt): stmt is ControlNode {
+  return stmt.kind === 'if' || stmt.kind === 'while';
+}
+
+export function orderKey(order: Order): string {
+  return order === 0 ? '0' : order === 1 ? '1' : `gather #${order.gather}`;
+}
+
+export function sameOrder(a: Order, b: Order): boolean {
+  return orderKey(a) === orderKey(b);
+}
+
+/** The order of a read given its consumer's output order; null for unordered reads. */
+export function readOrderOf(read: Read, consumerOrder: Order | undefined): Order | null {
+  switch (read.order.kind) {
+    case 'unordered':
+      return null;
+    case 'fixed':
+      return read.order.order;
+    case 'output':
+      return consumerOrder ?? null;
+    default:
+      return read.order satisfies never;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Program-wide facts (names are unique within a Program)
+// ---------------------------------------------------------------------------------------------
+
+interface ProgramFacts {
+  /** Element type of every array name (entry params, block params, all outputs). */
+  readonly arrays: ReadonlyMap<VarName, ScalarType>;
+  /** Component name → its entry parameter's components, for entry arrays of tuples. */
+  readonly entryGroup: ReadonlyMap<VarName, readonly VarName[]>;
+  /**
+   * Scalar statement name → what evaluating it reads, transitively: arrays it indexes and
+   * scalar outputs of control-flow nodes it depends on.
+   */
+  readonly scalarDeps: ReadonlyMap<VarName, ReadonlySet<VarName>>;
+}
+
+function programFacts(program: Program): ProgramFacts {
+  const arrays = new Map<VarName, ScalarType>();
+  const entryGroup = new Map<VarName, readonly VarName[]>();
+  const scalarDeps = new Map<VarName, ReadonlySet<VarName>>();
+  const controlScalars = new Set<VarName>();
+  for (const p of program.params) {
+    const names = p.components.filter((c) => c.kind === 'array').map((c) => c.name);
+    for (const c of p.components) if (c.kind === 'array') arrays.set(c.name, c.elem);
+    for (const n of names) entryGroup.set(n, names);
+  }
+  const visitBlock = (b: Block): void => {
+    for (const prm of b.params) if (prm.kind === 'array') arrays.set(prm.name, prm.elem);
+    for (const s of b.stmts) {
+      switch (s.kind) {
+        case 'scalar': {
+          const deps = new Set<VarName>();
+          exprReads(s.expr, scalarDeps, deps);
+          for (const name of exprScalars(s.expr)) if (controlScalars.has(name)) deps.add(name);
+          scalarDeps.set(s.name, deps);
+          break;
+        }
+        case 'if':
+        case 'while':
+          for (const o of s.outs) {
+            if (o.kind === 'array') arrays.set(o.name, o.elem);
+            else controlScalars.add(o.name);
+          }
+          if (s.kind === 'if') {
+            visitBlock(s.then);
+            visitBlock(s.else);
+          } else {
+            visitBlock(s.cond);
+            visitBlock(s.body);
+          }
+          break;
+        default:
+          for (const o of s.outs) arrays.set(o.name, o.elem);
+      }
+    }
+  };
+  visitBlock(program.body);
+  // Scalar outputs of control-flow nodes are reads (dependences) of whoever mentions them.
+  for (const name of controlScalars) scalarDeps.set(name, new Set([name]));
+  return { arrays, entryGroup, scalarDeps };
+}
+
+/** Every scalar name an expression mentions. */
+function exprScalars(e: Expr, acc: Set<VarName> = new Set()): Set<VarName> {
+  switch (e.kind) {
+    case 'const':
+    case 'dim':
+      return acc;
+    case 'var':
+      acc.add(e.name);
+      return acc;
+    case 'unary':
+    case 'call':
+    case 'cast':
+      return exprScalars(e.arg, acc);
+    case 'binary':
+      exprScalars(e.lhs, acc);
+      return exprScalars(e.rhs, acc);
+    case 'select':
+      exprScalars(e.cond, acc);
+      exprScalars(e.then, acc);
+      return exprScalars(e.else, acc);
+    case 'index':
+      for (const i of e.indices) exprScalars(i, acc);
+      return acc;
+    default:
+      return e satisfies never;
+  }
+}
+
+/**
+ * Adds to `acc` what evaluating `e` reads in no predictable order: arrays it indexes, and,
+ * through the scalars it mentions, what those read. `dim` is a shape query, not a read.
+ */
+function exprReads(e: Expr, scalarDeps: ReadonlyMap<VarName, ReadonlySet<VarName>>, acc: Set<VarName>): void {
+  switch (e.kind) {
+    case 'const':
+    case 'dim':
+      return;
+    case 'var':
+      for (const d of scalarDeps.get(e.name) ?? []) acc.add(d);
+      return;
+    case 'unary':
+    case 'call':
+    case 'cast':
+      exprReads(e.arg, scalarDeps, acc);
+      return;
+    case 'binary':
+      exprReads(e.lhs, scalarDeps, acc);
+      exprReads(e.rhs, scalarDeps, acc);
+      return;
+    case 'select':
+      exprReads(e.cond, scalarDeps, acc);
+      exprReads(e.then, scalarDeps, acc);
+      exprReads(e.else, scalarDeps, acc);
+      return;
+    case 'index':
+      acc.add(e.array);
+      for (const i of e.indices) exprReads(i, scalarDeps, acc);
+      return;
+    default:
+      e satisfies never;
+  }
+}
+
+function lambdaReads(l: Lambda, facts: ProgramFacts, acc: Set<VarName>): void {
+  for (const let_ of l.lets) exprReads(let_.expr, facts.scalarDeps, acc);
+  for (const r of l.results) exprReads(r, facts.scalarDeps, acc);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads of one node
+// ---------------------------------------------------------------------------------------------
+
+const output: ReadOrder = { kind: 'output' };
+const unordered: ReadOrder = { kind: 'unordered' };
+const fixed = (order: Order): ReadOrder => ({ kind: 'fixed', order });
+
+function combinatorReads(n: CombinatorNode, facts: ProgramFacts): Read[] {
+  const reads: Read[] = [];
+  const ordered = (names: readonly VarName[], role: ReadRole, order: ReadOrder): void => {
+    for (const name of names) reads.push({ name, role, order });
+  };
+  const indexed = new Set<VarName>();
+  switch (n.kind) {
+    case 'generate':
+      for (const e of n.shape) exprReads(e, facts.scalarDeps, indexed);
+      lambdaReads(n.fn, facts, indexed);
+      break;
+    case 'map':
+      ordered(n.inputs, 'map-input', output);
+      lambdaReads(n.fn, facts, indexed);
+      break;
+    case 'gather':
+      ordered(n.indices, 'gather-indices', output);
+      ordered(n.source, 'gather-source', fixed({ gather: n.id }));
+      break;
+    case 'scatter':
+      ordered(n.index, 'scatter-src', output);
+      ordered(n.values, 'scatter-src', output);
+      ordered(n.dest, 'scatter-dest', unordered);
+      lambdaReads(n.op, facts, indexed);
+      break;
+    case 'fold':
+      ordered(n.input, 'fold-input', output);
+      lambdaReads(n.op, facts, indexed);
+      for (const e of n.init) exprReads(e, facts.scalarDeps, indexed);
+      break;
+    case 'scanl':
+    case 'scanr':
+      ordered(n.input, n.kind === 'scanl' ? 'scanl-input' : 'scanr-input', fixed(n.kind === 'scanl' ? 0 : 1));
+      lambdaReads(n.op, facts, indexed);
+      for (const e of n.init ?? []) exprReads(e, facts.scalarDeps, indexed);
+      break;
+    case 'force':
+      ordered(n.input, 'force-input', unordered);
+      break;
+    default:
+      n satisfies never;
+  }
+  for (const name of indexed) reads.push({ name, role: 'indexed', order: unordered });
+  return reads;
+}
+
+/** Names a block defines anywhere inside it (params, outputs, scalars, nested blocks). */
+function blockDefines(b: Block, acc: Set<VarName>): Set<VarName> {
+  for (const p of b.params) acc.add(p.name);
+  for (const s of b.stmts) {
+    switch (s.kind) {
+      case 'scalar':
+        acc.add(s.name);
+        break;
+      case 'if':
+        for (const o of s.outs) acc.add(o.name);
+        blockDefines(s.then, acc);
+        blockDefines(s.else, acc);
+        break;
+      case 'while':
+        for (const o of s.outs) acc.add(o.name);
+        blockDefines(s.cond, acc);
+        blockDefines(s.body, acc);
+        break;
+      default:
+        for (const o of s.outs) acc.add(o.name);
+    }
+  }
+  return acc;
+}
+
+/** Every name a block reads anywhere inside it, whether defined there or not. */
+function blockMentions(b: Block, facts: ProgramFacts, acc: Set<VarName>): Set<VarName> {
+  for (const s of b.stmts) stmtMentions(s, facts, acc);
+  for (const r of b.results) {
+    acc.add(r);
+    for (const d of facts.scalarDeps.get(r) ?? []) acc.add(d);
+  }
+  return acc;
+}
+
+function stmtMentions(s: Stmt, facts: ProgramFacts, acc: Set<VarName>): void {
+  switch (s.kind) {
+    case 'scalar':
+      exprReads(s.expr, facts.scalarDeps, acc);
+      return;
+    case 'if':
+      exprReads(s.cond, facts.scalarDeps, acc);
+      blockMentions(s.then, facts, acc);
+      blockMentions(s.else, facts, acc);
+      return;
+    case 'while':
+      for (const i of s.init) {
+        acc.add(i);
+        for (const d of facts.scalarDeps.get(i) ?? []) acc.add(d);
+      }
+      blockMentions(s.cond, facts, acc);
+      blockMentions(s.body, facts, acc);
+      return;
+    default:
+      for (const r of combinatorReads(s, facts)) acc.add(r.name);
+  }
+}
+
+/** A control-flow node reads, unordered, everything its construct mentions but does not define. */
+function controlReads(s: ControlNode, facts: ProgramFacts): Read[] {
+  const mentioned = new Set<VarName>();
+  stmtMentions(s, facts, mentioned);
+  const defined = new Set<VarName>();
+  if (s.kind === 'if') {
+    blockDefines(s.then, defined);
+    blockDefines(s.else, defined);
+  } else {
+    blockDefines(s.cond, defined);
+    blockDefines(s.body, defined);
+  }
+  const reads: Read[] = [];
+  for (const name of mentioned) {
+    // Scalars of enclosing blocks are values, not reads; what they index was added above.
+    const isRead = facts.arrays.has(name) || (facts.scalarDeps.get(name)?.has(name) ?? false);
+    if (!defined.has(name) && isRead) reads.push({ name, role: 'control', order: unordered });
+  }
+  return reads;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The block graph
+// ---------------------------------------------------------------------------------------------
+
+function nodeLabel(s: GraphStmt): string {
+  if (isControl(s)) return `${s.kind} #${s.id}`;
+  return `${s.kind} ${s.outs.map((o) => o.name).join(', ')} (#${s.id})`;
+}
+
+function infusibility(producer: GraphStmt, consumer: GraphStmt, reads: readonly Read[]): string | null {
+  if (isControl(producer)) return `the producer ${nodeLabel(producer)} is control flow`;
+  if (isControl(consumer)) return `the consumer ${nodeLabel(consumer)} is control flow`;
+  if (producer.kind === 'force') return `the producer is a force`;
+  if (producer.kind === 'scatter') return `the producer is a scatter (its result is written in no order)`;
+  for (const r of reads) {
+    switch (r.role) {
+      case 'indexed':
+        return `${r.name} is read by indexing`;
+      case 'force-input':
+        return `${r.name} is the input of a force`;
+      case 'scatter-dest':
+        return `${r.name} is a scatter destination`;
+      case 'control':
+        return `${r.name} is read by control flow`;
+      case 'map-input':
+      case 'gather-indices':
+      case 'gather-source':
+      case 'fold-input':
+      case 'scanl-input':
+      case 'scanr-input':
+      case 'scatter-src':
+        break;
+      default:
+        r.role satisfies never;
+    }
+  }
+  return null;
+}
+
+function buildBlockGraph(b: Block, path: string, facts: ProgramFacts): BlockGraph {
+  const nodes: GraphNode[] = [];
+  const producerOf = new Map<VarName, NodeId>();
+  b.stmts.forEach((s, index) => {
+    if (s.kind === 'scalar') return;
+    const reads = isControl(s) ? controlReads(s, facts) : combinatorReads(s, facts);
+    nodes.push({ id: s.id, stmt: s, index, label: nodeLabel(s), reads });
+    for (const o of s.outs) producerOf.set(o.name, s.id);
+  });
+  const byId = new Map(nodes.map((n) => [n.id, n] as const));
+
+  const edges: Edge[] = [];
+  for (const c of nodes) {
+    const byProducer = new Map<NodeId, Read[]>();
+    for (const r of c.reads) {
+      const p = producerOf.get(r.name);
+      if (p === undefined) continue;
+      const list = byProducer.get(p) ?? [];
+      list.push(r);
+      byProducer.set(p, list);
+    }
+    for (const [p, reads] of byProducer) {
+      edges.push({ producer: p, consumer: c.id, reads, infusible: infusibility(byId.get(p)!.stmt, c.stmt, reads) });
+    }
+  }
+
+  const groupOf = new Map<VarName, Group>();
+  for (const n of nodes) {
+    if (isControl(n.stmt)) continue;
+    const g: Group = {
+      name: n.stmt.outs[0]!.name,
+      components: n.stmt.outs.map((o) => ({ name: o.name, elem: o.elem })),
+      producer: n.id,
+    };
+    for (const o of n.stmt.outs) groupOf.set(o.name, g);
+  }
+  for (const n of nodes) {
+    for (const r of n.reads) {
+      if (groupOf.has(r.name) || !facts.arrays.has(r.name)) continue;
+      const members = facts.entryGroup.get(r.name) ?? [r.name];
+      const g: Group = {
+        name: members[0]!,
+        components: members.map((m) => ({ name: m, elem: facts.arrays.get(m)! })),
+        producer: null,
+      };
+      for (const m of members) groupOf.set(m, g);
+    }
+  }
+  const groups = [...new Set(groupOf.values())];
+
+  const results = new Set<NodeId>();
+  for (const r of b.results) {
+    for (const name of [r, ...(facts.scalarDeps.get(r) ?? [])]) {
+      const p = producerOf.get(name);
+      if (p !== undefined && !isControl(byId.get(p)!.stmt)) results.add(p);
+    }
+  }
+
+  const children = new Map<NodeId, readonly BlockGraph[]>();
+  for (const n of nodes) {
+    const s = n.stmt;
+    if (s.kind === 'if') {
+      children.set(n.id, [
+        buildBlockGraph(s.then, `${path}/if #${s.id} then`, facts),
+        buildBlockGraph(s.else, `${path}/if #${s.id} else`, facts),
+      ]);
+    } else if (s.kind === 'while') {
+      children.set(n.id, [
+        buildBlockGraph(s.cond, `${path}/while #${s.id} cond`, facts),
+        buildBlockGraph(s.body, `${path}/while #${s.id} body`, facts),
+      ]);
+    }
+  }
+  return { path, block: b, nodes, byId, producerOf, edges, groupOf, groups, results, children };
+}
+
+/** The graph of a program's entry block, with the graphs of every nested block. */
+export function programGraph(program: Program): BlockGraph {
+  return buildBlockGraph(program.body, 'root', programFacts(program));
+}

@@ -1,0 +1,269 @@
+// The plan validator: checks a Plan against the fusion rules of the paper §3 as written down in
+// docs/PLANNING.md ("A plan and when it is valid"), rule by rule, on every block of the program.
+//
+// It re-derives nodes, reads and edges from the IR itself (./reads.ts), sharing no code with
+// the ILP planner, so "every ILP plan passes the validator" is an independent check. Each
+// violation names the rule, the block, the cluster and the nodes, in words.
+
+import { CompilerBug } from '../diagnostics/index.js';
+import type { NodeId, Program, VarName } from '../ir/types.js';
+import {
+  isControl,
+  orderKey,
+  programGraph,
+  readOrderOf,
+  sameOrder,
+  type BlockGraph,
+  type GraphNode,
+} from './reads.js';
+import type { BlockPlan, Order, Plan } from './types.js';
+
+export type ViolationRule =
+  | 'partition'
+  | 'control-flow-alone'
+  | 'infusible-edge'
+  | 'dependence'
+  | 'scatter-uniqueness'
+  | 'order'
+  | 'gather-label'
+  | 'manifest'
+  | 'connected'
+  | 'children';
+
+export interface PlanViolation {
+  readonly rule: ViolationRule;
+  /** The block: `root`, or e.g. `root/while #4 body`. */
+  readonly block: string;
+  /** Index of the cluster in the block's sequence, when the violation concerns one. */
+  readonly cluster: number | null;
+  readonly nodes: readonly NodeId[];
+  readonly message: string;
+}
+
+export function formatViolation(v: PlanViolation): string {
+  const where = v.cluster === null ? v.block : `${v.block}, cluster ${v.cluster}`;
+  return `[${v.rule}] ${where}: ${v.message}`;
+}
+
+/** Every way the plan breaks the rules; empty when it is valid. */
+export function validatePlan(program: Program, plan: Plan): PlanViolation[] {
+  return validateBlockPlan(program, plan.root);
+}
+
+/** Like validatePlan, for a bare root BlockPlan (the brute force's result, hand-built plans). */
+export function validateBlockPlan(program: Program, root: BlockPlan): PlanViolation[] {
+  const out: PlanViolation[] = [];
+  validateBlock(programGraph(program), root, out);
+  return out;
+}
+
+/** Throws a CompilerBug listing the violations when the plan is not valid. */
+export function assertValidPlan(program: Program, plan: Plan, pass = 'plan validation'): void {
+  const violations = validatePlan(program, plan);
+  if (violations.length > 0) {
+    throw new CompilerBug(
+      pass,
+      `the ${plan.strategy} plan for ${program.name} breaks the fusion rules:\n` +
+        violations.map((v) => `  ${formatViolation(v)}`).join('\n'),
+    );
+  }
+}
+
+/** Checks one block's plan and, recursively, its children; appends violations to `out`. */
+export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation[]): void {
+  const report = (rule: ViolationRule, cluster: number | null, nodes: readonly NodeId[], message: string): void => {
+    out.push({ rule, block: g.path, cluster, nodes, message });
+  };
+  const label = (id: NodeId): string => g.byId.get(id)?.label ?? `#${id}`;
+
+  // Rule 1: a partition of the block's nodes.
+  const clusterOf = new Map<NodeId, number>();
+  const position = new Map<NodeId, number>();
+  plan.clusters.forEach((cluster, ci) => {
+    if (cluster.nodes.length === 0) report('partition', ci, [], 'the cluster is empty');
+    cluster.nodes.forEach((id, pos) => {
+      if (!g.byId.has(id)) report('partition', ci, [id], `node #${id} is not a node of this block`);
+      else if (clusterOf.has(id)) report('partition', ci, [id], `${label(id)} is also in cluster ${clusterOf.get(id)}`);
+      else {
+        clusterOf.set(id, ci);
+        position.set(id, pos);
+      }
+    });
+  });
+  for (const n of g.nodes) {
+    if (!clusterOf.has(n.id)) report('partition', null, [n.id], `${n.label} is in no cluster`);
+  }
+  plan.clusters.forEach((cluster, ci) => {
+    const control = cluster.nodes.filter((id) => g.byId.has(id) && isControl(g.byId.get(id)!.stmt));
+    if (control.length > 0 && cluster.nodes.length > 1) {
+      report('control-flow-alone', ci, cluster.nodes, `${control.map(label).join(', ')} must be alone in its cluster`);
+    }
+  });
+
+  const fused = (p: NodeId, c: NodeId): boolean => clusterOf.has(p) && clusterOf.get(p) === clusterOf.get(c);
+
+  // Rules 2 and 3: no infusible edge inside a cluster; dependences go forward.
+  for (const e of g.edges) {
+    const cp = clusterOf.get(e.producer);
+    const cc = clusterOf.get(e.consumer);
+    if (cp === undefined || cc === undefined) continue;
+    if (cp === cc && e.infusible !== null) {
+      report('infusible-edge', cp, [e.producer, e.consumer],
+        `${label(e.producer)} and ${label(e.consumer)} are fused over an infusible edge (${e.infusible})`);
+    }
+    if (cp > cc) {
+      report('dependence', cc, [e.producer, e.consumer],
+        `${label(e.consumer)} in cluster ${cc} reads ${label(e.producer)}, which comes later, in cluster ${cp}`);
+    } else if (cp === cc && position.get(e.producer)! > position.get(e.consumer)!) {
+      report('dependence', cc, [e.producer, e.consumer],
+        `${label(e.consumer)} is listed before ${label(e.producer)}, whose output it reads`);
+    }
+  }
+  for (const n of g.nodes) {
+    const s = n.stmt;
+    if (s.kind !== 'scatter' || !clusterOf.has(n.id)) continue;
+    const dest = new Set(s.dest);
+    for (const other of g.nodes) {
+      if (other.id === n.id || !clusterOf.has(other.id)) continue;
+      const reads = other.reads.filter((r) => dest.has(r.name));
+      if (reads.length > 0 && clusterOf.get(other.id)! >= clusterOf.get(n.id)!) {
+        report('scatter-uniqueness', clusterOf.get(n.id)!, [n.id, other.id],
+          `${label(other.id)} reads ${reads[0]!.name}, which ${label(n.id)} updates in place, so it must be in a cluster before the scatter's (it is in cluster ${clusterOf.get(other.id)})`);
+      }
+    }
+  }
+
+  // Rule 4: orders.
+  for (const key of Object.keys(plan.orders)) {
+    const id = Number(key);
+    const n = g.byId.get(id);
+    if (n === undefined) report('order', null, [id], `an order is given for #${key}, which is not a node of this block`);
+    else if (isControl(n.stmt)) report('order', clusterOf.get(id) ?? null, [id], `${n.label} is control flow and has no order`);
+  }
+  const orderOf = (id: NodeId): Order | undefined => plan.orders[id];
+  for (const n of g.nodes) {
+    const s = n.stmt;
+    if (isControl(s)) continue;
+    const ci = clusterOf.get(n.id) ?? null;
+    const o = orderOf(n.id);
+    if (o === undefined) {
+      report('order', ci, [n.id], `${n.label} has no order`);
+      continue;
+    }
+    if (o !== 0 && o !== 1) {
+      const target = g.byId.get(o.gather);
+      if (target === undefined || target.stmt.kind !== 'gather') {
+        report('gather-label', ci, [n.id], `${n.label} has order ${orderKey(o)}, which is not a gather of this block`);
+      }
+    }
+    if (s.kind === 'scanl' && o !== 0) report('order', ci, [n.id], `${n.label} is a scanl and must have order 0, not ${orderKey(o)}`);
+    if (s.kind === 'scanr' && o !== 1) report('order', ci, [n.id], `${n.label} is a scanr and must have order 1, not ${orderKey(o)}`);
+    if (s.kind === 'scatter' && o !== 0 && o !== 1) {
+      report('order', ci, [n.id], `${n.label} is a scatter and must have order 0 or 1, not ${orderKey(o)}`);
+    }
+  }
+  for (const e of g.edges) {
+    if (!fused(e.producer, e.consumer) || e.infusible !== null) continue;
+    const po = orderOf(e.producer);
+    const co = orderOf(e.consumer);
+    if (po === undefined) continue;
+    for (const r of e.reads) {
+      const ro = readOrderOf(r, co);
+      if (ro !== null && !sameOrder(ro, po)) {
+        report('order', clusterOf.get(e.producer)!, [e.producer, e.consumer],
+          `${label(e.producer)} is produced in order ${orderKey(po)} but ${label(e.consumer)} reads ${r.name} (${r.role}) in order ${orderKey(ro)} in the same cluster`);
+      }
+    }
+  }
+
+  // Rule 5: manifest arrays.
+  const listed = new Set<VarName>();
+  plan.clusters.forEach((cluster, ci) => {
+    for (const name of cluster.manifest) {
+      const p = g.producerOf.get(name);
+      if (p === undefined) report('manifest', ci, [], `${name} is listed as manifest but no node of this block produces it`);
+      else if (clusterOf.get(p) !== ci) report('manifest', ci, [p], `${name} is listed as manifest in cluster ${ci}, but ${label(p)} is in cluster ${clusterOf.get(p) ?? 'none'}`);
+      listed.add(name);
+    }
+  });
+  for (const n of g.nodes) {
+    const s = n.stmt;
+    if (isControl(s) || !clusterOf.has(n.id)) continue;
+    const ci = clusterOf.get(n.id)!;
+    const names = s.outs.map((o) => o.name);
+    const present = names.filter((x) => listed.has(x));
+    if (present.length > 0 && present.length < names.length) {
+      report('manifest', ci, [n.id], `only some outputs of ${n.label} are manifest (${present.join(', ')}); a tuple array is written whole`);
+    }
+    const manifest = present.length > 0;
+    const reasons = manifestReasons(g, n, clusterOf);
+    if (!manifest && reasons.length > 0) {
+      report('manifest', ci, [n.id], `${n.label} must be manifest: ${reasons.join('; ')}`);
+    }
+    const o = orderOf(n.id);
+    if (manifest && o !== undefined && o !== 0 && o !== 1) {
+      report('manifest', ci, [n.id], `${n.label} is manifest, so it must be produced in order 0 or 1, not ${orderKey(o)}`);
+    }
+  }
+
+  // Rule 6: each cluster is connected by fused edges and shared same-order memory reads.
+  plan.clusters.forEach((cluster, ci) => {
+    const members = cluster.nodes.filter((id) => clusterOf.get(id) === ci);
+    if (members.length < 2) return;
+    const parent = new Map(members.map((id) => [id, id] as const));
+    const find = (x: NodeId): NodeId => (parent.get(x) === x ? x : find(parent.get(x)!));
+    const union = (a: NodeId, b: NodeId): void => void parent.set(find(a), find(b));
+    for (const e of g.edges) if (parent.has(e.producer) && parent.has(e.consumer)) union(e.producer, e.consumer);
+    const sharers = new Map<string, NodeId>();
+    for (const id of members) {
+      const n = g.byId.get(id)!;
+      for (const r of n.reads) {
+        const group = g.groupOf.get(r.name);
+        const ro = readOrderOf(r, orderOf(id));
+        if (group === undefined || ro === null) continue;
+        if (group.producer !== null && clusterOf.get(group.producer) === ci) continue;
+        const key = `${group.name}@${orderKey(ro)}`;
+        const first = sharers.get(key);
+        if (first === undefined) sharers.set(key, id);
+        else union(first, id);
+      }
+    }
+    const components = new Map<NodeId, NodeId[]>();
+    for (const id of members) components.set(find(id), [...(components.get(find(id)) ?? []), id]);
+    if (components.size > 1) {
+      const parts = [...components.values()].map((ids) => `{${ids.map(label).join(', ')}}`);
+      report('connected', ci, members,
+        `the cluster falls apart into ${components.size} parts that share neither a fused edge nor a same-order read: ${parts.join(' and ')}`);
+    }
+  });
+
+  // Children: every control-flow node has the plans of its blocks, each valid.
+  for (const key of Object.keys(plan.children)) {
+    const n = g.byId.get(Number(key));
+    if (n === undefined || !isControl(n.stmt)) {
+      report('children', null, [Number(key)], `child plans are given for #${key}, which is not a control-flow node of this block`);
+    }
+  }
+  for (const [id, childGraphs] of g.children) {
+    const childPlans = plan.children[id];
+    if (childPlans === undefined || childPlans.length !== childGraphs.length) {
+      report('children', clusterOf.get(id) ?? null, [id],
+        `${label(id)} needs ${childGraphs.length} child plans, one per block, and has ${childPlans?.length ?? 0}`);
+      continue;
+    }
+    childGraphs.forEach((cg, i) => validateBlock(cg, childPlans[i]!, out));
+  }
+}
+
+/** Why a node must be manifest (rule 5), given the clustering; empty when it need not be. */
+export function manifestReasons(g: BlockGraph, n: GraphNode, clusterOf: ReadonlyMap<NodeId, number>): string[] {
+  const reasons: string[] = [];
+  if (g.results.has(n.id)) reasons.push('its output is a result of the block');
+  const consumers = g.edges.filter((e) => e.producer === n.id);
+  if (consumers.length === 0) reasons.push('nothing consumes it');
+  const outside = consumers.filter((e) => clusterOf.get(e.consumer) !== clusterOf.get(n.id));
+  if (outside.length > 0) {
+    reasons.push(`${outside.map((e) => g.byId.get(e.consumer)!.label).join(', ')} in another cluster read${outside.length === 1 ? 's' : ''} it`);
+  }
+  return reasons;
+}
