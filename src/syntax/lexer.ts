@@ -112,7 +112,13 @@ export function lex(file: SourceFile): LexResult {
 
   /** Reports every open bracket as unclosed and forgets them; marks the spot for the parser. */
   const closeAllBrackets = (at: number): void => {
-    for (const open of brackets) report(SyntaxCode.unclosedBracket, `unclosed '${open.char}' opened here`, open.span);
+    // The outermost is the one to report: the inner ones may well be closed by the fix.
+    const outer = brackets[0];
+    if (outer !== undefined) {
+      const more = brackets.length - 1;
+      const notes = more > 0 ? [`${more} more bracket${more > 1 ? 's' : ''} opened after it ${more > 1 ? 'are' : 'is'} not closed either`] : undefined;
+      diagnostics.push({ code: SyntaxCode.unclosedBracket, message: `unclosed '${outer.char}' opened here`, file, span: outer.span, notes });
+    }
     brackets = [];
     push({ kind: 'invalid', span: { start: at, end: at } });
   };
@@ -267,9 +273,10 @@ export function lex(file: SourceFile): LexResult {
     if (top === undefined) report(SyntaxCode.unmatchedBracket, `unmatched '${closer}'`, span);
     else {
       report(SyntaxCode.unmatchedBracket, `'${closer}' does not match the '${top.char}' opened at ${describe(top.span)}`, span);
-      // Assume the inner brackets were left open by mistake when this closes an outer one.
+      // If it matches an outer bracket, assume the inner ones were left open by mistake;
+      // otherwise assume it was meant to close the innermost one.
       const index = brackets.map((b) => b.char).lastIndexOf(opener);
-      if (index >= 0) brackets = brackets.slice(0, index);
+      brackets = brackets.slice(0, index >= 0 ? index : brackets.length - 1);
     }
     push({ kind: 'invalid', span });
   }

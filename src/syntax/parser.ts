@@ -203,6 +203,7 @@ class Parser {
       this.advance();
       if (!this.isPunct(',')) break;
       this.advance();
+      if (this.isPunct(']')) break;
     }
     const end = this.expectPunct(']', "expected ',' or ']' after the array type's dimensions").span;
     return { kind: 'array', elem, dims, span: joinSpans(elem.span, end) };
@@ -405,22 +406,32 @@ class Parser {
     }
   }
 
+  /** `if … elif … else …`; the `elif` chain is read in a loop so its length is unbounded. */
   private ifStatement(): IfStmt {
-    const start = this.advance();
-    const keyword = start.kind === 'keyword' ? start.text : 'if';
-    const cond = this.expression();
-    this.expectPunct(':', `expected ':' after the '${keyword}' condition`);
-    const then = this.suite(keyword);
+    const clauses: { start: Span; cond: Expr; then: Stmt[] }[] = [];
     let orelse: Stmt[] | null = null;
-    if (this.isKeyword('elif')) {
-      orelse = [this.nested(() => this.ifStatement())];
-    } else if (this.isKeyword('else')) {
+    do {
+      const start = this.advance();
+      const keyword = start.kind === 'keyword' ? start.text : 'if';
+      const cond = this.expression();
+      this.expectPunct(':', `expected ':' after the '${keyword}' condition`);
+      clauses.push({ start: start.span, cond, then: this.suite(keyword) });
+    } while (this.isKeyword('elif'));
+    if (this.isKeyword('else')) {
       this.advance();
       this.expectPunct(':', "expected ':' after 'else'");
       orelse = this.suite('else');
     }
-    const last = orelse?.[orelse.length - 1] ?? then[then.length - 1];
-    return { kind: 'if', cond, then, orelse, span: joinSpans(start.span, last?.span ?? cond.span) };
+    // An `elif` is an IfStmt alone in the previous clause's `orelse` (see ast.ts).
+    let result: IfStmt | null = null;
+    for (let i = clauses.length - 1; i >= 0; i--) {
+      const { start, cond, then } = clauses[i]!;
+      const rest = result === null ? orelse : [result];
+      const last = rest?.[rest.length - 1] ?? then[then.length - 1];
+      result = { kind: 'if', cond, then, orelse: rest, span: joinSpans(start, last?.span ?? cond.span) };
+    }
+    if (result === null) throw new CompilerBug('parser', 'an if statement without clauses');
+    return result;
   }
 
   private whileStatement(): Stmt {
@@ -740,7 +751,7 @@ class Parser {
         }
         return this.fail(SyntaxCode.expectedExpression, `expected an expression, found the keyword '${t.text}'`);
       case 'punct':
-        if (t.text === '(') return this.nested(() => this.parenthesised());
+        if (t.text === '(') return this.parenthesised();
         return this.fail(SyntaxCode.expectedExpression, `expected an expression, found '${t.text}'`);
       case 'newline':
       case 'eof':
