@@ -426,8 +426,8 @@ class Parser {
     let result: IfStmt | null = null;
     for (let i = clauses.length - 1; i >= 0; i--) {
       const { start, cond, then } = clauses[i]!;
-      const rest = result === null ? orelse : [result];
-      const last = rest?.[rest.length - 1] ?? then[then.length - 1];
+      const rest: readonly Stmt[] | null = result === null ? orelse : [result];
+      const last: Stmt | undefined = rest?.[rest.length - 1] ?? then[then.length - 1];
       result = { kind: 'if', cond, then, orelse: rest, span: joinSpans(start, last?.span ?? cond.span) };
     }
     if (result === null) throw new CompilerBug('parser', 'an if statement without clauses');
