@@ -1,0 +1,240 @@
+// Building the dependence graph of one Block (paper §4.1, docs/PLANNING.md).
+//
+// One node per combinator and control-flow statement. Every array a node reads becomes a read
+// (consumer, group, role, order); a read of an array produced by another node of this block is
+// an edge. An edge is infusible when any of its reads is unordered (indexing in element code,
+// in a shape or seed expression, or in a scalar statement the node uses, transitively — the
+// case Accelerate's 2024 code missed), when it enters or leaves a `force`, when it is a
+// scatter's destination or any use of a scatter's result, or when it touches control flow.
+// `dim(xs, k)` is a shape query and adds nothing.
+//
+// Two user errors are found here because they make every plan impossible: two scatters that
+// update the same array in place, and a use of an array after the scatter that overwrote it.
+
+import { CompilerBug, userError, type SourceFile } from '../diagnostics/index.js';
+import type { Block, CombinatorNode, ControlNode, NodeId, ScalarType, Stmt, VarName } from '../ir/types.js';
+import { scalarIndexedArrays, stmtReads, type ReadRole } from '../ir/walk.js';
+import type {
+  ArrayGroup,
+  DependenceGraph,
+  GraphEdge,
+  GraphNode,
+  GraphRead,
+  GraphReadRole,
+  InfusibleReason,
+  ReadOrderRule,
+  StrictPrecedence,
+} from './types.js';
+
+/** What a block's graph needs to know about the world outside it. */
+export interface GraphContext {
+  /** Arrays visible from enclosing blocks (or entry parameters), with their element types. */
+  readonly outerArrays: ReadonlyMap<VarName, ScalarType>;
+  /** Component → group name for arrays of tuples from outside (entry parameters); else own name. */
+  readonly groupOf?: ReadonlyMap<VarName, string>;
+  /** For diagnostics. */
+  readonly file?: SourceFile;
+}
+
+const orderOfRole: { readonly [R in ReadRole]: ReadOrderRule } = {
+  'map-input': 'output',
+  'gather-indices': 'output',
+  'gather-source': 'label',
+  'fold-input': 'output',
+  'scanl-input': 'zero',
+  'scanr-input': 'one',
+  'scatter-index': 'output',
+  'scatter-values': 'output',
+  'scatter-dest': 'unordered',
+  'force-input': 'unordered',
+  'while-init': 'unordered',
+};
+
+function isControl(s: Stmt): s is ControlNode {
+  return s.kind === 'if' || s.kind === 'while';
+}
+
+type GraphStmt = CombinatorNode | ControlNode;
+
+/** Builds the dependence graph of `block`. Throws UserError E601/E602 for impossible scatters. */
+export function buildGraph(block: Block, context: GraphContext): DependenceGraph {
+  const stmts = block.stmts.filter((s): s is GraphStmt => s.kind !== 'scalar');
+
+  // Arrays in scope and their element types; groups are created lazily for sources.
+  const elemOf = new Map<VarName, ScalarType>(context.outerArrays);
+  for (const p of block.params) if (p.kind === 'array') elemOf.set(p.name, p.elem);
+  for (const s of stmts) {
+    if (isControl(s)) for (const o of s.outs) if (o.kind === 'array') elemOf.set(o.name, o.elem);
+    else for (const o of s.outs) elemOf.set(o.name, o.elem);
+  }
+
+  const groups: ArrayGroup[] = [];
+  const groupByName = new Map<VarName, number>();
+  const producerOfGroup = new Map<number, NodeId>();
+  let gatherCount = 0;
+  const nodes: GraphNode[] = stmts.map((s, index) => {
+    const outs = isControl(s) ? s.outs.filter((o) => o.kind === 'array').map((o) => o.name) : s.outs.map((o) => o.name);
+    let group: number | null = null;
+    if (!isControl(s)) {
+      group = groups.length;
+      groups.push({ index: group, name: outs[0] ?? `#${s.id}`, names: outs, elems: s.outs.map((o) => o.elem), producer: s.id });
+      for (const o of outs) groupByName.set(o, group);
+      producerOfGroup.set(group, s.id);
+    }
+    const label = s.kind === 'gather' ? 2 + gatherCount++ : null;
+    return { id: s.id, index, kind: s.kind, name: outs[0] ?? `${s.kind}#${s.id}`, outs, group, label, stmt: s, span: s.span };
+  });
+
+  // Source groups: entry-parameter components grouped, everything else one group per name.
+  const groupFor = (name: VarName): number | null => {
+    const known = groupByName.get(name);
+    if (known !== undefined) return known;
+    const elem = elemOf.get(name);
+    if (elem === undefined) return null; // a scalar
+    const groupName = context.groupOf?.get(name) ?? name;
+    const existing = groupByName.get(groupName);
+    if (existing !== undefined && groups[existing]!.producer === null) {
+      const g = groups[existing]!;
+      groups[existing] = { ...g, names: [...g.names, name], elems: [...g.elems, elem] };
+      groupByName.set(name, existing);
+      return existing;
+    }
+    const index = groups.length;
+    groups.push({ index, name: groupName, names: [name], elems: [elem], producer: null });
+    groupByName.set(groupName, index);
+    groupByName.set(name, index);
+    return index;
+  };
+
+  const indexedByScalar = scalarIndexedArrays(block);
+  const reads: GraphRead[] = [];
+  for (const s of stmts) {
+    const r = stmtReads(s);
+    const found = new Map<string, { group: number; role: GraphReadRole; arrays: VarName[] }>();
+    const add = (name: VarName, role: GraphReadRole): void => {
+      const group = groupFor(name);
+      if (group === null) return;
+      const key = `${group}/${role}`;
+      const entry = found.get(key);
+      if (entry === undefined) found.set(key, { group, role, arrays: [name] });
+      else if (!entry.arrays.includes(name)) entry.arrays.push(name);
+    };
+    const control = isControl(s);
+    for (const input of r.inputs) add(input.name, control ? 'control' : input.role);
+    const indexed = new Set<VarName>(r.indexed);
+    for (const scalar of [...r.scalars, ...(control ? r.captured : [])]) {
+      for (const a of indexedByScalar.get(scalar) ?? []) indexed.add(a);
+    }
+    for (const a of indexed) add(a, control ? 'control' : 'indexed');
+    if (control) for (const name of r.captured) add(name, 'control');
+    for (const { group, role, arrays } of found.values()) {
+      const order: ReadOrderRule = role === 'indexed' || role === 'control' ? 'unordered' : orderOfRole[role];
+      reads.push({ consumer: s.id, group, role, order, arrays });
+    }
+  }
+
+  const nodeOf = new Map<NodeId, GraphNode>(nodes.map((n) => [n.id, n]));
+  const edges = buildEdges(nodes, reads, producerOfGroup, nodeOf);
+  const precedences = scatterPrecedences(nodes, reads, context);
+  checkAcyclic(nodes, edges, precedences, context);
+
+  const resultGroups = [
+    ...new Set(block.results.map((r) => groupByName.get(r)).filter((g): g is number => g !== undefined && groups[g]!.producer !== null)),
+  ];
+  return { nodes, groups, reads, edges, precedences, resultGroups, gatherCount };
+}
+
+function buildEdges(
+  nodes: readonly GraphNode[],
+  reads: readonly GraphRead[],
+  producerOfGroup: ReadonlyMap<number, NodeId>,
+  nodeOf: ReadonlyMap<NodeId, GraphNode>,
+): GraphEdge[] {
+  const byPair = new Map<string, GraphRead[]>();
+  for (const r of reads) {
+    const p = producerOfGroup.get(r.group);
+    if (p === undefined) continue;
+    const key = `${p}->${r.consumer}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), r]);
+  }
+  const edges: GraphEdge[] = [];
+  for (const [key, edgeReads] of byPair) {
+    const [from, to] = key.split('->').map(Number) as [NodeId, NodeId];
+    const p = nodeOf.get(from);
+    const c = nodeOf.get(to);
+    if (p === undefined || c === undefined) throw new CompilerBug('graph', `edge ${key} names an unknown node`);
+    const reasons = new Set<InfusibleReason>();
+    for (const r of edgeReads) {
+      if (r.role === 'indexed') reasons.add('indexed');
+      if (r.role === 'force-input') reasons.add('force-input');
+      if (r.role === 'scatter-dest') reasons.add('scatter-dest');
+      if (r.role === 'control' || r.role === 'while-init') reasons.add('control-flow');
+    }
+    if (p.kind === 'force') reasons.add('force-output');
+    if (p.kind === 'scatter') reasons.add('scatter-output');
+    if (p.kind === 'if' || p.kind === 'while' || c.kind === 'if' || c.kind === 'while') reasons.add('control-flow');
+    edges.push({ from, to, fusible: reasons.size === 0, reasons: [...reasons], reads: edgeReads });
+  }
+  // Deterministic order: by producer, then consumer, in statement order.
+  const pos = (id: NodeId): number => nodeOf.get(id)!.index;
+  return edges.sort((a, b) => pos(a.from) - pos(b.from) || pos(a.to) - pos(b.to));
+}
+
+/** Every other reader of a scatter's destination group runs strictly before the scatter. */
+function scatterPrecedences(nodes: readonly GraphNode[], reads: readonly GraphRead[], context: GraphContext): StrictPrecedence[] {
+  const out: StrictPrecedence[] = [];
+  const scatterOfGroup = new Map<number, GraphNode>();
+  for (const r of reads) {
+    if (r.role !== 'scatter-dest') continue;
+    const s = nodes.find((n) => n.id === r.consumer)!;
+    const other = scatterOfGroup.get(r.group);
+    if (other !== undefined && other.id !== s.id) {
+      throw userError('E601', `\`${r.arrays[0]}\` is the destination of two scatters; a scatter updates its destination in place, so only one may`, {
+        file: context.file,
+        span: s.span,
+      });
+    }
+    scatterOfGroup.set(r.group, s);
+  }
+  for (const [group, s] of scatterOfGroup) {
+    const readers = new Set(reads.filter((r) => r.group === group && r.consumer !== s.id).map((r) => r.consumer));
+    for (const before of readers) out.push({ before, scatter: s.id });
+  }
+  return out;
+}
+
+/** Dependences plus scatter precedences must be acyclic, or no order of clusters exists. */
+function checkAcyclic(
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  precedences: readonly StrictPrecedence[],
+  context: GraphContext,
+): void {
+  // Edges always go forward in statement order (SSA); only a precedence can point backward:
+  // a reader of the destination that itself comes after the scatter in the dependence order.
+  const pos = new Map(nodes.map((n) => [n.id, n.index]));
+  const succ = new Map<NodeId, NodeId[]>();
+  for (const e of edges) succ.set(e.from, [...(succ.get(e.from) ?? []), e.to]);
+  for (const p of precedences) succ.set(p.before, [...(succ.get(p.before) ?? []), p.scatter]);
+  for (const p of precedences) {
+    if (pos.get(p.before)! < pos.get(p.scatter)!) continue;
+    // Is there a path scatter → … → before? Then `before` both follows and precedes the scatter.
+    const seen = new Set<NodeId>();
+    const stack = [p.scatter];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (n === p.before) {
+        const reader = nodes.find((x) => x.id === p.before)!;
+        const scatter = nodes.find((x) => x.id === p.scatter)!;
+        const dest = scatter.stmt.kind === 'scatter' ? scatter.stmt.dest[0] : '?';
+        throw userError('E602', `\`${dest}\` is read here after the scatter that updates it in place`, {
+          file: context.file,
+          span: reader.span,
+        }, [`the scatter producing \`${scatter.name}\` overwrites \`${dest}\`; read \`${scatter.name}\` instead, or copy \`${dest}\` first`]);
+      }
+      if (seen.has(n)) continue;
+      seen.add(n);
+      stack.push(...(succ.get(n) ?? []));
+    }
+  }
+}

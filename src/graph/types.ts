@@ -1,0 +1,109 @@
+// The dependence graph of one Block (paper §4.1, docs/PLANNING.md "Nodes, arrays and reads").
+//
+// Nodes are the block's combinators and control-flow statements; array groups are what costs
+// are counted over (all outputs of one combinator, or one array from outside the block); reads
+// record who reads which group in which role and order; edges join a producer node to a
+// consumer node with every read that caused them, fusible or not, and why not. The planner
+// strategies, the ILP model and the plan renderers all work from this one structure.
+
+import type { Span } from '../diagnostics/index.js';
+import type { CombinatorKind, ControlNode, CombinatorNode, NodeId, ScalarType, VarName } from '../ir/types.js';
+import type { ReadRole } from '../ir/walk.js';
+
+/** A read role: a combinator input role, or an indexing / control-flow read. */
+export type GraphReadRole = ReadRole | 'indexed' | 'control';
+
+/**
+ * How the order in which a read traverses its array follows from its consumer (PLANNING.md):
+ * `output` — the consumer's output order (map, fold, gather indices, scatter index/values);
+ * `zero` / `one` — fixed (scanl / scanr); `label` — the consumer gather's own label;
+ * `unordered` — a random-access read that never shares a stream and never fuses.
+ */
+export type ReadOrderRule = 'output' | 'zero' | 'one' | 'label' | 'unordered';
+
+/** Why an edge cannot be fused (for the plan explanation and the DOT output). */
+export type InfusibleReason =
+  | 'indexed'
+  | 'force-input'
+  | 'force-output'
+  | 'scatter-dest'
+  | 'scatter-output'
+  | 'control-flow';
+
+export type GraphNodeKind = CombinatorKind | ControlNode['kind'];
+
+export interface GraphNode {
+  readonly id: NodeId;
+  /** Position among the block's graph nodes (statement order, a topological order). */
+  readonly index: number;
+  readonly kind: GraphNodeKind;
+  /** Human-readable name: the first output's name (`if#3` for an output-less node). */
+  readonly name: string;
+  /** Array outputs (scalars excluded). */
+  readonly outs: readonly VarName[];
+  /** The array group of a combinator's outputs; null for control-flow nodes (theirs are sources). */
+  readonly group: number | null;
+  /** A gather's label ℓ, 2 … g+1 in statement order among the block's gathers; else null. */
+  readonly label: number | null;
+  readonly stmt: CombinatorNode | ControlNode;
+  readonly span: Span;
+}
+
+export interface ArrayGroup {
+  readonly index: number;
+  /** The first component's name: the key of CostWeights.arrays. */
+  readonly name: string;
+  readonly names: readonly VarName[];
+  readonly elems: readonly ScalarType[];
+  /** The combinator node producing it, or null for a source (read from memory before the block). */
+  readonly producer: NodeId | null;
+}
+
+export interface GraphRead {
+  readonly consumer: NodeId;
+  readonly group: number;
+  readonly role: GraphReadRole;
+  readonly order: ReadOrderRule;
+  /** The component arrays this read touches. */
+  readonly arrays: readonly VarName[];
+}
+
+export interface GraphEdge {
+  readonly from: NodeId;
+  readonly to: NodeId;
+  readonly fusible: boolean;
+  /** Empty exactly when fusible. */
+  readonly reasons: readonly InfusibleReason[];
+  /** The consumer's reads of the producer's group that cause this edge. */
+  readonly reads: readonly GraphRead[];
+}
+
+/** A scatter's temporal uniqueness: `before` reads the scatter's destination, so runs first. */
+export interface StrictPrecedence {
+  readonly before: NodeId;
+  readonly scatter: NodeId;
+}
+
+export interface DependenceGraph {
+  readonly nodes: readonly GraphNode[];
+  readonly groups: readonly ArrayGroup[];
+  readonly reads: readonly GraphRead[];
+  readonly edges: readonly GraphEdge[];
+  readonly precedences: readonly StrictPrecedence[];
+  /** Groups produced by combinators of this block that are block results (always manifest). */
+  readonly resultGroups: readonly number[];
+  /** Number of gathers in the block (g of the paper). */
+  readonly gatherCount: number;
+}
+
+/** Lookups used everywhere the graph is walked. */
+export function nodeById(g: DependenceGraph, id: NodeId): GraphNode {
+  const n = g.nodes.find((x) => x.id === id);
+  if (n === undefined) throw new Error(`graph: no node ${id}`);
+  return n;
+}
+
+/** Index of a node id in `g.nodes` as a Map, built once per use site that needs many lookups. */
+export function nodeIndexMap(g: DependenceGraph): ReadonlyMap<NodeId, number> {
+  return new Map(g.nodes.map((n) => [n.id, n.index]));
+}

@@ -1,0 +1,154 @@
+// The one module that touches HiGHS (WebAssembly). It loads the solver once per loader object
+// (the caller owns the cache: no module-level state), passes an IlpModel to HiGHS as sparse
+// CSR arrays with the typed `createModel` API, solves with an optional time limit, and reads
+// back the status, the incumbent, the objective, the best bound, the gap and the node count.
+
+import * as highsModule from 'highs';
+import type { Highs } from 'highs';
+import type { IlpModel } from './model.js';
+
+/** A loaded solver. `loadMs` is reported separately from planning time. */
+export interface SolverHandle {
+  readonly highs: Highs;
+  readonly loadMs: number;
+}
+
+/** Loads HiGHS on first use and hands the same instance to every later caller. */
+export interface SolverLoader {
+  load(): Promise<SolverHandle>;
+}
+
+type LoaderFn = () => Promise<Highs>;
+
+/**
+ * The package ships CommonJS typings (`export default` on a `type: commonjs` package, which
+ * TypeScript's NodeNext reads as `module.exports.default`), while Node's ESM import gets the
+ * `.mjs` build whose default export is the loader itself. Accept both shapes.
+ */
+function resolveLoader(): LoaderFn {
+  const candidate: unknown = (highsModule as { default: unknown }).default;
+  if (typeof candidate === 'function') return candidate as LoaderFn;
+  const nested = (candidate as { default?: unknown } | undefined)?.default;
+  if (typeof nested === 'function') return nested as LoaderFn;
+  throw new Error('highs: no loader function exported');
+}
+
+export function createSolverLoader(): SolverLoader {
+  let pending: Promise<SolverHandle> | undefined;
+  return {
+    load() {
+      pending ??= (async () => {
+        const start = performance.now();
+        const highs = await resolveLoader()();
+        return { highs, loadMs: performance.now() - start };
+      })();
+      return pending;
+    },
+  };
+}
+
+export type SolveOutcome =
+  | 'optimal'
+  /** Stopped by the time limit with an incumbent. */
+  | 'time-limit'
+  /** Stopped by the time limit before any incumbent. */
+  | 'no-solution'
+  | 'infeasible'
+  /** Any other terminal state (solver error, unbounded: impossible for our bounded models). */
+  | 'error';
+
+export interface SolveResult {
+  readonly outcome: SolveOutcome;
+  /** Column values of the incumbent (rounded to integers for integer columns); null without one. */
+  readonly values: Float64Array | null;
+  readonly objective: number | null;
+  readonly bound: number | null;
+  readonly gap: number | null;
+  readonly nodes: number;
+  readonly timeMs: number;
+  /** HiGHS' own status code, for notes. */
+  readonly modelStatus: number;
+}
+
+export interface SolveOptions {
+  /** Seconds; absent for no limit. */
+  readonly timeLimitSeconds?: number;
+}
+
+function infoNumber(model: { info: { get(name: string): number | bigint } }, name: string): number | null {
+  try {
+    const v = model.info.get(name);
+    return typeof v === 'bigint' ? Number(v) : v;
+  } catch {
+    return null;
+  }
+}
+
+/** Solves a model (minimisation). Never throws for infeasibility: the caller decides. */
+export function solveModel(handle: SolverHandle, ilp: IlpModel, options: SolveOptions = {}): SolveResult {
+  const { highs } = handle;
+  const start = performance.now();
+  const inf = highs.infinity;
+  const clamp = (v: number): number => (v === Infinity ? inf : v === -Infinity ? -inf : v);
+  const numCols = ilp.columns.length;
+  const numRows = ilp.rows.length;
+  if (numCols === 0) {
+    return { outcome: 'optimal', values: new Float64Array(0), objective: ilp.offset, bound: ilp.offset, gap: 0, nodes: 0, timeMs: 0, modelStatus: 7 };
+  }
+  const starts = new Int32Array(numRows + 1);
+  let nnz = 0;
+  for (let r = 0; r < numRows; r++) {
+    starts[r] = nnz;
+    nnz += ilp.rows[r]!.cols.length;
+  }
+  starts[numRows] = nnz;
+  const indices = new Int32Array(nnz);
+  const values = new Float64Array(nnz);
+  let k = 0;
+  for (const row of ilp.rows) {
+    for (let i = 0; i < row.cols.length; i++) {
+      indices[k] = row.cols[i]!;
+      values[k] = row.coefs[i]!;
+      k++;
+    }
+  }
+  const integer = highs.constants.variableType.integer;
+  const continuous = highs.constants.variableType.continuous;
+  const model = highs.createModel({
+    numCols,
+    numRows,
+    offset: ilp.offset,
+    colCost: Float64Array.from(ilp.columns, (c) => c.cost),
+    colLower: Float64Array.from(ilp.columns, (c) => clamp(c.lower)),
+    colUpper: Float64Array.from(ilp.columns, (c) => clamp(c.upper)),
+    rowLower: Float64Array.from(ilp.rows, (r) => clamp(r.lower)),
+    rowUpper: Float64Array.from(ilp.rows, (r) => clamp(r.upper)),
+    matrix: { format: 'csr', numRows, numCols, starts, indices, values },
+    integrality: ilp.columns.map((c) => (c.integer ? integer : continuous)),
+  });
+  try {
+    model.options.set({ output_flag: false, mip_rel_gap: 0, mip_abs_gap: 1e-9 });
+    if (options.timeLimitSeconds !== undefined) model.options.set('time_limit', options.timeLimitSeconds);
+    model.run();
+    const status = model.getModelStatus();
+    const codes = highs.constants.modelStatus;
+    const hasPrimal = infoNumber(model, 'primal_solution_status') === 2;
+    const nodes = infoNumber(model, 'mip_node_count') ?? 0;
+    const solution = hasPrimal ? model.getSolution().colValue : null;
+    const rounded = solution === null ? null : Float64Array.from(solution, (v, i) => (ilp.columns[i]!.integer ? Math.round(v) : v));
+    const objective = hasPrimal ? model.getObjectiveValue() : null;
+    const bound = infoNumber(model, 'mip_dual_bound');
+    const timeMs = performance.now() - start;
+    const base = { values: rounded, objective, nodes, timeMs, modelStatus: status };
+    if (status === codes.optimal) return { ...base, outcome: 'optimal', bound: objective, gap: 0 };
+    if (status === codes.infeasible) return { ...base, outcome: 'infeasible', bound: null, gap: null };
+    if (status === codes.timeLimit || status === codes.interrupted) {
+      if (rounded === null) return { ...base, outcome: 'no-solution', bound, gap: null };
+      const gap = bound === null || objective === null ? null : Math.max(0, (objective - bound) / Math.max(1, Math.abs(objective)));
+      return { ...base, outcome: 'time-limit', bound, gap };
+    }
+    return { ...base, outcome: 'error', bound: null, gap: null };
+  } finally {
+    model.dispose();
+  }
+}

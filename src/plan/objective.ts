@@ -1,0 +1,79 @@
+// The cost of a finished BlockPlan under a CostSpec, computed from the graph (PLANNING.md
+// "Cost functions"). Every strategy reports this number as its objective; for the ILP it must
+// equal the solver's objective when the solver proves optimality (checked in plan/index.ts),
+// and the independent evaluator (src/plan/evaluate.ts) must agree with it (checked in tests).
+
+import type { DependenceGraph } from '../graph/types.js';
+import type { CostSpec } from './cost.js';
+import type { ModelWeights } from './ilp/model.js';
+import type { BlockPlan, Order } from './types.js';
+import type { NodeId } from '../ir/types.js';
+
+function orderKey(o: Order | undefined): string {
+  if (o === undefined) return '?';
+  return typeof o === 'number' ? String(o) : `g${o.gather}`;
+}
+
+/** Cost of one block's plan (nested blocks not included). */
+export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: CostSpec, weights: ModelWeights): number {
+  const clusterOf = new Map<NodeId, number>();
+  plan.clusters.forEach((c, i) => c.nodes.forEach((id) => clusterOf.set(id, i)));
+  const manifestNames = new Set(plan.clusters.flatMap((c) => c.manifest));
+  const sameCluster = (a: NodeId, b: NodeId): boolean => clusterOf.get(a) === clusterOf.get(b);
+
+  let total = 0;
+  for (const t of cost.terms) {
+    const term = t.term === 'writes' ? 'intermediate-arrays' : t.term;
+    switch (term) {
+      case 'clusters':
+        total += t.coefficient * longestChain(plan, graph, clusterOf);
+        break;
+      case 'fused-edges':
+        for (const e of graph.edges) if (e.fusible && !sameCluster(e.from, e.to)) total += t.coefficient * weights.edge(e);
+        break;
+      case 'intermediate-arrays':
+        for (const node of graph.nodes) {
+          if (node.group !== null && node.outs.some((o) => manifestNames.has(o))) total += t.coefficient * weights.array(node.group, t.byteWeighted);
+        }
+        break;
+      case 'reads':
+        for (const group of graph.groups) {
+          const keys = new Set<string>();
+          for (const r of graph.reads) {
+            if (r.group !== group.index) continue;
+            if (r.order === 'unordered') {
+              keys.add(`u/${r.consumer}/${r.role}`);
+              continue;
+            }
+            if (group.producer !== null && sameCluster(group.producer, r.consumer)) continue;
+            const consumer = graph.nodes.find((n) => n.id === r.consumer)!;
+            const o =
+              r.order === 'output' ? orderKey(plan.orders[r.consumer]) : r.order === 'zero' ? '0' : r.order === 'one' ? '1' : `g${consumer.id}`;
+            keys.add(`o/${clusterOf.get(r.consumer)}/${o}`);
+          }
+          total += t.coefficient * weights.array(group.index, t.byteWeighted) * keys.size;
+        }
+        break;
+      default:
+        term satisfies never;
+    }
+  }
+  return total;
+}
+
+/** Number of clusters on the longest chain of the cluster dependence DAG. */
+function longestChain(plan: BlockPlan, graph: DependenceGraph, clusterOf: ReadonlyMap<NodeId, number>): number {
+  const k = plan.clusters.length;
+  if (k === 0) return 0;
+  const succ: number[][] = Array.from({ length: k }, () => []);
+  const arcs = [...graph.edges.map((e) => [e.from, e.to] as const), ...graph.precedences.map((p) => [p.before, p.scatter] as const)];
+  for (const [a, b] of arcs) {
+    const ca = clusterOf.get(a)!;
+    const cb = clusterOf.get(b)!;
+    if (ca !== cb) succ[ca]!.push(cb);
+  }
+  // Clusters are in a topological order, so one backward sweep finds the longest chains.
+  const chain = new Array<number>(k).fill(1);
+  for (let i = k - 1; i >= 0; i--) for (const j of succ[i]!) chain[i] = Math.max(chain[i]!, 1 + chain[j]!);
+  return Math.max(...chain);
+}
