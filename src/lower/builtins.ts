@@ -1,0 +1,288 @@
+// Built-in functions: the core combinators (each becomes one IR node), shape queries, the free
+// structure-of-arrays conversions `zip`/`unzip`, and element-level math and casts.
+//
+// Everything else users know as a combinator (zipWith, reverse, filter, …) is written in the
+// prelude in .fuse and inlined, so the planner only ever sees the paper's core.
+
+import type { Span } from '../diagnostics/index.js';
+import type { ArrayVar, CombinatorNode, Expr, MathFn, ScalarType } from '../ir/types.js';
+import { scalarTypes } from '../ir/types.js';
+import { convert, coerce, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
+import { TypeClash, isTuple, type ETy } from './types.js';
+import {
+  applyOp,
+  asArray,
+  asScalar,
+  deref,
+  describe,
+  flattenScalars,
+  mathFns,
+  toLambda,
+  unzipArray,
+} from './evaluator.js';
+import { fail, hintGeneric, site, type ArrayVal, type FnVal, type Frame, type OpName, type SVal } from './values.js';
+
+const combinators = ['generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force'] as const;
+const others = ['shape', 'size', 'zip', 'unzip', 'fst', 'snd', 'min', 'max', 'pow'] as const;
+
+export function isBuiltinName(name: string): boolean {
+  return (
+    (combinators as readonly string[]).includes(name) ||
+    (others as readonly string[]).includes(name) ||
+    mathFns.has(name) ||
+    (scalarTypes as readonly string[]).includes(name)
+  );
+}
+
+export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], spans: readonly Span[], span: Span): SVal {
+  const arity = (lo: number, hi = lo): void => {
+    if (args.length < lo || args.length > hi) {
+      const want = lo === hi ? `${lo}` : hi === Infinity ? `at least ${lo}` : `${lo} or ${hi}`;
+      throw fail(fr, 'E202', `'${name}' takes ${want} argument${lo === 1 && hi === 1 ? '' : 's'}, ${args.length} given`, span);
+    }
+  };
+  const fnArg = (i: number): FnVal => {
+    const v = deref(fr, args[i]!, spans[i]!);
+    if (v.kind !== 'fn') throw fail(fr, 'E203', `the first argument of '${name}' must be a function, found ${describe(fr, v)}`, spans[i]!);
+    return v.fn;
+  };
+  switch (name) {
+    case 'generate':
+      arity(2);
+      return generate(fr, args[0]!, fnArg(1), spans[0]!, span);
+    case 'map':
+      arity(2, Infinity);
+      return mapN(fr, fnArg(0), args.slice(1).map((a, i) => asArray(fr, a, spans[i + 1]!, `argument ${i + 2} of 'map'`)), span);
+    case 'gather':
+      arity(2);
+      return gather(fr, asArray(fr, args[0]!, spans[0]!, "the index array of 'gather'"), asArray(fr, args[1]!, spans[1]!, "the source of 'gather'"), span);
+    case 'scatter':
+      arity(3);
+      return scatter(fr, fnArg(0), asArray(fr, args[1]!, spans[1]!, "the destination of 'scatter'"), asArray(fr, args[2]!, spans[2]!, "the source of 'scatter'"), span);
+    case 'fold':
+    case 'scanl':
+    case 'scanr': {
+      arity(2, 3);
+      const xs = asArray(fr, args[args.length - 1]!, spans[args.length - 1]!, `the input of '${name}'`);
+      return reduce(fr, name, fnArg(0), args.length === 3 ? args[1]! : null, xs, span);
+    }
+    case 'force': {
+      arity(1);
+      const xs = asArray(fr, args[0]!, spans[0]!, "the argument of 'force'");
+      return emitNode(fr, 'force', xs.elem, peek(fr, xs), xs.shape, span, (id, outs) => ({ kind: 'force', id, outs, span: site(fr, span), input: xs.comps }));
+    }
+    case 'shape':
+    case 'size':
+      arity(1);
+      return shapeOf(fr, asArray(fr, args[0]!, spans[0]!, `the argument of '${name}'`), span);
+    case 'zip': {
+      arity(2, Infinity);
+      const arrays = args.map((a, i) => asArray(fr, a, spans[i]!, `argument ${i + 1} of 'zip'`));
+      arrays.slice(1).forEach((a, i) => unifyAt(fr, site(fr, spans[i + 1]!), "the ranks of 'zip'", () => fr.st.infer.unifyRank(arrays[0]!.rank, a.rank)));
+      return { kind: 'array', comps: arrays.flatMap((a) => a.comps), elem: arrays.map((a) => a.elem), rank: arrays[0]!.rank, shape: arrays[0]!.shape };
+    }
+    case 'unzip':
+      arity(1);
+      return unzipArray(fr, asArray(fr, args[0]!, spans[0]!, "the argument of 'unzip'"), span);
+    case 'fst':
+    case 'snd': {
+      arity(1);
+      const t = deref(fr, args[0]!, spans[0]!);
+      if (t.kind !== 'tuple' || t.elems.length < 2) throw fail(fr, 'E217', `'${name}' needs a tuple, found ${describe(fr, t)}`, spans[0]!);
+      return t.elems[name === 'fst' ? 0 : 1]!;
+    }
+    case 'min':
+    case 'max':
+    case 'pow':
+      arity(2);
+      return applyOp(fr, name === 'pow' ? '**' : name, args[0]!, args[1]!, span);
+    default:
+      break;
+  }
+  if (mathFns.has(name)) {
+    arity(1);
+    return mathCall(fr, name as MathFn, asScalar(fr, args[0]!, spans[0]!, `the argument of '${name}'`), site(fr, span));
+  }
+  if ((scalarTypes as readonly string[]).includes(name)) {
+    arity(1);
+    return convert(fr, asScalar(fr, args[0]!, spans[0]!, `the argument of '${name}'`), name as ScalarType, site(fr, span));
+  }
+  throw fail(fr, 'E201', `unknown name '${name}'`, span);
+}
+
+/** The rank an IR ArrayVar records (never unknown outside the inference run). */
+function peek(fr: Frame, a: ArrayVal): number {
+  return fr.st.infer.peekRank(a.rank);
+}
+
+/** Appends a combinator producing arrays of element type `elem`, returning the array value. */
+function emitNode(
+  fr: Frame,
+  kind: CombinatorNode['kind'],
+  elem: ETy,
+  rank: number,
+  shape: readonly number[] | null,
+  span: Span,
+  make: (id: number, outs: readonly ArrayVar[]) => CombinatorNode,
+  rankOverride?: ArrayVal['rank'],
+): ArrayVal {
+  if (fr.em.kind !== 'array') {
+    throw fail(fr, 'E212', `'${kind}' is an array combinator and cannot be used inside an element function`, span);
+  }
+  const leaves = leafScalars(fr, elem);
+  const outs: ArrayVar[] = leaves.map((t) => ({ name: fr.st.fresh(kind, hintGeneric), elem: t, rank }));
+  fr.em.stmts.push(make(fr.st.nodeId(), outs));
+  return { kind: 'array', comps: outs.map((o) => o.name), elem, rank: rankOverride ?? { v: null, k: rank }, shape };
+}
+
+function leafScalars(fr: Frame, t: ETy): ScalarType[] {
+  const p = fr.st.infer.prune(t);
+  return isTuple(p) ? p.flatMap((e) => leafScalars(fr, e)) : [fr.st.infer.defaultScalar(p)];
+}
+
+function shapeExprs(fr: Frame, s: SVal, span: Span): Expr[] {
+  const leaves = flattenScalars(fr, s, span, "the shape of 'generate'");
+  return leaves.map((l) => toExpr(fr, coerce(fr, l, 'i32', site(fr, span), "the shape of 'generate'"), site(fr, span)));
+}
+
+function generate(fr: Frame, s: SVal, f: FnVal, shapeSpan: Span, span: Span): ArrayVal {
+  const shape = shapeExprs(fr, s, shapeSpan);
+  const staticShape = shape.every((e) => e.kind === 'const') ? shape.map((e) => (e as { value: number }).value) : null;
+  const lowered = toLambda(fr, f, shape.map(() => 'i32'), span);
+  return emitNode(fr, 'generate', lowered.shape, shape.length, staticShape, span, (id, outs) => ({
+    kind: 'generate', id, outs, span: site(fr, span), shape, fn: lowered.lambda,
+  }));
+}
+
+function mapN(fr: Frame, f: FnVal, inputs: readonly ArrayVal[], span: Span): ArrayVal {
+  const first = inputs[0]!;
+  inputs.slice(1).forEach((a) =>
+    unifyRanks(fr, first, a, span, "'map' (all inputs must have the same rank)"),
+  );
+  const lowered = toLambda(fr, f, inputs.map((a) => a.elem), span);
+  const shape = inputs.find((a) => a.shape !== null)?.shape ?? null;
+  return emitNode(fr, 'map', lowered.shape, peek(fr, first), shape, span, (id, outs) => ({
+    kind: 'map', id, outs, span: site(fr, span), inputs: inputs.flatMap((a) => a.comps), fn: lowered.lambda,
+  }), first.rank);
+}
+
+function unifyRanks(fr: Frame, a: ArrayVal, b: ArrayVal, span: Span, what: string): void {
+  try {
+    fr.st.infer.unifyRank(a.rank, b.rank);
+  } catch (e) {
+    if (e instanceof TypeClash) throw fail(fr, 'E304', `rank mismatch in ${what}: ${e.expected} and ${e.found}`, span);
+    throw e;
+  }
+}
+
+/** The index type for an array of rank r: i32, or a tuple of r i32s. */
+function indexType(r: number): ETy {
+  return r === 1 ? 'i32' : Array.from({ length: r }, (): ETy => 'i32');
+}
+
+/** The rank of an array that must have one (commits an unknown rank: gather needs its width). */
+function sourceRank(fr: Frame, src: ArrayVal, span: Span, what: string): number {
+  atLeastRankOne(fr, src, span, what);
+  return fr.st.infer.concreteRank(src.rank);
+}
+
+function atLeastRankOne(fr: Frame, src: ArrayVal, span: Span, what: string): void {
+  try {
+    fr.st.infer.rankAtLeast(src.rank, 1);
+  } catch (e) {
+    if (e instanceof TypeClash) throw fail(fr, 'E304', `${what} must have rank at least 1, found ${fr.st.infer.showRank(src.rank)}`, span);
+    throw e;
+  }
+}
+
+function gather(fr: Frame, is: ArrayVal, xs: ArrayVal, span: Span): ArrayVal {
+  const r = sourceRank(fr, xs, span, "the source of 'gather'");
+  try {
+    fr.st.infer.unify(is.elem, indexType(r));
+  } catch (e) {
+    if (!(e instanceof TypeClash)) throw e;
+    throw fail(fr, 'E305', `the indices of 'gather' must be ${fr.st.infer.show(indexType(r))} (one i32 per dimension of the rank-${r} source), found ${fr.st.infer.show(is.elem)}`, span);
+  }
+  return emitNode(fr, 'gather', xs.elem, peek(fr, is), is.shape, span, (id, outs) => ({
+    kind: 'gather', id, outs, span: site(fr, span), indices: is.comps, source: xs.comps,
+  }), is.rank);
+}
+
+function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span): ArrayVal {
+  const r = sourceRank(fr, dest, span, "the destination of 'scatter'");
+  const idxTy = indexType(r);
+  try {
+    fr.st.infer.unify(src.elem, [idxTy, dest.elem]);
+  } catch (e) {
+    if (!(e instanceof TypeClash)) throw e;
+    throw fail(fr, 'E305', `the source of 'scatter' must hold (index, value) pairs of type (${fr.st.infer.show(idxTy)}, ${fr.st.infer.show(dest.elem)}), found ${fr.st.infer.show(src.elem)}`, span);
+  }
+  const lowered = toLambda(fr, op, [dest.elem, dest.elem], span, [dest.elem]);
+  return emitNode(fr, 'scatter', dest.elem, r, dest.shape, span, (id, outs) => ({
+    kind: 'scatter', id, outs, span: site(fr, span), op: lowered.lambda,
+    dest: dest.comps, index: src.comps.slice(0, r), values: src.comps.slice(r),
+  }));
+}
+
+/** The seed a bare operator implies: its identity for the element type. */
+function identity(fr: Frame, f: FnVal, t: ScalarType, span: Span, name: string): number {
+  const op: OpName | null = f.kind === 'op' ? f.op : f.kind === 'builtin' && (f.name === 'min' || f.name === 'max') ? f.name : null;
+  const big = t === 'i32' ? 2147483647 : t === 'u32' ? 4294967295 : Infinity;
+  const small = t === 'i32' ? -2147483648 : t === 'u32' ? 0 : -Infinity;
+  switch (op) {
+    case '+':
+    case 'or':
+      return 0;
+    case '*':
+    case 'and':
+      return 1;
+    case 'min':
+      return big;
+    case 'max':
+      return small;
+    default:
+      throw fail(fr, 'E215', `'${name}' with a function other than + * min max and or needs a seed: ${name}(f, z, xs)`, span);
+  }
+}
+
+function reduce(fr: Frame, name: 'fold' | 'scanl' | 'scanr', op: FnVal, seed: SVal | null, xs: ArrayVal, span: Span): ArrayVal {
+  // Not committed: `fold(+, xs)` of an unknown rank stays unknown (simple4 infers rank 2 later).
+  atLeastRankOne(fr, xs, span, `the input of '${name}'`);
+  const r = peek(fr, xs);
+  const leaves = leafScalars(fr, xs.elem);
+  let init: Expr[] | null;
+  if (seed !== null) {
+    const zs = flattenScalars(fr, seed, span, `the seed of '${name}'`);
+    if (zs.length !== leaves.length) throw fail(fr, 'E301', `the seed of '${name}' has ${zs.length} components, the elements have ${leaves.length}`, span);
+    init = zs.map((z, i) => toExpr(fr, coerce(fr, z, leaves[i]!, site(fr, span), `the seed of '${name}'`), site(fr, span)));
+  } else if (name === 'fold') {
+    init = leaves.map((t) => toExpr(fr, staticScalar(t, identity(fr, op, t, span, name)), site(fr, span)));
+  } else {
+    init = null;
+  }
+  const lowered = toLambda(fr, op, [xs.elem, xs.elem], span, [xs.elem]);
+  const s = site(fr, span);
+  if (name === 'fold') {
+    const shape = xs.shape === null ? null : xs.shape.slice(0, -1);
+    const rank = { v: fr.st.infer.pruneRank(xs.rank).v, k: fr.st.infer.pruneRank(xs.rank).k - 1 };
+    return emitNode(fr, 'fold', xs.elem, r - 1, shape, span, (id, outs) => ({
+      kind: 'fold', id, outs, span: s, op: lowered.lambda, init: init ?? [], input: xs.comps,
+    }), rank);
+  }
+  return emitNode(fr, name, xs.elem, r, xs.shape, span, (id, outs) =>
+    name === 'scanl'
+      ? { kind: 'scanl', id, outs, span: s, op: lowered.lambda, init, input: xs.comps }
+      : { kind: 'scanr', id, outs, span: s, op: lowered.lambda, init, input: xs.comps },
+  xs.rank);
+}
+
+/** `shape(xs)`: static extents when known, else `dim` expressions; a scalar for rank 1. */
+function shapeOf(fr: Frame, xs: ArrayVal, span: Span): SVal {
+  const r = fr.st.infer.concreteRank(xs.rank);
+  const dims: SVal[] = Array.from({ length: r }, (_, axis) =>
+    xs.shape !== null
+      ? staticScalar('i32', xs.shape[axis]!)
+      : { kind: 'dyn', expr: { kind: 'dim', array: xs.comps[0]!, axis, type: 'i32', span: site(fr, span) }, ty: 'i32' },
+  );
+  return r === 1 ? dims[0]! : { kind: 'tuple', elems: dims };
+}

@@ -1,0 +1,294 @@
+// Run-time control flow: an `if` on a dynamic condition and a `while` loop each become one IR
+// control node whose bodies are Blocks of their own.
+//
+// `if`: both branches are evaluated from the same environment; a name bound in both (and
+// different from before) becomes an out of the node; a name bound in one branch only is
+// poisoned (an error if used later). `while`: the names the body re-binds that existed before
+// the loop are loop-carried; the condition and the body each receive them as block params, the
+// body returns their next values, and the node's outs receive the final ones.
+
+import type { Span } from '../diagnostics/index.js';
+import type { Stmt as AstStmt, Pattern } from '../syntax/ast.js';
+import type { Stmt, Value, VarName } from '../ir/types.js';
+import { asScalar, deref, describe, evalBody, evalExpr, sizesIn } from './evaluator.js';
+import { coerce, concrete, toExpr } from './scalar.js';
+import { TypeClash, isTuple } from './types.js';
+import { bind, fail, hintLocal, hintUser, site, type DynScalar, type Env, type Frame, type SVal } from './values.js';
+
+type IfStmt = Extract<AstStmt, { kind: 'if' }>;
+type WhileStmt = Extract<AstStmt, { kind: 'while' }>;
+
+function arrayFrame(fr: Frame, stmts: Stmt[], env: Env): Frame {
+  return { ...fr, env, em: { kind: 'array', stmts } };
+}
+
+export function lowerIf(fr: Frame, cond: DynScalar, s: IfStmt): Env {
+  const conditions = [...fr.conditions, { span: site(fr, s.cond.span), sizesOf: sizesIn(fr, cond.expr) }];
+  const branch = (body: readonly AstStmt[]): { stmts: Stmt[]; env: Env } => {
+    const stmts: Stmt[] = [];
+    const r = evalBody({ ...arrayFrame(fr, stmts, fr.env), conditions }, body);
+    if (r.ret !== null) throw fail(fr, 'E211', "'return' inside a run-time 'if' is not supported; bind a variable in both branches and return after the 'if'", s.span);
+    return { stmts, env: r.env };
+  };
+  const th = branch(s.then);
+  const el = branch(s.orelse ?? []);
+  const thenResults: VarName[] = [];
+  const elseResults: VarName[] = [];
+  const outs: Value[] = [];
+  let env = fr.env;
+  const names = new Set([...th.env.keys(), ...el.env.keys()]);
+  for (const name of names) {
+    const a = th.env.get(name);
+    const b = el.env.get(name);
+    if (a === b) continue;
+    if (a === undefined || b === undefined) {
+      env = bind(env, name, { kind: 'undef', name, span: s.span });
+      continue;
+    }
+    const merged = mergeValues(fr, name, a, b, s.span, {
+      then: arrayFrame(fr, th.stmts, th.env),
+      else: arrayFrame(fr, el.stmts, el.env),
+      thenResults, elseResults, outs,
+    });
+    env = bind(env, name, merged);
+  }
+  if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a run-time 'if' cannot be used inside an element function", s.span);
+  fr.em.stmts.push({
+    kind: 'if',
+    id: fr.st.nodeId(),
+    cond: cond.expr,
+    then: { params: [], stmts: th.stmts, results: thenResults },
+    else: { params: [], stmts: el.stmts, results: elseResults },
+    outs,
+    span: site(fr, s.span),
+  });
+  return env;
+}
+
+interface MergeTarget {
+  readonly then: Frame;
+  readonly else: Frame;
+  readonly thenResults: VarName[];
+  readonly elseResults: VarName[];
+  readonly outs: Value[];
+}
+
+function mergeValues(fr: Frame, name: string, a0: SVal, b0: SVal, span: Span, t: MergeTarget): SVal {
+  const a = a0.kind === 'undef' ? a0 : deref(fr, a0, span);
+  const b = b0.kind === 'undef' ? b0 : deref(fr, b0, span);
+  if (a.kind === 'undef' || b.kind === 'undef') return { kind: 'undef', name, span };
+  if (a.kind === 'static' && b.kind === 'static' && a.ty === b.ty && a.value === b.value) return a;
+  if (a.kind === 'fn' || b.kind === 'fn') {
+    if (a.kind === 'fn' && b.kind === 'fn' && a.fn === b.fn) return a;
+    throw fail(fr, 'E308', `'${name}' must be the same function in both branches of a run-time 'if'`, span);
+  }
+  if (a.kind === 'tuple' && b.kind === 'tuple' && a.elems.length === b.elems.length) {
+    return { kind: 'tuple', elems: a.elems.map((x, i) => mergeValues(fr, `${name}.${i}`, x, b.elems[i]!, span, t)) };
+  }
+  const level = fr.inPrelude ? hintLocal : hintUser;
+  const clash = (): Error =>
+    fail(fr, 'E308', `'${name}' is ${describe(fr, a)} in one branch of the 'if' and ${describe(fr, b)} in the other`, span);
+  if ((a.kind === 'static' || a.kind === 'dyn') && (b.kind === 'static' || b.kind === 'dyn')) {
+    const ty = a.kind === 'static' && a.weak ? b.ty : a.ty;
+    const ca = coerce(t.then, a, ty, site(fr, span), `'${name}' after the 'if'`);
+    const cb = coerce(t.else, b, ty, site(fr, span), `'${name}' after the 'if'`);
+    t.thenResults.push(...materialize(t.then, ca, name, span));
+    t.elseResults.push(...materialize(t.else, cb, name, span));
+    const out = fr.st.fresh(name, level);
+    const elem = concrete(fr, ty);
+    t.outs.push({ kind: 'scalar', name: out, elem });
+    return { kind: 'dyn', expr: { kind: 'var', name: out, type: elem }, ty };
+  }
+  if (a.kind === 'array' && b.kind === 'array') {
+    try {
+      fr.st.infer.unify(a.elem, b.elem);
+      fr.st.infer.unifyRank(a.rank, b.rank);
+    } catch (e) {
+      if (e instanceof TypeClash) throw clash();
+      throw e;
+    }
+    t.thenResults.push(...a.comps);
+    t.elseResults.push(...b.comps);
+    const fresh = freshLike(fr, a, name, level);
+    t.outs.push(...fresh.values);
+    const sameShape = a.shape !== null && b.shape !== null && a.shape.join() === b.shape.join();
+    return { ...(fresh.val as typeof a), shape: sameShape ? a.shape : null };
+  }
+  throw clash();
+}
+
+/** The IR names of a value, adding scalar statements for scalars that are not variables yet. */
+function materialize(fr: Frame, v0: SVal, hint: string, span: Span): VarName[] {
+  const v = deref(fr, v0, span);
+  switch (v.kind) {
+    case 'array':
+      return [...v.comps];
+    case 'tuple':
+      return v.elems.flatMap((e, i) => materialize(fr, e, `${hint}.${i}`, span));
+    case 'static':
+    case 'dyn': {
+      if (v.kind === 'dyn' && v.expr.kind === 'var') return [v.expr.name];
+      const name = fr.st.fresh(hint, fr.inPrelude ? hintLocal : hintUser);
+      if (fr.em.kind !== 'array') throw fail(fr, 'E212', 'control flow inside an element function', span);
+      fr.em.stmts.push({ kind: 'scalar', name, expr: toExpr(fr, v, site(fr, span)), span: site(fr, span) });
+      return [name];
+    }
+    case 'fn':
+      throw fail(fr, 'E219', `'${hint}' is a function and cannot be carried by a run-time loop or 'if'`, span);
+    case 'param':
+    case 'undef':
+      throw fail(fr, 'E209', `'${hint}' is not bound here`, span);
+    default:
+      return v satisfies never;
+  }
+}
+
+/** Fresh IR values shaped like `v` (block params, node outs), with the value that names them. */
+function freshLike(fr: Frame, v: SVal, hint: string, level: 0 | 1 | 2): { val: SVal; values: Value[] } {
+  switch (v.kind) {
+    case 'array': {
+      const leaves = v.comps.length;
+      const rank = fr.st.infer.peekRank(v.rank);
+      const leafTypes = flatLeaves(fr, v.elem);
+      const values: Value[] = v.comps.map((_, i) => ({
+        kind: 'array', name: fr.st.fresh(leaves === 1 ? hint : `${hint}.${i}`, level), elem: leafTypes[i] ?? 'f64', rank,
+      }));
+      return { val: { ...v, comps: values.map((x) => x.name), shape: null }, values };
+    }
+    case 'static':
+    case 'dyn': {
+      const name = fr.st.fresh(hint, level);
+      const elem = concrete(fr, v.ty);
+      return { val: { kind: 'dyn', expr: { kind: 'var', name, type: elem }, ty: v.kind === 'static' ? v.ty : v.ty }, values: [{ kind: 'scalar', name, elem }] };
+    }
+    case 'tuple': {
+      const parts = v.elems.map((e, i) => freshLike(fr, e, `${hint}.${i}`, level));
+      return { val: { kind: 'tuple', elems: parts.map((p) => p.val) }, values: parts.flatMap((p) => p.values) };
+    }
+    case 'fn':
+    case 'param':
+    case 'undef':
+      throw new TypeClash('a value', describe(fr, v));
+    default:
+      return v satisfies never;
+  }
+}
+
+function flatLeaves(fr: Frame, t: import('./types.js').ETy): import('../ir/types.js').ScalarType[] {
+  const p = fr.st.infer.prune(t);
+  return isTuple(p) ? p.flatMap((e) => flatLeaves(fr, e)) : [fr.st.infer.defaultScalar(p)];
+}
+
+/** Names a statement list (re-)binds, nested blocks included. */
+function assignedNames(stmts: readonly AstStmt[], out = new Set<string>()): Set<string> {
+  const pat = (p: Pattern): void => {
+    if (p.kind === 'name') out.add(p.name);
+    else p.elems.forEach(pat);
+  };
+  for (const s of stmts) {
+    switch (s.kind) {
+      case 'assign':
+        pat(s.target);
+        break;
+      case 'if':
+        assignedNames(s.then, out);
+        assignedNames(s.orelse ?? [], out);
+        break;
+      case 'while':
+        assignedNames(s.body, out);
+        break;
+      case 'for':
+        out.add(s.var);
+        assignedNames(s.body, out);
+        break;
+      case 'return':
+      case 'pass':
+        break;
+      default:
+        s satisfies never;
+    }
+  }
+  return out;
+}
+
+export function lowerWhile(fr: Frame, s: WhileStmt): Env {
+  if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a 'while' loop cannot be used inside an element function", s.span);
+  const outer = fr.em.stmts;
+  const level = fr.inPrelude ? hintLocal : hintUser;
+  const carried = [...assignedNames(s.body)].filter((n) => fr.env.has(n));
+  const initial = carried.map((n) => deref(fr, fr.env.get(n)!, s.span));
+  for (const [i, v] of initial.entries()) {
+    if (v.kind === 'fn') throw fail(fr, 'E219', `'${carried[i]}' is a function and cannot be re-bound in a run-time loop`, s.span);
+  }
+  const init = initial.flatMap((v, i) => materialize(fr, v, carried[i]!, s.span));
+  const fresh = (): { env: Env; params: Value[]; vals: SVal[] } => {
+    let env = fr.env;
+    const params: Value[] = [];
+    const vals: SVal[] = [];
+    initial.forEach((v, i) => {
+      const f = freshLike(fr, v, carried[i]!, level);
+      params.push(...f.values);
+      vals.push(f.val);
+      env = bind(env, carried[i]!, f.val);
+    });
+    return { env, params, vals };
+  };
+  const conditions = [...fr.conditions];
+  const condParams = fresh();
+  const condStmts: Stmt[] = [];
+  const condFrame = { ...arrayFrame(fr, condStmts, condParams.env), conditions };
+  const c = asScalar(condFrame, evalExpr(condFrame, s.cond), s.cond.span, "the condition of a 'while'");
+  const condName = materialize(condFrame, coerce(condFrame, c, 'bool', site(fr, s.cond.span), "the condition of a 'while'"), 'cond', s.cond.span);
+
+  const bodyParams = fresh();
+  const bodyStmts: Stmt[] = [];
+  const bodyFrame = { ...arrayFrame(fr, bodyStmts, bodyParams.env), conditions };
+  const r = evalBody(bodyFrame, s.body);
+  if (r.ret !== null) throw fail(fr, 'E211', "'return' inside a 'while' loop is not supported", s.span);
+  const after = { ...bodyFrame, env: r.env };
+  const results = carried.flatMap((n, i) => {
+    const next = deref(after, r.env.get(n)!, s.span);
+    const before = bodyParams.vals[i]!;
+    checkSameType(after, n, before, next, s.span);
+    const scalarPair = (before.kind === 'dyn' || before.kind === 'static') && (next.kind === 'dyn' || next.kind === 'static');
+    const value = scalarPair ? coerce(after, next, before.ty, site(fr, s.span), `the loop-carried '${n}'`) : next;
+    return materialize(after, value, n, s.span);
+  });
+  const outs = fresh();
+  outer.push({
+    kind: 'while',
+    id: fr.st.nodeId(),
+    init,
+    cond: { params: condParams.params, stmts: condStmts, results: condName },
+    body: { params: bodyParams.params, stmts: bodyStmts, results },
+    outs: outs.params,
+    span: site(fr, s.span),
+  });
+  let env = fr.env;
+  carried.forEach((n, i) => (env = bind(env, n, outs.vals[i]!)));
+  return env;
+}
+
+function checkSameType(fr: Frame, name: string, before: SVal, next: SVal, span: Span): void {
+  const bad = (): Error =>
+    fail(fr, 'E308', `the loop-carried '${name}' is ${describe(fr, before)} before an iteration and ${describe(fr, next)} after it`, span);
+  try {
+    if (before.kind === 'array' && next.kind === 'array') {
+      fr.st.infer.unify(before.elem, next.elem);
+      fr.st.infer.unifyRank(before.rank, next.rank);
+      return;
+    }
+    if ((before.kind === 'dyn' || before.kind === 'static') && (next.kind === 'dyn' || next.kind === 'static')) {
+      coerce(fr, next, before.ty, site(fr, span), `the loop-carried '${name}'`);
+      return;
+    }
+    if (before.kind === 'tuple' && next.kind === 'tuple' && before.elems.length === next.elems.length) {
+      before.elems.forEach((b, i) => checkSameType(fr, `${name}.${i}`, b, next.elems[i]!, span));
+      return;
+    }
+  } catch (e) {
+    if (e instanceof TypeClash) throw bad();
+    throw e;
+  }
+  throw bad();
+}

@@ -1,0 +1,540 @@
+// The partial evaluator: surface expressions and statements to abstract values, emitting IR.
+//
+// Calls to `def`s (the user's and the prelude's) are inlined by evaluating the callee's body in
+// a fresh environment; `for` is unrolled; an `if` on a static condition is resolved; a run-time
+// `if` or a `while` becomes one control-flow node whose bodies are blocks (see control.ts).
+// Element functions passed to combinators become IR Lambdas by evaluating them on symbolic
+// parameters (`toLambda`).
+
+import type { Span } from '../diagnostics/index.js';
+import type { Def, Expr as AstExpr, Pattern, Stmt as AstStmt } from '../syntax/ast.js';
+import type { Expr, Lambda, MathFn, Param, ScalarType } from '../ir/types.js';
+import { callBuiltin, isBuiltinName } from './builtins.js';
+import { lowerIf, lowerWhile } from './control.js';
+import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr } from './scalar.js';
+import { isTuple, type ETy, type STy } from './types.js';
+import {
+  bind,
+  fail,
+  hintGeneric,
+  hintLocal,
+  hintUser,
+  maxCallDepth,
+  maxCalls,
+  site,
+  type ArrayVal,
+  type Env,
+  type FnVal,
+  type Frame,
+  type OpName,
+  type SVal,
+  type ScalarVal,
+} from './values.js';
+
+// ---------------------------------------------------------------------------------------------
+// Coercions between value kinds
+// ---------------------------------------------------------------------------------------------
+
+/** Resolves an entry parameter the inference run has not classified yet, and `undef`s. */
+export function deref(fr: Frame, v: SVal, span: Span): SVal {
+  if (v.kind === 'undef') {
+    throw fail(fr, 'E209', `'${v.name}' is bound in only one branch of the run-time 'if' above`, span);
+  }
+  if (v.kind !== 'param') return v;
+  return fr.st.paramValues[v.index] ?? v;
+}
+
+export function asArray(fr: Frame, v0: SVal, span: Span, what: string): ArrayVal {
+  const v = deref(fr, v0, span);
+  if (v.kind === 'array') return v;
+  if (v.kind === 'param') {
+    const name = fr.st.paramNames[v.index]!;
+    const arr: ArrayVal = { kind: 'array', comps: [name], elem: fr.st.infer.freshElem(), rank: fr.st.infer.freshRank(), shape: null };
+    fr.st.paramValues[v.index] = arr;
+    return arr;
+  }
+  throw fail(fr, 'E302', `${what} must be an array, found ${describe(fr, v)}`, span);
+}
+
+export function asScalar(fr: Frame, v0: SVal, span: Span, what: string): ScalarVal {
+  const v = deref(fr, v0, span);
+  if (v.kind === 'static' || v.kind === 'dyn') return v;
+  if (v.kind === 'param') {
+    const name = fr.st.paramNames[v.index]!;
+    const ty = fr.st.infer.freshElem();
+    fr.st.infer.leaf(ty);
+    const s: ScalarVal = { kind: 'dyn', expr: { kind: 'var', name, type: 'f64' }, ty };
+    fr.st.paramValues[v.index] = s;
+    return s;
+  }
+  if (v.kind === 'array' && fr.st.infer.pruneRank(v.rank).v === null && fr.st.infer.pruneRank(v.rank).k === 0) {
+    // A rank-0 array read as a scalar: a free array variable of whoever uses it (infusible).
+    const elem = fr.st.infer.prune(v.elem);
+    if (!isTuple(elem)) return { kind: 'dyn', expr: { kind: 'index', array: v.comps[0]!, indices: [], type: concrete(fr, elem), span: site(fr, span) }, ty: elem };
+  }
+  throw fail(fr, 'E303', `${what} must be a scalar, found ${describe(fr, v)}`, span);
+}
+
+export function describe(fr: Frame, v: SVal): string {
+  switch (v.kind) {
+    case 'static':
+    case 'dyn':
+      return `a scalar of type ${fr.st.infer.show(v.ty)}`;
+    case 'array': {
+      const r = fr.st.infer.pruneRank(v.rank);
+      return `an array of ${fr.st.infer.show(v.elem)}${r.v === null ? ` of rank ${r.k}` : ''}`;
+    }
+    case 'tuple':
+      return `a tuple of ${v.elems.length} values`;
+    case 'fn':
+      return 'a function';
+    case 'param':
+      return 'an entry parameter';
+    case 'undef':
+      return `'${v.name}'`;
+    default:
+      return v satisfies never;
+  }
+}
+
+/** Element values of an element-level tuple or scalar, flattened to scalar leaves. */
+export function flattenScalars(fr: Frame, v: SVal, span: Span, what: string): ScalarVal[] {
+  const d = deref(fr, v, span);
+  if (d.kind === 'tuple') return d.elems.flatMap((e) => flattenScalars(fr, e, span, what));
+  return [asScalar(fr, d, span, what)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------------------------
+
+const mathFns: ReadonlySet<string> = new Set<MathFn>(['sqrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil']);
+export { mathFns };
+
+export function lookup(fr: Frame, name: string, span: Span): SVal {
+  const local = fr.env.get(name);
+  if (local !== undefined) return deref(fr, local, span);
+  const own = fr.inPrelude ? fr.st.preludeDefs.get(name) : fr.st.userDefs.get(name);
+  if (own !== undefined) return { kind: 'fn', fn: { kind: 'def', def: own, inPrelude: fr.inPrelude } };
+  const pre = fr.st.preludeDefs.get(name);
+  if (pre !== undefined) return { kind: 'fn', fn: { kind: 'def', def: pre, inPrelude: true } };
+  if (name === 'inf') return staticScalar('f64', Infinity);
+  if (name === 'pi') return staticScalar('f64', Math.PI);
+  if (isBuiltinName(name)) return { kind: 'fn', fn: { kind: 'builtin', name } };
+  throw fail(fr, 'E201', `unknown name '${name}'`, span);
+}
+
+export function evalExpr(fr: Frame, e: AstExpr): SVal {
+  switch (e.kind) {
+    case 'number': {
+      const value = Number(e.text.replace(/_/g, ''));
+      return staticScalar(e.isFloat ? 'f64' : 'i32', value, true);
+    }
+    case 'bool':
+      return staticScalar('bool', e.value ? 1 : 0);
+    case 'name':
+      return lookup(fr, e.name, e.span);
+    case 'binary': {
+      const a = asScalar(fr, evalExpr(fr, e.lhs), e.lhs.span, `the left operand of '${e.op}'`);
+      const b = asScalar(fr, evalExpr(fr, e.rhs), e.rhs.span, `the right operand of '${e.op}'`);
+      return binaryOp(fr, e.op, a, b, site(fr, e.span));
+    }
+    case 'unary': {
+      const a = asScalar(fr, evalExpr(fr, e.arg), e.arg.span, `the operand of '${e.op}'`);
+      if (e.op === '+') return a;
+      return e.op === '-' ? negate(fr, a, site(fr, e.span)) : logicalNot(fr, a, site(fr, e.span));
+    }
+    case 'ifexp': {
+      const c = asScalar(fr, evalExpr(fr, e.cond), e.cond.span, 'a condition');
+      const cond = coerce(fr, c, 'bool', site(fr, e.cond.span), 'a condition');
+      if (cond.kind === 'static') return evalExpr(fr, cond.value !== 0 ? e.then : e.else);
+      return selectValues(fr, cond, evalExpr(fr, e.then), evalExpr(fr, e.else), e.span);
+    }
+    case 'call': {
+      const callee = evalExpr(fr, e.callee);
+      if (callee.kind !== 'fn') throw fail(fr, 'E203', `${describe(fr, callee)} is not a function and cannot be called`, e.callee.span);
+      const args = e.args.map((a) => evalExpr(fr, a));
+      return callFn(fr, callee.fn, args, e.args.map((a) => a.span), e.span);
+    }
+    case 'index':
+      return indexValue(fr, evalExpr(fr, e.target), e.indices, e.span);
+    case 'bang':
+      return indexValue(fr, evalExpr(fr, e.target), [e.index], e.span);
+    case 'tuple':
+      return { kind: 'tuple', elems: e.elems.map((x) => evalExpr(fr, x)) };
+    case 'lambda':
+      return { kind: 'fn', fn: { kind: 'lambda', params: e.params, body: e.body, env: fr.env, frame: { inPrelude: fr.inPrelude, userSpan: fr.userSpan } } };
+    case 'opref':
+      return { kind: 'fn', fn: { kind: 'op', op: e.op } };
+    default:
+      return e satisfies never;
+  }
+}
+
+function selectValues(fr: Frame, c: ScalarVal, a: SVal, b: SVal, span: Span): SVal {
+  const da = deref(fr, a, span);
+  const db = deref(fr, b, span);
+  if (da.kind === 'tuple' && db.kind === 'tuple' && da.elems.length === db.elems.length) {
+    return { kind: 'tuple', elems: da.elems.map((x, i) => selectValues(fr, c, x, db.elems[i]!, span)) };
+  }
+  const sa = asScalar(fr, da, span, 'a branch of a conditional expression');
+  const sb = asScalar(fr, db, span, 'a branch of a conditional expression');
+  return selectScalar(fr, c, sa, sb, site(fr, span));
+}
+
+/** `xs[i, j]`, `xs ! i` on arrays (an IndexExpr per component), `p[0]` on tuples. */
+function indexValue(fr: Frame, target0: SVal, indices: readonly AstExpr[], span: Span): SVal {
+  const target = deref(fr, target0, span);
+  if (target.kind === 'tuple') {
+    const k = indices.length === 1 ? asScalar(fr, evalExpr(fr, indices[0]!), indices[0]!.span, 'a tuple index') : undefined;
+    if (k === undefined || k.kind !== 'static') throw fail(fr, 'E217', 'a tuple is indexed by one integer known at compile time', span);
+    const elem = target.elems[k.value];
+    if (elem === undefined) throw fail(fr, 'E217', `tuple index ${k.value} is out of range for a tuple of ${target.elems.length}`, span);
+    return elem;
+  }
+  const arr = asArray(fr, target, span, 'the indexed value');
+  const infer = fr.st.infer;
+  const rank = infer.pruneRank(arr.rank);
+  if (rank.v !== null) infer.unifyRank(arr.rank, { v: null, k: indices.length });
+  else if (rank.k !== indices.length) {
+    throw fail(fr, 'E306', `an array of rank ${rank.k} is indexed with ${indices.length} ${indices.length === 1 ? 'index' : 'indices'}`, span);
+  }
+  const idx: Expr[] = indices.map((i) => {
+    const s = asScalar(fr, evalExpr(fr, i), i.span, 'an array index');
+    return toExpr(fr, coerce(fr, s, 'i32', site(fr, i.span), 'an array index'), site(fr, i.span));
+  });
+  return readElement(fr, arr, idx, span);
+}
+
+/** The element of an array at IR indices, as a (tuple of) dynamic scalars. */
+export function readElement(fr: Frame, arr: ArrayVal, idx: readonly Expr[], span: Span): SVal {
+  let leaf = 0;
+  const build = (t: ETy): SVal => {
+    const p = fr.st.infer.prune(t);
+    if (isTuple(p)) return { kind: 'tuple', elems: p.map(build) };
+    const name = arr.comps[leaf++] ?? arr.comps[0]!;
+    return { kind: 'dyn', expr: { kind: 'index', array: name, indices: idx, type: concrete(fr, p), span: site(fr, span) }, ty: p };
+  };
+  return build(arr.elem);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+// ---------------------------------------------------------------------------------------------
+
+export function callFn(fr: Frame, fn: FnVal, args: readonly SVal[], argSpans: readonly Span[], span: Span): SVal {
+  switch (fn.kind) {
+    case 'builtin':
+      return callBuiltin(fr, fn.name, args, argSpans, span);
+    case 'op': {
+      if (args.length !== 2) throw fail(fr, 'E202', `operator '${fn.op}' takes 2 arguments, ${args.length} given`, span);
+      return applyOp(fr, fn.op, args[0]!, args[1]!, span);
+    }
+    case 'lambda': {
+      const params = fn.params;
+      const bound = spreadArgs(fr, params.length, args, span, 'this lambda');
+      let env: Env = fn.env;
+      params.forEach((p, i) => (env = bindPattern({ ...fr, env }, p, bound[i]!)));
+      const inner: Frame = { ...fr, env, inPrelude: fn.frame.inPrelude, userSpan: fn.frame.userSpan ?? fr.userSpan };
+      return evalExpr(inner, fn.body);
+    }
+    case 'def':
+      return inlineDef(fr, fn.def, fn.inPrelude, args, span);
+    default:
+      return fn satisfies never;
+  }
+}
+
+/** Binary operators as functions, elementwise over tuples of equal width. */
+export function applyOp(fr: Frame, op: OpName, a: SVal, b: SVal, span: Span): SVal {
+  const da = deref(fr, a, span);
+  const db = deref(fr, b, span);
+  if (da.kind === 'tuple' && db.kind === 'tuple' && da.elems.length === db.elems.length) {
+    return { kind: 'tuple', elems: da.elems.map((x, i) => applyOp(fr, op, x, db.elems[i]!, span)) };
+  }
+  const sa = asScalar(fr, da, span, `the left operand of '${op}'`);
+  const sb = asScalar(fr, db, span, `the right operand of '${op}'`);
+  return binaryOp(fr, op, sa, sb, site(fr, span));
+}
+
+/**
+ * Matches arguments to `n` parameters: one per parameter, or one k-tuple destructured over k
+ * parameters, or several arguments packed into the tuple a one-parameter function receives.
+ */
+function spreadArgs(fr: Frame, n: number, args: readonly SVal[], span: Span, what: string): readonly SVal[] {
+  if (args.length === n) return args;
+  if (args.length === 1) {
+    const only = deref(fr, args[0]!, span);
+    if (only.kind === 'tuple' && only.elems.length === n) return only.elems;
+  }
+  if (n === 1 && args.length > 1) return [{ kind: 'tuple', elems: args }];
+  throw fail(fr, 'E207', `${what} takes ${n} parameter${n === 1 ? '' : 's'} but is given ${args.length}`, span);
+}
+
+function inlineDef(fr: Frame, def: Def, inPrelude: boolean, args: readonly SVal[], span: Span): SVal {
+  if (args.length !== def.params.length) {
+    throw fail(fr, 'E202', `'${def.name}' takes ${def.params.length} argument${def.params.length === 1 ? '' : 's'}, ${args.length} given`, span);
+  }
+  fr.st.calls++;
+  if (fr.depth >= maxCallDepth || fr.st.calls > maxCalls) throw nonTermination(fr, def, span);
+  let env: Env = new Map();
+  def.params.forEach((p, i) => (env = bind(env, p.name, args[i]!)));
+  const inner: Frame = {
+    ...fr,
+    env,
+    inPrelude,
+    userSpan: inPrelude ? (fr.userSpan ?? span) : fr.userSpan,
+    depth: fr.depth + 1,
+  };
+  const result = evalBody(inner, def.body);
+  if (result.ret === null) throw fail(fr, 'E210', `'${def.name}' ends without a 'return'`, def.span);
+  return result.ret;
+}
+
+function nonTermination(fr: Frame, def: Def, span: Span): Error {
+  const cond = [...fr.conditions].reverse().find((c) => c.sizesOf.length > 0);
+  if (cond !== undefined) {
+    return fr.st.error(
+      'E206',
+      `this 'if' must be decided at compile time to stop the recursion of '${def.name}', but it depends on the size of ${cond.sizesOf.join(', ')}, which is only known at run time`,
+      cond.span,
+      ['give the entry a signature with shapes (e.g. --shape) so that sizes are compile-time constants'],
+    );
+  }
+  return fail(fr, 'E205', `the recursion of '${def.name}' does not terminate at compile time (more than ${maxCallDepth} nested calls)`, span);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Element functions → IR lambdas
+// ---------------------------------------------------------------------------------------------
+
+/** Symbolic element parameters of a given element type, one IR Param per scalar leaf. */
+export function symbolicParam(fr: Frame, t: ETy, hint: string, params: Param[]): SVal {
+  const p = fr.st.infer.prune(t);
+  if (isTuple(p)) return { kind: 'tuple', elems: p.map((e, i) => symbolicParam(fr, e, `${hint}${i}`, params)) };
+  const name = fr.st.fresh(hint, hintGeneric);
+  const type = concrete(fr, fr.st.infer.leaf(p));
+  params.push({ name, type });
+  return { kind: 'dyn', expr: { kind: 'var', name, type }, ty: p };
+}
+
+export interface LoweredLambda {
+  readonly lambda: Lambda;
+  /** The result's scalar leaves (their types solve the combinator's output element type). */
+  readonly results: readonly ScalarVal[];
+  /** The result's tuple structure. */
+  readonly shape: ETy;
+}
+
+/** Evaluates a function on symbolic arguments of the given element types, giving an IR Lambda. */
+export function toLambda(fr: Frame, fn: FnVal, argTypes: readonly ETy[], span: Span, expected?: readonly ETy[]): LoweredLambda {
+  const params: Param[] = [];
+  const names = lambdaParamNames(fn, argTypes.length);
+  const args = argTypes.map((t, i) => symbolicParam(fr, t, names[i] ?? 'x', params));
+  const lets: import('../ir/types.js').Let[] = [];
+  const inner: Frame = { ...fr, em: { kind: 'element', lets } };
+  const result = callFn(inner, fn, args, args.map(() => span), span);
+  let leaves = flattenScalars(inner, result, span, 'the result of an element function');
+  if (expected !== undefined) {
+    const want = expected.flatMap((t) => leafTypes(fr, t));
+    if (want.length !== leaves.length) {
+      throw fail(fr, 'E301', `the element function returns ${leaves.length} value${leaves.length === 1 ? '' : 's'} where ${want.length} ${want.length === 1 ? 'is' : 'are'} expected`, span);
+    }
+    leaves = leaves.map((l, i) => coerce(inner, l, want[i]!, site(fr, span), 'the result of an element function'));
+  }
+  const shape = resultShape(fr, result, span);
+  return { lambda: { params, lets, results: leaves.map((l) => toExpr(fr, l, site(fr, span))) }, results: leaves, shape };
+}
+
+function leafTypes(fr: Frame, t: ETy): STy[] {
+  const p = fr.st.infer.prune(t);
+  return isTuple(p) ? p.flatMap((e) => leafTypes(fr, e)) : [p];
+}
+
+function resultShape(fr: Frame, v: SVal, span: Span): ETy {
+  const d = deref(fr, v, span);
+  if (d.kind === 'tuple') return d.elems.map((e) => resultShape(fr, e, span));
+  return asScalar(fr, d, span, 'the result of an element function').ty;
+}
+
+function lambdaParamNames(fn: FnVal, n: number): string[] {
+  if (fn.kind === 'lambda') return fn.params.map((p) => (p.kind === 'name' ? p.name : 'p'));
+  if (fn.kind === 'def') return fn.def.params.map((p) => p.name);
+  return n === 2 ? ['a', 'b'] : Array.from({ length: n }, (_, i) => `x${i}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+// ---------------------------------------------------------------------------------------------
+
+export interface BodyResult {
+  readonly env: Env;
+  readonly ret: SVal | null;
+}
+
+export function evalBody(fr: Frame, stmts: readonly AstStmt[]): BodyResult {
+  let env = fr.env;
+  for (const s of stmts) {
+    const r = evalStmt({ ...fr, env }, s);
+    if (r.ret !== null) return r;
+    env = r.env;
+  }
+  return { env, ret: null };
+}
+
+function evalStmt(fr: Frame, s: AstStmt): BodyResult {
+  switch (s.kind) {
+    case 'assign': {
+      const v = evalExpr(fr, s.value);
+      return { env: bindPattern(fr, s.target, v), ret: null };
+    }
+    case 'return':
+      return { env: fr.env, ret: evalExpr(fr, s.value) };
+    case 'pass':
+      return { env: fr.env, ret: null };
+    case 'if': {
+      const c = asScalar(fr, evalExpr(fr, s.cond), s.cond.span, 'the condition of an if');
+      const cond = coerce(fr, c, 'bool', site(fr, s.cond.span), 'the condition of an if');
+      if (cond.kind === 'static') return evalBody(fr, cond.value !== 0 ? s.then : (s.orelse ?? []));
+      if (fr.em.kind === 'element') throw fail(fr, 'E212', "an 'if' statement on a run-time value cannot be used inside an element function; use 'a if c else b'", s.span);
+      return { env: lowerIf(fr, cond, s), ret: null };
+    }
+    case 'while':
+      if (fr.em.kind === 'element') throw fail(fr, 'E212', "a 'while' loop cannot be used inside an element function", s.span);
+      return { env: lowerWhile(fr, s), ret: null };
+    case 'for':
+      return evalFor(fr, s);
+    default:
+      return s satisfies never;
+  }
+}
+
+function evalFor(fr: Frame, s: Extract<AstStmt, { kind: 'for' }>): BodyResult {
+  if (s.range.length < 1 || s.range.length > 3) throw fail(fr, 'E202', `range takes 1 to 3 arguments, ${s.range.length} given`, s.span);
+  const bounds = s.range.map((r) => {
+    const v = asScalar(fr, evalExpr(fr, r), r.span, 'a range bound');
+    if (v.kind !== 'static') throw nonStatic(fr, v, r.span, "the range of a 'for' loop");
+    return v.value;
+  });
+  const [start, stop, step] = bounds.length === 1 ? [0, bounds[0]!, 1] : [bounds[0]!, bounds[1]!, bounds[2] ?? 1];
+  if (step === 0) throw fail(fr, 'E204', 'range step must not be zero', s.range[2]!.span);
+  let env = fr.env;
+  for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
+    env = bind(env, s.var, staticScalar('i32', i));
+    const r = evalBody({ ...fr, env }, s.body);
+    if (r.ret !== null) return r;
+    env = r.env;
+  }
+  return { env, ret: null };
+}
+
+/** An error for a value that must be known at compile time, naming the run-time sizes it needs. */
+export function nonStatic(fr: Frame, v: ScalarVal, span: Span, what: string): Error {
+  const sizes = v.kind === 'dyn' ? sizesIn(fr, v.expr) : [];
+  const why = sizes.length > 0
+    ? `it depends on the size of ${sizes.join(', ')}, which is only known at run time`
+    : 'it depends on values only known at run time';
+  return fail(fr, 'E204', `${what} must be known at compile time, but ${why}`, span);
+}
+
+/** User-facing names of the arrays whose extents an expression reads. */
+export function sizesIn(fr: Frame, e: Expr): string[] {
+  const out = new Set<string>();
+  const go = (x: Expr): void => {
+    switch (x.kind) {
+      case 'dim':
+        out.add(fr.st.display(x.array));
+        return;
+      case 'const':
+      case 'var':
+        return;
+      case 'unary':
+      case 'call':
+      case 'cast':
+        return go(x.arg);
+      case 'binary':
+        go(x.lhs);
+        return go(x.rhs);
+      case 'select':
+        go(x.cond);
+        go(x.then);
+        return go(x.else);
+      case 'index':
+        return x.indices.forEach(go);
+      default:
+        return x satisfies never;
+    }
+  };
+  go(e);
+  return [...out];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binding
+// ---------------------------------------------------------------------------------------------
+
+/** Binds a pattern, giving IR values their user's name and turning run-time scalars into statements. */
+export function bindPattern(fr: Frame, p: Pattern, v0: SVal): Env {
+  if (p.kind === 'tuple') {
+    let v = deref(fr, v0, p.span);
+    if (v.kind === 'array') v = unzipArray(fr, v, p.span);
+    if (v.kind !== 'tuple' || v.elems.length !== p.elems.length) {
+      throw fail(fr, 'E216', `cannot destructure ${describe(fr, v)} into ${p.elems.length} names`, p.span);
+    }
+    let env = fr.env;
+    p.elems.forEach((sub, i) => (env = bindPattern({ ...fr, env }, sub, (v as { elems: readonly SVal[] }).elems[i]!)));
+    return env;
+  }
+  return bind(fr.env, p.name, nameValue(fr, p.name, v0, site(fr, p.span)));
+}
+
+/** Gives a bound value's IR variables the binding's name and materialises run-time scalars. */
+function nameValue(fr: Frame, name: string, v: SVal, span: Span): SVal {
+  const level = fr.inPrelude ? hintLocal : hintUser;
+  switch (v.kind) {
+    case 'array': {
+      const leaves = v.comps.length;
+      v.comps.forEach((c, i) => fr.st.hint(c, leaves === 1 ? name : `${name}.${i}`, level));
+      return v;
+    }
+    case 'dyn': {
+      if (v.expr.kind === 'var') {
+        fr.st.hint(v.expr.name, name, level);
+        return v;
+      }
+      if (v.expr.kind === 'const') return v;
+      const fresh = fr.st.fresh(name, level);
+      const type = v.expr.type;
+      if (fr.em.kind === 'element') fr.em.lets.push({ name: fresh, expr: v.expr });
+      else fr.em.stmts.push({ kind: 'scalar', name: fresh, expr: v.expr, span });
+      return { kind: 'dyn', expr: { kind: 'var', name: fresh, type }, ty: v.ty };
+    }
+    case 'tuple':
+      return { kind: 'tuple', elems: v.elems.map((e, i) => nameValue(fr, `${name}.${i}`, e, span)) };
+    case 'static':
+    case 'fn':
+    case 'param':
+    case 'undef':
+      return v;
+    default:
+      return v satisfies never;
+  }
+}
+
+/** An array of tuples seen as the tuple of its component arrays (structure of arrays: free). */
+export function unzipArray(fr: Frame, arr: ArrayVal, span: Span): SVal {
+  const elem = fr.st.infer.prune(arr.elem);
+  if (!isTuple(elem)) throw fail(fr, 'E216', `cannot unzip ${describe(fr, arr)}: its elements are not tuples`, span);
+  let at = 0;
+  const parts = elem.map((t) => {
+    const n = leafTypes(fr, t).length;
+    const comps = arr.comps.slice(at, at + n);
+    at += n;
+    return { kind: 'array', comps, elem: t, rank: arr.rank, shape: arr.shape } satisfies ArrayVal;
+  });
+  return { kind: 'tuple', elems: parts };
+}
+
+export function scalarTypeOf(fr: Frame, t: ETy): ScalarType {
+  return concrete(fr, fr.st.infer.leaf(t));
+}

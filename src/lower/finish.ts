@@ -1,0 +1,255 @@
+// The last steps of lowering, on the finished IR: remove dead statements, make every scatter
+// its destination's last use (inserting a copy where needed), and replace the provisional names
+// (`%7`) by readable SSA names (`cs`, `x_1`, `inds`).
+
+import type {
+  ArrayVar,
+  Block,
+  CombinatorNode,
+  Expr,
+  Interface,
+  Lambda,
+  MapNode,
+  Program,
+  Stmt,
+  Value,
+  VarName,
+} from '../ir/types.js';
+import { stmtDefs, stmtFreeVars } from '../ir/walk.js';
+import { hintUser, type HintLevel } from './values.js';
+
+// ---------------------------------------------------------------------------------------------
+// Dead code
+// ---------------------------------------------------------------------------------------------
+
+/** Drops statements whose results nobody uses, and unused outs of `if` nodes. */
+export function removeDeadCode(b: Block): Block {
+  const needed = new Set<VarName>(b.results);
+  const kept: Stmt[] = [];
+  for (let i = b.stmts.length - 1; i >= 0; i--) {
+    let s = b.stmts[i]!;
+    if (!stmtDefs(s).some((d) => needed.has(d.name))) continue;
+    if (s.kind === 'if') {
+      const keep = s.outs.map((o) => needed.has(o.name));
+      const pick = <T,>(xs: readonly T[]): T[] => xs.filter((_, k) => keep[k]);
+      s = {
+        ...s,
+        outs: pick(s.outs),
+        then: removeDeadCode({ ...s.then, results: pick(s.then.results) }),
+        else: removeDeadCode({ ...s.else, results: pick(s.else.results) }),
+      };
+    } else if (s.kind === 'while') {
+      s = { ...s, cond: removeDeadCode(s.cond), body: removeDeadCode(s.body) };
+    }
+    for (const v of stmtFreeVars(s)) needed.add(v);
+    kept.push(s);
+  }
+  return { ...b, stmts: kept.reverse() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scatter destinations
+// ---------------------------------------------------------------------------------------------
+
+export interface NameSupply {
+  fresh(hint: string): VarName;
+  nodeId(): number;
+}
+
+/**
+ * In the IR a scatter updates its destination in place, so the destination must not be needed
+ * by anyone else: copy it (a `map` of the identity) when it is an input of the block, read
+ * after the scatter, a result, or the destination of another scatter too.
+ */
+export function copyScatterDestinations(p: Program, names: NameSupply): Program {
+  const destCount = new Map<VarName, number>();
+  const count = (b: Block): void =>
+    b.stmts.forEach((s) => {
+      if (s.kind === 'scatter') s.dest.forEach((d) => destCount.set(d, (destCount.get(d) ?? 0) + 1));
+      if (s.kind === 'if') [s.then, s.else].forEach(count);
+      if (s.kind === 'while') [s.cond, s.body].forEach(count);
+    });
+  count(p.body);
+  const fix = (b: Block): Block => {
+    const out: Stmt[] = [];
+    b.stmts.forEach((s0, k) => {
+      let s = s0;
+      if (s.kind === 'if') s = { ...s, then: fix(s.then), else: fix(s.else) };
+      if (s.kind === 'while') s = { ...s, cond: fix(s.cond), body: fix(s.body) };
+      if (s.kind !== 'scatter') {
+        out.push(s);
+        return;
+      }
+      const definedHere = new Set(b.stmts.slice(0, k).flatMap((x) => stmtDefs(x).map((d) => d.name)));
+      const laterUses = new Set([...b.results, ...b.stmts.slice(k + 1).flatMap((x) => [...stmtFreeVars(x)])]);
+      const needsCopy = s.dest.some((d) => !definedHere.has(d) || laterUses.has(d) || (destCount.get(d) ?? 0) > 1);
+      if (!needsCopy) {
+        out.push(s);
+        return;
+      }
+      const copy = identityCopy(s, names);
+      out.push(copy, { ...s, dest: copy.outs.map((o) => o.name) });
+    });
+    return { ...b, stmts: out };
+  };
+  return { ...p, body: fix(p.body) };
+}
+
+function identityCopy(s: Extract<CombinatorNode, { kind: 'scatter' }>, names: NameSupply): MapNode {
+  const outs: ArrayVar[] = s.outs.map((o) => ({ name: names.fresh('copy'), elem: o.elem, rank: o.rank }));
+  const params = outs.map((o) => ({ name: names.fresh('x'), type: o.elem }));
+  const fn: Lambda = { params, lets: [], results: params.map((q) => ({ kind: 'var', name: q.name, type: q.type })) };
+  return { kind: 'map', id: names.nodeId(), outs, span: s.span, inputs: s.dest, fn };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Naming
+// ---------------------------------------------------------------------------------------------
+
+/** Every name a program binds, in definition order. */
+function boundNames(p: Program): VarName[] {
+  const out: VarName[] = [];
+  const lam = (l: Lambda): void => {
+    out.push(...l.params.map((q) => q.name), ...l.lets.map((x) => x.name));
+  };
+  const block = (b: Block): void => {
+    out.push(...b.params.map((q) => q.name));
+    for (const s of b.stmts) {
+      switch (s.kind) {
+        case 'scalar':
+          break;
+        case 'generate':
+        case 'map':
+          lam(s.fn);
+          break;
+        case 'scatter':
+        case 'fold':
+        case 'scanl':
+        case 'scanr':
+          lam(s.op);
+          break;
+        case 'gather':
+        case 'force':
+          break;
+        case 'if':
+          block(s.then);
+          block(s.else);
+          break;
+        case 'while':
+          block(s.cond);
+          block(s.body);
+          break;
+        default:
+          s satisfies never;
+      }
+      out.push(...stmtDefs(s).map((d) => d.name));
+    }
+  };
+  block(p.body);
+  return out;
+}
+
+export interface VarHint {
+  readonly name: VarName;
+  readonly hint: string;
+  readonly level: HintLevel;
+}
+
+/**
+ * Readable SSA names: a user's name goes to its first binding (`x`), later ones get suffixes
+ * (`x_1`); names the user gave win over prelude locals and combinator kinds.
+ */
+export function nameProgram(p: Program, hints: readonly VarHint[]): Program {
+  const bound = new Set(boundNames(p).filter((n) => n.startsWith('%')));
+  const taken = new Set(p.params.flatMap((i) => i.components.map((c) => c.name)));
+  const map = new Map<VarName, VarName>();
+  const assign = (h: VarHint): void => {
+    let name = h.hint;
+    for (let k = 1; taken.has(name); k++) name = `${h.hint}_${k}`;
+    taken.add(name);
+    map.set(h.name, name);
+  };
+  const live = hints.filter((h) => bound.has(h.name));
+  live.filter((h) => h.level === hintUser).forEach(assign);
+  live.filter((h) => h.level !== hintUser).forEach(assign);
+  return renameProgram(p, (n) => map.get(n) ?? n);
+}
+
+type Rn = (n: VarName) => VarName;
+
+function renameExpr(e: Expr, f: Rn): Expr {
+  switch (e.kind) {
+    case 'const':
+      return e;
+    case 'var':
+      return { ...e, name: f(e.name) };
+    case 'unary':
+    case 'call':
+    case 'cast':
+      return { ...e, arg: renameExpr(e.arg, f) };
+    case 'binary':
+      return { ...e, lhs: renameExpr(e.lhs, f), rhs: renameExpr(e.rhs, f) };
+    case 'select':
+      return { ...e, cond: renameExpr(e.cond, f), then: renameExpr(e.then, f), else: renameExpr(e.else, f) };
+    case 'index':
+      return { ...e, array: f(e.array), indices: e.indices.map((i) => renameExpr(i, f)) };
+    case 'dim':
+      return { ...e, array: f(e.array) };
+    default:
+      return e satisfies never;
+  }
+}
+
+function renameLambda(l: Lambda, f: Rn): Lambda {
+  return {
+    params: l.params.map((q) => ({ ...q, name: f(q.name) })),
+    lets: l.lets.map((x) => ({ name: f(x.name), expr: renameExpr(x.expr, f) })),
+    results: l.results.map((r) => renameExpr(r, f)),
+  };
+}
+
+function renameStmt(s: Stmt, f: Rn): Stmt {
+  const outs = (o: readonly ArrayVar[]): ArrayVar[] => o.map((x) => ({ ...x, name: f(x.name) }));
+  const names = (xs: readonly VarName[]): VarName[] => xs.map(f);
+  switch (s.kind) {
+    case 'scalar':
+      return { ...s, name: f(s.name), expr: renameExpr(s.expr, f) };
+    case 'generate':
+      return { ...s, outs: outs(s.outs), shape: s.shape.map((e) => renameExpr(e, f)), fn: renameLambda(s.fn, f) };
+    case 'map':
+      return { ...s, outs: outs(s.outs), inputs: names(s.inputs), fn: renameLambda(s.fn, f) };
+    case 'gather':
+      return { ...s, outs: outs(s.outs), indices: names(s.indices), source: names(s.source) };
+    case 'scatter':
+      return { ...s, outs: outs(s.outs), op: renameLambda(s.op, f), dest: names(s.dest), index: names(s.index), values: names(s.values) };
+    case 'fold':
+      return { ...s, outs: outs(s.outs), op: renameLambda(s.op, f), init: s.init.map((e) => renameExpr(e, f)), input: names(s.input) };
+    case 'scanl':
+    case 'scanr':
+      return { ...s, outs: outs(s.outs), op: renameLambda(s.op, f), init: s.init === null ? null : s.init.map((e) => renameExpr(e, f)), input: names(s.input) };
+    case 'force':
+      return { ...s, outs: outs(s.outs), input: names(s.input) };
+    case 'if':
+      return { ...s, cond: renameExpr(s.cond, f), then: renameBlock(s.then, f), else: renameBlock(s.else, f), outs: s.outs.map((v) => renameValue(v, f)) };
+    case 'while':
+      return { ...s, init: names(s.init), cond: renameBlock(s.cond, f), body: renameBlock(s.body, f), outs: s.outs.map((v) => renameValue(v, f)) };
+    default:
+      return s satisfies never;
+  }
+}
+
+function renameValue(v: Value, f: Rn): Value {
+  return { ...v, name: f(v.name) };
+}
+
+function renameBlock(b: Block, f: Rn): Block {
+  return { params: b.params.map((v) => renameValue(v, f)), stmts: b.stmts.map((s) => renameStmt(s, f)), results: b.results.map(f) };
+}
+
+function renameInterface(i: Interface, f: Rn): Interface {
+  return { ...i, components: i.components.map((v) => renameValue(v, f)) };
+}
+
+export function renameProgram(p: Program, f: Rn): Program {
+  return { ...p, params: p.params.map((i) => renameInterface(i, f)), body: renameBlock(p.body, f), results: p.results.map((i) => renameInterface(i, f)) };
+}

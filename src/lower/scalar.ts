@@ -1,0 +1,197 @@
+// Element-level operations on scalar values: folded at compile time when both sides are static
+// (with the one shared semantics in ir/scalarOps.ts), otherwise built as typed IR expressions.
+//
+// Typing follows LANGUAGE.md §2: integer literals are i32 and float literals f64, but a literal
+// is *weak* until it meets a typed operand (`x + 1` keeps x's type, `n * 2.0` promotes); integer
+// with float promotes to the float type; `/` on integers divides as f64.
+
+import type { Span } from '../diagnostics/index.js';
+import type { BinaryOp, Expr, MathFn, ScalarType } from '../ir/types.js';
+import { ScalarDivisionByZero, binary, binaryResultType, cast, isFloat, isInteger, mathFn, unary, wrap } from '../ir/scalarOps.js';
+import { TypeClash, isTuple, promote, type STy } from './types.js';
+import { fail, type DynScalar, type Frame, type OpName, type ScalarVal, type StaticScalar } from './values.js';
+
+export function staticScalar(ty: ScalarType, value: number, weak = false): StaticScalar {
+  return { kind: 'static', ty, value: wrap(ty, value), weak };
+}
+
+export function scalarTy(v: ScalarVal): STy {
+  return v.ty;
+}
+
+/** The concrete type of a scalar in IR (an unsolved variable only occurs in the inference run). */
+export function concrete(fr: Frame, t: STy): ScalarType {
+  return fr.st.infer.defaultScalar(t);
+}
+
+export function toExpr(fr: Frame, v: ScalarVal, span?: Span): Expr {
+  if (v.kind === 'static') return { kind: 'const', type: v.ty, value: v.value, span };
+  return v.expr;
+}
+
+function dyn(fr: Frame, expr: Expr, ty: STy): DynScalar {
+  return { kind: 'dyn', expr, ty };
+}
+
+function prunedScalar(fr: Frame, t: STy, span: Span): STy {
+  const p = fr.st.infer.prune(t);
+  if (isTuple(p)) throw fail(fr, 'E301', `expected a scalar, found a tuple ${fr.st.infer.show(p)}`, span);
+  return p;
+}
+
+/** Converts a scalar to a concrete type (an explicit cast, or an implicit promotion). */
+export function convert(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): ScalarVal {
+  if (v.kind === 'static') return staticScalar(to, cast(to, v.value));
+  const from = fr.st.infer.prune(v.ty);
+  if (from === to) return v;
+  return dyn(fr, { kind: 'cast', to, arg: v.expr, type: to, span }, to);
+}
+
+/**
+ * Makes `v` usable where type `to` is expected: a weak literal takes the type, an integer
+ * promotes to a float, an unknown type is solved; anything else is a type mismatch.
+ */
+export function coerce(fr: Frame, v: ScalarVal, to: STy, span: Span, what: string): ScalarVal {
+  const infer = fr.st.infer;
+  const target = prunedScalar(fr, to, span);
+  const from = prunedScalar(fr, v.ty, span);
+  if (typeof target !== 'string') {
+    if (v.kind === 'static' && v.weak) return v;
+    infer.unify(target, from);
+    return v;
+  }
+  if (typeof from !== 'string') {
+    if (v.kind === 'static' && v.weak) return convert(fr, v, target, span);
+    infer.unify(from, target);
+    return v;
+  }
+  if (from === target) return v;
+  const weakOk = v.kind === 'static' && v.weak && target !== 'bool' && (isFloat(target) || isInteger(from));
+  if (weakOk || (isInteger(from) && isFloat(target))) return convert(fr, v, target, span);
+  throw fail(fr, 'E301', `type mismatch in ${what}: expected ${target}, found ${from}`, span);
+}
+
+/** The type both operands of an arithmetic or comparison operator are converted to. */
+function operandType(fr: Frame, a: ScalarVal, b: ScalarVal, span: Span, op: string): STy {
+  const infer = fr.st.infer;
+  const ta = prunedScalar(fr, a.ty, span);
+  const tb = prunedScalar(fr, b.ty, span);
+  const wa = a.kind === 'static' && a.weak;
+  const wb = b.kind === 'static' && b.weak;
+  if (typeof ta !== 'string' || typeof tb !== 'string') {
+    if (typeof ta !== 'string' && typeof tb !== 'string') {
+      infer.unify(ta, tb);
+      return ta;
+    }
+    const [v, c, weakC] = typeof ta !== 'string' ? [ta, tb as ScalarType, wb] : [tb as STy, ta, wa];
+    if (weakC && c === 'i32') return v;
+    infer.unify(v, c);
+    return c;
+  }
+  if (ta === tb) return ta;
+  if (wa !== wb) {
+    const [lit, other] = wa ? [ta, tb] : [tb, ta];
+    if (other !== 'bool' && (isInteger(lit) || isFloat(other))) return other;
+  }
+  const p = promote(ta, tb);
+  if (p === undefined) throw fail(fr, 'E310', `operator '${op}' cannot combine ${ta} and ${tb}`, span);
+  return p;
+}
+
+const comparisons = new Set<OpName>(['==', '!=', '<', '<=', '>', '>=']);
+
+export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span: Span): ScalarVal {
+  let t: STy;
+  if (op === 'and' || op === 'or') {
+    a = coerce(fr, a, 'bool', span, `'${op}'`);
+    b = coerce(fr, b, 'bool', span, `'${op}'`);
+    t = 'bool';
+  } else {
+    t = operandType(fr, a, b, span, op);
+    if (op === '/' && typeof t === 'string' && !isFloat(t)) t = 'f64';
+  }
+  if (typeof t === 'string') {
+    a = convert(fr, a, t, span);
+    b = convert(fr, b, t, span);
+  }
+  const irOp: BinaryOp = op;
+  const resultTy: STy = typeof t === 'string' ? binaryResultType(irOp, t) : comparisons.has(op) ? 'bool' : t;
+  if (a.kind === 'static' && b.kind === 'static' && typeof t === 'string') {
+    try {
+      const value = binary(irOp, t, a.value, b.value);
+      const weak = a.weak && b.weak && !comparisons.has(op);
+      return staticScalar(binaryResultType(irOp, t), value, weak);
+    } catch (e) {
+      if (e instanceof ScalarDivisionByZero) throw fail(fr, 'E213', 'integer division by zero at compile time', span);
+      throw e;
+    }
+  }
+  const expr: Expr = {
+    kind: 'binary',
+    op: irOp,
+    lhs: toExpr(fr, a, span),
+    rhs: toExpr(fr, b, span),
+    type: concrete(fr, resultTy),
+    span,
+  };
+  return dyn(fr, expr, resultTy);
+}
+
+export function negate(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
+  if (a.kind === 'static') return staticScalar(a.ty, unary('neg', a.ty, a.value), a.weak);
+  return dyn(fr, { kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
+}
+
+export function logicalNot(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
+  const b = coerce(fr, a, 'bool', span, "'not'");
+  if (b.kind === 'static') return staticScalar('bool', unary('not', 'bool', b.value));
+  return dyn(fr, { kind: 'unary', op: 'not', arg: b.expr, type: 'bool', span }, 'bool');
+}
+
+export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): ScalarVal {
+  const t = prunedScalar(fr, a.ty, span);
+  let arg = a;
+  let rt: STy = t;
+  if (typeof t === 'string') {
+    if (t === 'bool') throw fail(fr, 'E310', `${fn} needs a number, found bool`, span);
+    if (fn !== 'abs' && !isFloat(t)) {
+      arg = convert(fr, a, 'f64', span);
+      rt = 'f64';
+    }
+  } else if (fn !== 'abs') {
+    fr.st.infer.unify(t, 'f64');
+    rt = 'f64';
+  }
+  if (arg.kind === 'static') return staticScalar(arg.ty, mathFn(fn, arg.ty, arg.value));
+  return dyn(fr, { kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
+}
+
+/** `a if c else b` on scalars: resolved when `c` is static. */
+export function selectScalar(fr: Frame, c: ScalarVal, a: ScalarVal, b: ScalarVal, span: Span): ScalarVal {
+  const cond = coerce(fr, c, 'bool', span, 'a condition');
+  if (cond.kind === 'static') return cond.value !== 0 ? a : b;
+  const t = operandType(fr, a, b, span, 'if-else');
+  if (typeof t === 'string') {
+    a = convert(fr, a, t, span);
+    b = convert(fr, b, t, span);
+  }
+  const expr: Expr = {
+    kind: 'select',
+    cond: cond.expr,
+    then: toExpr(fr, a, span),
+    else: toExpr(fr, b, span),
+    type: concrete(fr, t),
+    span,
+  };
+  return dyn(fr, expr, t);
+}
+
+/** Reports a unification failure at a span, saying what was being checked. */
+export function unifyAt(fr: Frame, span: Span, what: string, run: () => void): void {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof TypeClash) throw fail(fr, 'E301', `type mismatch in ${what}: expected ${e.expected}, found ${e.found}`, span);
+    throw e;
+  }
+}

@@ -1,0 +1,169 @@
+// The abstract values of the partial evaluator that lowering is, and the state of one run.
+//
+// Lowering interprets the surface program at compile time: what can be known (literals, shapes
+// given by the signature, loop counters, arithmetic on them) is computed, and what cannot
+// becomes IR. A value in the environment is therefore a static scalar, a dynamic scalar (an IR
+// expression), an array (one IR variable per tuple component), a tuple of values, or a
+// function. Names are provisional (`%7`) while lowering runs; a final pass gives them readable
+// SSA names from the hints recorded here.
+
+import type { Def, Expr as AstExpr, Pattern } from '../syntax/ast.js';
+import { userError, type DiagnosticCode, type SourceFile, type Span, type UserError } from '../diagnostics/index.js';
+import type { Expr, Let, NodeId, ScalarType, Stmt, VarName } from '../ir/types.js';
+import { Infer, type ETy, type Rank, type STy } from './types.js';
+
+export type StaticScalar = {
+  readonly kind: 'static';
+  readonly ty: ScalarType;
+  readonly value: number;
+  /** An integer or float literal not yet forced to a type: it adapts to the other operand. */
+  readonly weak: boolean;
+};
+
+export type DynScalar = { readonly kind: 'dyn'; readonly expr: Expr; readonly ty: STy };
+
+export type ScalarVal = StaticScalar | DynScalar;
+
+export interface ArrayVal {
+  readonly kind: 'array';
+  /** One IR array per scalar leaf of `elem`, in order. */
+  readonly comps: readonly VarName[];
+  readonly elem: ETy;
+  readonly rank: Rank;
+  /** Extents known at compile time (from the signature), or null where only known at run time. */
+  readonly shape: readonly number[] | null;
+}
+
+export type FnVal =
+  | { readonly kind: 'def'; readonly def: Def; readonly inPrelude: boolean }
+  | { readonly kind: 'lambda'; readonly params: readonly Pattern[]; readonly body: AstExpr; readonly env: Env; readonly frame: FrameOrigin }
+  | { readonly kind: 'builtin'; readonly name: string }
+  | { readonly kind: 'op'; readonly op: OpName };
+
+/** Where a lambda was written: its closure evaluates with the same file and call site. */
+export interface FrameOrigin {
+  readonly inPrelude: boolean;
+  readonly userSpan: Span | null;
+}
+
+export type OpName =
+  | '+' | '-' | '*' | '/' | '//' | '%' | '**'
+  | '==' | '!=' | '<' | '<=' | '>' | '>='
+  | 'and' | 'or' | 'min' | 'max';
+
+export type SVal =
+  | ScalarVal
+  | ArrayVal
+  | { readonly kind: 'tuple'; readonly elems: readonly SVal[] }
+  | { readonly kind: 'fn'; readonly fn: FnVal }
+  /** An entry parameter whose kind (scalar or array) the inference run has not seen yet. */
+  | { readonly kind: 'param'; readonly index: number }
+  /** A name bound in only one branch of a run-time `if`: an error if used. */
+  | { readonly kind: 'undef'; readonly name: string; readonly span: Span };
+
+export type Env = ReadonlyMap<string, SVal>;
+
+export function bind(env: Env, name: string, v: SVal): Env {
+  const next = new Map(env);
+  next.set(name, v);
+  return next;
+}
+
+/** How good a name hint is: the user's own name beats a prelude local beats a combinator kind. */
+export type HintLevel = 0 | 1 | 2;
+export const hintGeneric: HintLevel = 0;
+export const hintLocal: HintLevel = 1;
+export const hintUser: HintLevel = 2;
+
+interface VarInfo {
+  hint: string;
+  level: HintLevel;
+}
+
+/** Where statements go: an array-level block or the lets of an element-level lambda. */
+export type Emitter =
+  | { readonly kind: 'array'; readonly stmts: Stmt[] }
+  | { readonly kind: 'element'; readonly lets: Let[] };
+
+/** A run-time `if` being lowered; recursion under it that never ends is explained with it. */
+export interface DynamicCondition {
+  readonly span: Span;
+  /** User-facing names of arrays whose run-time size the condition reads. */
+  readonly sizesOf: readonly string[];
+}
+
+export const maxCallDepth = 64;
+export const maxCalls = 20000;
+
+/** State of one lowering run: name and node supplies, the solver, the definitions in scope. */
+export class LowerState {
+  private readonly vars: VarInfo[] = [];
+  private nodes = 0;
+  calls = 0;
+
+  constructor(
+    readonly file: SourceFile,
+    readonly userDefs: ReadonlyMap<string, Def>,
+    readonly preludeDefs: ReadonlyMap<string, Def>,
+    readonly infer: Infer,
+    /** Entry parameters the inference run resolves on first use (index → value). */
+    readonly paramValues: SVal[],
+    readonly paramNames: readonly string[],
+  ) {}
+
+  fresh(hint: string, level: HintLevel): VarName {
+    this.vars.push({ hint, level });
+    return `%${this.vars.length - 1}`;
+  }
+
+  hint(name: VarName, hint: string, level: HintLevel): void {
+    const info = this.varInfo(name);
+    if (info !== undefined && level > info.level) {
+      info.hint = hint;
+      info.level = level;
+    }
+  }
+
+  varInfo(name: VarName): VarInfo | undefined {
+    return name.startsWith('%') ? this.vars[Number(name.slice(1))] : undefined;
+  }
+
+  /** The name a user would recognise, for messages. */
+  display(name: VarName): string {
+    return this.varInfo(name)?.hint ?? name;
+  }
+
+  /** Provisional names in creation order with their hints, for the final renaming. */
+  allVars(): readonly { readonly name: VarName; readonly hint: string; readonly level: HintLevel }[] {
+    return this.vars.map((v, i) => ({ name: `%${i}`, hint: v.hint, level: v.level }));
+  }
+
+  nodeId(): NodeId {
+    return this.nodes++;
+  }
+
+  error(code: DiagnosticCode, message: string, span: Span, notes?: readonly string[]): UserError {
+    return userError(code, message, { file: this.file, span }, notes);
+  }
+}
+
+/** The immutable context of the code being evaluated. */
+export interface Frame {
+  readonly st: LowerState;
+  readonly env: Env;
+  readonly inPrelude: boolean;
+  /** Inside a prelude function: the user's outermost call, which every span inside reports. */
+  readonly userSpan: Span | null;
+  readonly em: Emitter;
+  readonly depth: number;
+  readonly conditions: readonly DynamicCondition[];
+}
+
+/** The span to report for source at `span` in the frame's file: the user's own code, or their call. */
+export function site(fr: Frame, span: Span): Span {
+  return fr.userSpan ?? span;
+}
+
+export function fail(fr: Frame, code: DiagnosticCode, message: string, span: Span, notes?: readonly string[]): UserError {
+  return fr.st.error(code, message, site(fr, span), notes);
+}
