@@ -9,18 +9,19 @@
 //    as a cluster holds an infusible edge or a control-flow node with company), ordered by a
 //    topological order of the cluster graph (the cost does not depend on which one);
 //  - orders only for nodes with no consumer in their own cluster: they are manifest, so 0 or 1
-//    (scanl 0, scanr 1). Every other node's order is forced by its fused consumers' reads;
+//    (scanl 0, scanr 1). Every other node's order is forced by its fused consumers' reads.
+//    Orders are chosen cluster by cluster (their effects are local; see bestForPartition);
 //  - manifest: exactly the forced ones. A voluntary manifest array only adds writes and only
 //    restricts orders, so with non-negative coefficients it never lowers the cost.
-// Every candidate is then checked by validateBlock and costed by evaluateBlock.
+// Every candidate is checked by validateBlock and costed by evaluateBlock.
 
-import { userError } from '../diagnostics/index.js';
+import { CompilerBug, userError } from '../diagnostics/index.js';
 import type { NodeId, Program } from '../ir/types.js';
 import type { CostSpec } from './cost.js';
 import { combine, evaluateBlock, evaluationContext, type EvaluateOptions, type EvaluationContext } from './evaluate.js';
-import { isControl, programGraph, readOrderOf, sameOrder, type BlockGraph } from './reads.js';
+import { isControl, programGraph, readOrderOf, sameOrder, type BlockGraph, type GraphNode } from './reads.js';
 import type { BlockPlan, Cluster, Order } from './types.js';
-import { validateBlock, type PlanViolation } from './validate.js';
+import { formatViolation, validateBlock, type PlanViolation } from './validate.js';
 
 /** The most graph nodes per block the enumeration accepts (Bell(7) = 877 partitions). */
 export const bruteForceNodeLimit = 7;
@@ -64,15 +65,19 @@ function bestBlockPlan(g: BlockGraph, cost: CostSpec, ctx: EvaluationContext): B
 
   let best: { plan: BlockPlan; objective: number } | null = null;
   let count = 0;
+  const memo = new Map<string, ClusterChoice | null>();
   for (const partition of partitions(g)) {
-    for (const candidate of candidates(g, partition)) {
-      const violations: PlanViolation[] = [];
-      validateBlock(alone, candidate, violations);
-      if (violations.length > 0) continue;
-      count++;
-      const objective = combine(evaluateBlock(alone, candidate, ctx), cost).total;
-      if (best === null || objective < best.objective) best = { plan: candidate, objective };
+    const candidate = bestForPartition(alone, partition, cost, ctx, memo);
+    if (candidate === null) continue;
+    const violations: PlanViolation[] = [];
+    validateBlock(alone, candidate, violations);
+    if (violations.length > 0) {
+      // Validity is local to a cluster once the partition is fixed (see bestForPartition).
+      throw new CompilerBug('brute force', `a combination of valid clusters is invalid: ${violations.map(formatViolation).join('; ')}`);
     }
+    count++;
+    const objective = combine(evaluateBlock(alone, candidate, ctx), cost).total;
+    if (best === null || objective < best.objective) best = { plan: candidate, objective };
   }
   if (best === null) throw userError('E671', `brute force found no valid plan for ${g.path}`);
   return {
@@ -80,6 +85,98 @@ function bestBlockPlan(g: BlockGraph, cost: CostSpec, ctx: EvaluationContext): B
     objective: best.objective + childObjective,
     clusterings: count + childClusterings,
   };
+}
+
+/** The orders chosen for one cluster's nodes (its free nodes' choice, propagated). */
+type ClusterChoice = ReadonlyMap<NodeId, Order>;
+
+/**
+ * The least-cost valid plan with this partition, or null if it has none. Once the partition
+ * is fixed, everything that depends on orders is local to a cluster: the order, manifest-order
+ * and connectivity rules concern one cluster's nodes, and the cost terms that depend on orders
+ * (read streams, keyed by cluster) add up over clusters. So each cluster's orders are chosen on
+ * their own — by the validator's verdict on that cluster and the evaluator's total with the
+ * other clusters held fixed — and memoised by the cluster's node set, which alone determines
+ * them. This turns 2^(free nodes) candidates per partition into a sum over clusters.
+ */
+function bestForPartition(
+  g: BlockGraph,
+  partition: readonly number[],
+  cost: CostSpec,
+  ctx: EvaluationContext,
+  memo: Map<string, ClusterChoice | null>,
+): BlockPlan | null {
+  const clusterOfId = new Map(g.nodes.map((node, i) => [node.id, partition[i]!] as const));
+  const sequence = clusterSequence(g, clusterOfId);
+  if (sequence === null) return null;
+  const members = sequence.map((c) => g.nodes.filter((node) => clusterOfId.get(node.id) === c));
+
+  const manifest = new Set<NodeId>();
+  for (const node of g.nodes) {
+    if (isControl(node.stmt)) continue;
+    const reads = g.edges.filter((e) => e.producer === node.id);
+    if (g.results.has(node.id) || reads.length === 0 || reads.some((e) => clusterOfId.get(e.consumer) !== clusterOfId.get(node.id))) {
+      manifest.add(node.id);
+    }
+  }
+  const plan = (choices: readonly (ClusterChoice | undefined)[]): BlockPlan => ({
+    clusters: members.map(
+      (nodes): Cluster => ({
+        nodes: nodes.map((node) => node.id),
+        manifest: nodes.flatMap((node) => (!isControl(node.stmt) && manifest.has(node.id) ? node.stmt.outs.map((o) => o.name) : [])),
+      }),
+    ),
+    orders: Object.fromEntries(choices.flatMap((choice) => [...(choice ?? new Map<NodeId, Order>())])),
+    children: {},
+  });
+
+  const chosen: (ClusterChoice | undefined)[] = members.map(() => undefined);
+  for (let k = 0; k < members.length; k++) {
+    const key = members[k]!.map((node) => node.id).join(',');
+    if (!memo.has(key)) {
+      let best: { choice: ClusterChoice; total: number } | null = null;
+      for (const choice of clusterChoices(g, members[k]!, clusterOfId)) {
+        const trial = [...chosen];
+        trial[k] = choice;
+        const candidate = plan(trial);
+        const violations: PlanViolation[] = [];
+        validateBlock(g, candidate, violations);
+        if (violations.some((v) => v.cluster === k)) continue;
+        const total = combine(evaluateBlock(g, candidate, ctx), cost).total;
+        if (best === null || total < best.total) best = { choice, total };
+      }
+      memo.set(key, best?.choice ?? null);
+    }
+    const choice = memo.get(key);
+    if (choice === null || choice === undefined) return null;
+    chosen[k] = choice;
+  }
+  return plan(chosen);
+}
+
+/** Every order assignment of one cluster: free nodes 0 or 1, the rest forced by fused reads. */
+function* clusterChoices(g: BlockGraph, members: readonly GraphNode[], clusterOfId: ReadonlyMap<NodeId, number>): Generator<ClusterChoice> {
+  const free: NodeId[] = [];
+  const options: (readonly Order[])[] = [];
+  for (const node of members) {
+    const s = node.stmt;
+    if (isControl(s)) continue;
+    const fusedConsumer = g.edges.some((e) => e.producer === node.id && clusterOfId.get(e.consumer) === clusterOfId.get(node.id));
+    if (fusedConsumer) continue;
+    free.push(node.id);
+    options.push(s.kind === 'scanl' ? [0] : s.kind === 'scanr' ? [1] : [0, 1]);
+  }
+  const total = options.reduce((p, c) => p * c.length, 1);
+  for (let k = 0; k < total; k++) {
+    const orders = new Map<NodeId, Order>();
+    let rest = k;
+    free.forEach((id, i) => {
+      const opts = options[i]!;
+      orders.set(id, opts[rest % opts.length]!);
+      rest = Math.floor(rest / opts.length);
+    });
+    if (propagateOrders(g, members, clusterOfId, orders)) yield orders;
+  }
 }
 
 /**
@@ -116,61 +213,18 @@ function* partitions(g: BlockGraph): Generator<readonly number[]> {
   yield* extend(0, 0);
 }
 
-/** The candidate plans of one partition: clusters in a dependence order, every order choice. */
-function* candidates(g: BlockGraph, partition: readonly number[]): Generator<BlockPlan> {
-  const clusterOfId = new Map(g.nodes.map((node, i) => [node.id, partition[i]!] as const));
-  const sequence = clusterSequence(g, clusterOfId);
-  if (sequence === null) return;
-
-  const fusedConsumers = (id: NodeId) =>
-    g.edges.filter((e) => e.producer === id && clusterOfId.get(e.consumer) === clusterOfId.get(id));
-  const free: NodeId[] = [];
-  const choices: (readonly Order[])[] = [];
-  for (const node of g.nodes) {
-    const s = node.stmt;
-    if (isControl(s) || fusedConsumers(node.id).length > 0) continue;
-    free.push(node.id);
-    choices.push(s.kind === 'scanl' ? [0] : s.kind === 'scanr' ? [1] : [0, 1]);
-  }
-  const manifest = new Set<NodeId>();
-  for (const node of g.nodes) {
-    if (isControl(node.stmt)) continue;
-    const reads = g.edges.filter((e) => e.producer === node.id);
-    if (g.results.has(node.id) || reads.length === 0 || reads.some((e) => clusterOfId.get(e.consumer) !== clusterOfId.get(node.id))) {
-      manifest.add(node.id);
-    }
-  }
-
-  const total = choices.reduce((p, c) => p * c.length, 1);
-  for (let k = 0; k < total; k++) {
-    const orders = new Map<NodeId, Order>();
-    let rest = k;
-    free.forEach((id, i) => {
-      const options = choices[i]!;
-      orders.set(id, options[rest % options.length]!);
-      rest = Math.floor(rest / options.length);
-    });
-    if (!propagateOrders(g, clusterOfId, orders)) continue;
-    const clusters: Cluster[] = sequence.map((c) => {
-      const members = g.nodes.filter((node) => clusterOfId.get(node.id) === c);
-      return {
-        nodes: members.map((node) => node.id),
-        manifest: members.flatMap((node) =>
-          !isControl(node.stmt) && manifest.has(node.id) ? node.stmt.outs.map((o) => o.name) : [],
-        ),
-      };
-    });
-    yield { clusters, orders: Object.fromEntries(orders), children: {} };
-  }
-}
-
 /**
  * Sets the order of every node with fused consumers from their reads, consumers first (the
  * statements are in dependence order). False when two fused reads disagree.
  */
-function propagateOrders(g: BlockGraph, clusterOfId: ReadonlyMap<NodeId, number>, orders: Map<NodeId, Order>): boolean {
-  for (let i = g.nodes.length - 1; i >= 0; i--) {
-    const node = g.nodes[i]!;
+function propagateOrders(
+  g: BlockGraph,
+  members: readonly GraphNode[],
+  clusterOfId: ReadonlyMap<NodeId, number>,
+  orders: Map<NodeId, Order>,
+): boolean {
+  for (let i = members.length - 1; i >= 0; i--) {
+    const node = members[i]!;
     if (isControl(node.stmt) || orders.has(node.id)) continue;
     let forced: Order | null = null;
     for (const e of g.edges) {

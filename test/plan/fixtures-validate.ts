@@ -214,3 +214,81 @@ export const statedPlans: readonly { readonly name: string; readonly program: ()
     }),
   },
 ];
+
+/** ys = scanl(+, xs) (0): a fixed-order combinator. */
+export function scanOnly(): Program {
+  const n = nodes();
+  return program('scanOnly', [arrayParam('xs', 'f64', 1)], [
+    n.scanl([arr('ys', 'f64', 1)], opLam('+', 'f64'), null, ['xs']),
+  ], ['ys']);
+}
+
+/** Two maps over one source: ys = map(+1, xs) (0), zs = map(*2, xs) (1), both results. */
+export function twoMapsOfOneSource(): Program {
+  const n = nodes();
+  return program('twoMaps', [arrayParam('xs', 'f64', 1)], [
+    n.map([arr('ys', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(1)))),
+    n.map([arr('zs', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('*', x, f64(2)))),
+  ], ['ys', 'zs']);
+}
+
+/** Two maps over different sources: ys = map(+1, xs) (0), zs = map(+1, ws) (1), both results. */
+export function twoUnrelatedMaps(): Program {
+  const n = nodes();
+  return program('unrelated', [arrayParam('xs', 'f64', 1), arrayParam('ws', 'f64', 1)], [
+    n.map([arr('ys', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(1)))),
+    n.map([arr('zs', 'f64', 1)], ['ws'], lam([['x', 'f64']], bin('+', x, f64(1)))),
+  ], ['ys', 'zs']);
+}
+
+/** Diagonal: as = map(+1, xs) (0), bs = map(*2, as) (1), returns (as, bs). */
+export function diagonal(): Program {
+  const n = nodes();
+  return program('diagonal', [arrayParam('xs', 'f64', 1)], [
+    n.map([arr('as', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(1)))),
+    n.map([arr('bs', 'f64', 1)], ['as'], lam([['x', 'f64']], bin('*', x, f64(2)))),
+  ], ['as', 'bs']);
+}
+
+/**
+ * A scatter whose destination has another reader: ids = map(i32, xs) (0), bs = map(+1, xs)
+ * (1), cs = map(*2, bs) (2), result = scatter(+, bs, ids, xs) (3); returns (result, cs).
+ */
+export function scatterWithReader(): Program {
+  const n = nodes();
+  return program('scatterWithReader', [arrayParam('xs', 'f64', 1)], [
+    n.map([arr('ids', 'i32', 1)], ['xs'], lam([['x', 'f64']], cast('i32', x))),
+    n.map([arr('bs', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(1)))),
+    n.map([arr('cs', 'f64', 1)], ['bs'], lam([['x', 'f64']], bin('*', x, f64(2)))),
+    n.scatter([arr('result', 'f64', 1)], opLam('+', 'f64'), ['bs'], ['ids'], ['xs']),
+  ], ['result', 'cs']);
+}
+
+/** reverse.fuse: n = size(xs); inds = generate(n, n-i-1) (0); result = gather(inds, xs) (1). */
+export function reverse(): Program {
+  const n = nodes();
+  const nn = v('n', 'i32');
+  return program('reverse', [arrayParam('xs', 'f64', 1)], [
+    scalarStmt('n', dim('xs', 0)),
+    n.generate([arr('inds', 'i32', 1)], [nn], lam([['i', 'i32']], bin('-', bin('-', nn, v('i', 'i32')), i32(1)))),
+    n.gather([arr('result', 'f64', 1)], ['inds'], ['xs']),
+  ], ['result']);
+}
+
+/** A chain of `length` maps over xs, the last one the result: ids 0 … length-1. */
+export function mapChain(length: number): Program {
+  const n = nodes();
+  const stmts = Array.from({ length }, (_, i) =>
+    n.map([arr(`m${i}`, 'f64', 1)], [i === 0 ? 'xs' : `m${i - 1}`], lam([['x', 'f64']], bin('+', x, f64(i)))),
+  );
+  return program('chain', [arrayParam('xs', 'f64', 1)], stmts, [`m${length - 1}`]);
+}
+
+/** `count` independent maps over xs, every one a result: the most partitions stay feasible. */
+export function mapFan(count: number): Program {
+  const n = nodes();
+  const stmts = Array.from({ length: count }, (_, i) =>
+    n.map([arr(`f${i}`, 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(i)))),
+  );
+  return program('fan', [arrayParam('xs', 'f64', 1)], stmts, stmts.map((s) => s.outs[0]!.name));
+}
