@@ -153,22 +153,23 @@ export function lex(file: SourceFile): LexResult {
   const applyIndentation = (col: number, at: number): void => {
     const here: Span = { start: at, end: at };
     const top = (): Level => levels[levels.length - 1]!;
-    if (col === top().col || col === top().alias) return;
-    if (col > top().col) {
+    // Close the blocks this line is at or left of the enclosing column of.
+    while (levels.length > 1 && col <= levels[levels.length - 2]!.col) {
+      levels.pop();
+      tokens.push({ kind: 'dedent', span: here });
+    }
+    const current = top();
+    if (col === current.col || col === current.alias) return;
+    if (col > current.col) {
       levels.push({ col, alias: null });
       tokens.push({ kind: 'indent', span: here });
       return;
     }
-    while (col < top().col) {
-      levels.pop();
-      tokens.push({ kind: 'dedent', span: here });
-    }
-    if (col !== top().col && col !== top().alias) {
-      report(SyntaxCode.inconsistentDedent, 'unindent does not match any outer indentation level', here);
-      // Treat this column as the enclosing block's from now on, so the block's next lines
-      // (probably written at the same wrong column) do not cascade into more errors.
-      levels[levels.length - 1] = { col: top().col, alias: col };
-    }
+    // Left of the current block but right of the enclosing one: keep the line in the current
+    // block, and accept this column for it from now on, so that the block's next lines
+    // (probably written at the same wrong column) do not cascade into more errors.
+    report(SyntaxCode.inconsistentDedent, 'unindent does not match any outer indentation level', here);
+    levels[levels.length - 1] = { col: current.col, alias: col };
   };
 
   while (pos < text.length) {

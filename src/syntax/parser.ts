@@ -4,8 +4,9 @@
 // Error handling: every error is recorded as a Diagnostic and the parser carries on, so a file
 // with several mistakes reports them all. A failed statement throws the private `Abandon`
 // signal, caught by the statement loop, which skips to the end of the logical line (and over
-// the indented block the line opened, after parsing it for its own errors). An `invalid` token
-// (an error the lexer already reported) abandons the statement without a second message.
+// the indented block the line opened, after parsing it for its own errors). A statement whose
+// line holds an `invalid` token (an error the lexer already reported) is abandoned without a
+// second message.
 
 import { CompilerBug, joinSpans, type Diagnostic, type SourceFile, type Span } from '../diagnostics/index.js';
 import type { BinaryOperator, Def, DefParam, ElemAnn, Expr, IfStmt, Module, Pattern, Stmt, TypeAnn } from './ast.js';
@@ -93,9 +94,22 @@ class Parser {
 
   /** Records an error at the current token and abandons the statement. */
   private fail(code: string, message: string, span: Span = this.peek().span): never {
-    // A lexer error already explains a bad token; do not pile a second message on it.
-    if (this.peek().kind !== 'invalid') this.report(code, message, span);
+    if (!this.lineHasLexerError()) this.report(code, message, span);
     throw new Abandon();
+  }
+
+  /**
+   * Whether the rest of this logical line holds an error the lexer reported (an unknown
+   * character, an unclosed bracket): that error is the cause, so the parser stays silent,
+   * keeping to one message per broken statement.
+   */
+  private lineHasLexerError(): boolean {
+    for (let i = this.pos; i < this.tokens.length; i++) {
+      const kind = this.tokens[i]!.kind;
+      if (kind === 'invalid') return true;
+      if (kind === 'newline' || kind === 'eof') return false;
+    }
+    return false;
   }
 
   private report(code: string, message: string, span: Span): void {

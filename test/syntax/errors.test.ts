@@ -108,6 +108,11 @@ describe('syntax errors', () => {
     ]);
   });
 
+  it('keeps a wrongly dedented line in its block, so the block and the next def still parse', () => {
+    const source = ['def f(x):', '    y = 1', '  z = 2', '  w = 3', '    return y', 'def g(): pass', 'def h(: pass'].join('\n');
+    expect(parseErrors(source).map((e) => e.split(' ').slice(0, 2).join(' '))).toEqual(['E102 3:3', 'E103 7:6']);
+  });
+
   it('renders as file:line:col: error[code]: message, with a caret under the token', () => {
     const file = new SourceFile('prog.fuse', 'def f(x):\n  y = x $ 1\n');
     const error = catchUserError(() => parseModule(file));

@@ -4,9 +4,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SourceFile, type Span } from '../../src/diagnostics/index.js';
-import { parseModule, type Expr, type Module, type Pattern, type Stmt } from '../../src/syntax/index.js';
+import { SourceFile } from '../../src/diagnostics/index.js';
+import { parseModule, type Module } from '../../src/syntax/index.js';
 import { defToSexpr, moduleToSexpr } from './sexpr.js';
+import { checkSpans } from './spans.js';
 
 const examplesDir = join(import.meta.dirname, '../../examples');
 const exampleNames = readdirSync(examplesDir).filter((f) => f.endsWith('.fuse')).sort();
@@ -14,110 +15,6 @@ const exampleNames = readdirSync(examplesDir).filter((f) => f.endsWith('.fuse'))
 function parseExample(name: string): { file: SourceFile; module: Module } {
   const file = new SourceFile(name, readFileSync(join(examplesDir, name), 'utf8'));
   return { file, module: parseModule(file) };
-}
-
-/** Checks that every node's span lies inside its parent's and that leaves span their own text. */
-function checkSpans(file: SourceFile, module: Module): void {
-  const text = file.text;
-  const inside = (child: Span, parent: Span): void => {
-    expect(child.start).toBeGreaterThanOrEqual(parent.start);
-    expect(child.end).toBeLessThanOrEqual(parent.end);
-    expect(child.start).toBeLessThanOrEqual(child.end);
-  };
-  const slice = (s: Span): string => text.slice(s.start, s.end);
-  const pattern = (p: Pattern, parent: Span): void => {
-    inside(p.span, parent);
-    if (p.kind === 'name') expect(slice(p.span)).toBe(p.name);
-    else p.elems.forEach((e) => pattern(e, p.span));
-  };
-  const expr = (e: Expr, parent: Span): void => {
-    inside(e.span, parent);
-    switch (e.kind) {
-      case 'number':
-        expect(slice(e.span)).toBe(e.text);
-        break;
-      case 'name':
-        expect(slice(e.span)).toBe(e.name);
-        break;
-      case 'bool':
-        expect(slice(e.span).toLowerCase()).toBe(String(e.value));
-        break;
-      case 'opref':
-        expect(slice(e.span)).toBe(e.op);
-        break;
-      case 'binary':
-        expr(e.lhs, e.span);
-        expr(e.rhs, e.span);
-        break;
-      case 'unary':
-        expr(e.arg, e.span);
-        break;
-      case 'ifexp':
-        [e.cond, e.then, e.else].forEach((x) => expr(x, e.span));
-        break;
-      case 'call':
-        [e.callee, ...e.args].forEach((x) => expr(x, e.span));
-        break;
-      case 'index':
-        [e.target, ...e.indices].forEach((x) => expr(x, e.span));
-        break;
-      case 'bang':
-        expr(e.target, e.span);
-        expr(e.index, e.span);
-        break;
-      case 'tuple':
-        e.elems.forEach((x) => expr(x, e.span));
-        break;
-      case 'lambda':
-        e.params.forEach((p) => pattern(p, e.span));
-        expr(e.body, e.span);
-        break;
-      default:
-        e satisfies never;
-    }
-  };
-  const stmt = (s: Stmt, parent: Span): void => {
-    inside(s.span, parent);
-    switch (s.kind) {
-      case 'assign':
-        pattern(s.target, s.span);
-        expr(s.value, s.span);
-        break;
-      case 'return':
-        expect(slice(s.span).startsWith('return')).toBe(true);
-        expr(s.value, s.span);
-        break;
-      case 'if':
-        expr(s.cond, s.span);
-        [...s.then, ...(s.orelse ?? [])].forEach((x) => stmt(x, s.span));
-        break;
-      case 'while':
-        expr(s.cond, s.span);
-        s.body.forEach((x) => stmt(x, s.span));
-        break;
-      case 'for':
-        expect(slice(s.varSpan)).toBe(s.var);
-        s.range.forEach((x) => expr(x, s.span));
-        s.body.forEach((x) => stmt(x, s.span));
-        break;
-      case 'pass':
-        expect(slice(s.span)).toBe('pass');
-        break;
-      default:
-        s satisfies never;
-    }
-  };
-  expect(module.span).toEqual({ start: 0, end: text.length });
-  for (const def of module.defs) {
-    inside(def.span, module.span);
-    expect(slice(def.span).startsWith('def')).toBe(true);
-    expect(slice(def.nameSpan)).toBe(def.name);
-    for (const p of def.params) {
-      inside(p.span, def.span);
-      expect(slice(p.span).startsWith(p.name)).toBe(true);
-    }
-    def.body.forEach((s) => stmt(s, def.span));
-  }
 }
 
 describe('shared examples', () => {
@@ -162,6 +59,27 @@ describe('shared examples', () => {
         '(= bs (call map (lambda (x) (+ x 1.0f)) xs)) ' +
         '(= result (call scatter (op +) bs as)) ' +
         '(return result)))',
+    );
+  });
+
+  it("the paper's own listings parse (spaces before parentheses, lam with a tuple body)", () => {
+    const source = [
+      'def reverse (xs):',
+      '  n = size (xs)',
+      '  inds = generate (n, lam i : n-i-1)',
+      '  result = gather (inds, xs)',
+      '  return result',
+      'def scatterExample (xs):',
+      '  as = map (lam x : (x*2, x), xs)',
+      '  bs = map (lam x : x + 1, xs)',
+      '  return scatter (+, bs, as)',
+    ].join('\n');
+    const module = parseModule(new SourceFile('paper.fuse', source));
+    expect(moduleToSexpr(module)).toBe(
+      '(def reverse (xs) ((= n (call size xs)) (= inds (call generate n (lambda (i) (- (- n i) 1)))) ' +
+        '(= result (call gather inds xs)) (return result)))\n' +
+        '(def scatterExample (xs) ((= as (call map (lambda (x) (tuple (* x 2) x)) xs)) ' +
+        '(= bs (call map (lambda (x) (+ x 1)) xs)) (return (call scatter (op +) bs as))))',
     );
   });
 
