@@ -10,7 +10,7 @@
 import type { Span } from '../diagnostics/index.js';
 import type { Stmt as AstStmt, Pattern } from '../syntax/ast.js';
 import type { Stmt, Value, VarName } from '../ir/types.js';
-import { asScalar, deref, describe, evalBody, evalExpr, sizesIn } from './evaluator.js';
+import { asArray, asScalar, deref, describe, evalBody, evalExpr, sizesIn } from './evaluator.js';
 import { coerce, concrete, toExpr } from './scalar.js';
 import { TypeClash, isTuple } from './types.js';
 import { bind, fail, hintLocal, hintUser, site, type DynScalar, type Env, type Frame, type SVal } from './values.js';
@@ -27,6 +27,12 @@ export function lowerIf(fr: Frame, cond: DynScalar, s: IfStmt): Env {
   const branch = (body: readonly AstStmt[]): { stmts: Stmt[]; env: Env } => {
     const stmts: Stmt[] = [];
     const r = evalBody({ ...arrayFrame(fr, stmts, fr.env), conditions }, body);
+    if (r.ret !== null && conditions[conditions.length - 1]!.sizesOf.length > 0) {
+      const sizes = conditions[conditions.length - 1]!.sizesOf.join(', ');
+      throw fail(fr, 'E206', `this 'if' returns, so it must be decided at compile time, but its condition depends on the size of ${sizes}, which is only known at run time`, s.cond.span, [
+        'give the entry a signature with shapes so that sizes are compile-time constants',
+      ]);
+    }
     if (r.ret !== null) throw fail(fr, 'E211', "'return' inside a run-time 'if' is not supported; bind a variable in both branches and return after the 'if'", s.span);
     return { stmts, env: r.env };
   };
@@ -216,7 +222,11 @@ export function lowerWhile(fr: Frame, s: WhileStmt): Env {
   const outer = fr.em.stmts;
   const level = fr.inPrelude ? hintLocal : hintUser;
   const carried = [...assignedNames(s.body)].filter((n) => fr.env.has(n));
-  const initial = carried.map((n) => deref(fr, fr.env.get(n)!, s.span));
+  // An entry parameter the inference run has not classified yet is carried as an array.
+  const initial = carried.map((n) => {
+    const v = deref(fr, fr.env.get(n)!, s.span);
+    return v.kind === 'param' ? asArray(fr, v, s.span, `'${n}'`) : v;
+  });
   for (const [i, v] of initial.entries()) {
     if (v.kind === 'fn') throw fail(fr, 'E219', `'${carried[i]}' is a function and cannot be re-bound in a run-time loop`, s.span);
   }

@@ -445,8 +445,10 @@ export function sizesIn(fr: Frame, e: Expr): string[] {
       case 'dim':
         out.add(fr.st.display(x.array));
         return;
-      case 'const':
       case 'var':
+        (fr.st.sizeDeps.get(x.name) ?? []).forEach((n) => out.add(n));
+        return;
+      case 'const':
         return;
       case 'unary':
       case 'call':
@@ -505,6 +507,7 @@ function nameValue(fr: Frame, name: string, v: SVal, span: Span): SVal {
       if (v.expr.kind === 'const') return v;
       const fresh = fr.st.fresh(name, level);
       const type = v.expr.type;
+      fr.st.sizeDeps.set(fresh, sizesIn(fr, v.expr));
       if (fr.em.kind === 'element') fr.em.lets.push({ name: fresh, expr: v.expr });
       else fr.em.stmts.push({ kind: 'scalar', name: fresh, expr: v.expr, span });
       return { kind: 'dyn', expr: { kind: 'var', name: fresh, type }, ty: v.ty };

@@ -41,7 +41,7 @@ function prunedScalar(fr: Frame, t: STy, span: Span): STy {
 
 /** Converts a scalar to a concrete type (an explicit cast, or an implicit promotion). */
 export function convert(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): ScalarVal {
-  if (v.kind === 'static') return staticScalar(to, cast(to, v.value));
+  if (v.kind === 'static') return v.ty === to ? v : staticScalar(to, cast(to, v.value));
   const from = fr.st.infer.prune(v.ty);
   if (from === to) return v;
   return dyn(fr, { kind: 'cast', to, arg: v.expr, type: to, span }, to);

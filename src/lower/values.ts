@@ -100,6 +100,8 @@ export class LowerState {
   private readonly vars: VarInfo[] = [];
   private nodes = 0;
   calls = 0;
+  /** For scalar variables lowering bound: the arrays whose run-time sizes their value reads. */
+  readonly sizeDeps = new Map<VarName, readonly string[]>();
 
   constructor(
     readonly file: SourceFile,
