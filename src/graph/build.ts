@@ -69,6 +69,9 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
   }
 
   const groups: ArrayGroup[] = [];
+  // Outputs of control-flow nodes are sources for costing, but their readers still depend on them.
+  const controlOutput = new Map<VarName, NodeId>();
+  for (const s of stmts) if (isControl(s)) for (const o of s.outs) controlOutput.set(o.name, s.id);
   const groupByName = new Map<VarName, number>();
   const producerOfGroup = new Map<number, NodeId>();
   let gatherCount = 0;
@@ -77,7 +80,7 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     let group: number | null = null;
     if (!isControl(s)) {
       group = groups.length;
-      groups.push({ index: group, name: outs[0] ?? `#${s.id}`, names: outs, elems: s.outs.map((o) => o.elem), producer: s.id });
+      groups.push({ index: group, name: outs[0] ?? `#${s.id}`, names: outs, elems: s.outs.map((o) => o.elem), producer: s.id, definedBy: null });
       for (const o of outs) groupByName.set(o, group);
       producerOfGroup.set(group, s.id);
     }
@@ -100,7 +103,7 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
       return existing;
     }
     const index = groups.length;
-    groups.push({ index, name: groupName, names: [name], elems: [elem], producer: null });
+    groups.push({ index, name: groupName, names: [name], elems: [elem], producer: null, definedBy: controlOutput.get(name) ?? null });
     groupByName.set(groupName, index);
     groupByName.set(name, index);
     return index;
@@ -134,6 +137,7 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
   }
 
   const nodeOf = new Map<NodeId, GraphNode>(nodes.map((n) => [n.id, n]));
+  for (const g of groups) if (g.definedBy !== null) producerOfGroup.set(g.index, g.definedBy);
   const edges = buildEdges(nodes, reads, producerOfGroup, nodeOf);
   const precedences = scatterPrecedences(nodes, reads, context);
   checkAcyclic(nodes, edges, precedences, context);

@@ -57,6 +57,8 @@ export interface ArrayGroup {
   readonly elems: readonly ScalarType[];
   /** The combinator node producing it, or null for a source (read from memory before the block). */
   readonly producer: NodeId | null;
+  /** For a source that is an output of a control-flow node of this block: that node. */
+  readonly definedBy: NodeId | null;
 }
 
 export interface GraphRead {

@@ -3,16 +3,16 @@
 //
 // Greedy walks the fusible edges (greedy-down: by producer, top-down; greedy-up: by consumer,
 // bottom-up) and keeps an edge fused when the fused set stays feasible with every other edge
-// free. `feasibleAssignment` decides that exactly, in near-linear time:
-//   1. union the fused edges' endpoints into clusters; every other edge inside one cluster is
-//      fused too, so an infusible edge or a scatter precedence inside a cluster is infeasible;
-//   2. the clusters, with every remaining edge and precedence between them, must be acyclic
-//      (each such arc needs π to grow strictly);
-//   3. with the clusters fixed, x, and so the least manifest set, are fixed; orders are then a
-//      system of equalities (fused edge: producer order = each read's order; scanl = 0,
-//      scanr = 1) over a union-find with the constants 0, 1 and the gather labels: feasible iff
-//      no class holds two constants and no class that must be 0 or 1 (a manifest node, a scatter,
-//      a force) holds a gather label.
+// free. `feasibleAssignment` decides that exactly, without a solver, by closing the fused set
+// under what any solution must also fuse, to a fixpoint:
+//   1. clusters are the SCCs of the dependences with each fused edge also pointing back (a node
+//      on a path between two fused nodes shares their π); an infusible edge or a scatter
+//      precedence inside a cluster is infeasible;
+//   2. orders are equalities (fused edge: producer order = each read's order; scanl = 0,
+//      scanr = 1) over a union-find with the constants 0, 1 and the gather labels; a class with
+//      two constants is infeasible;
+//   3. a node in a gather label's order is not written whole, so it cannot be manifest: all its
+//      out-edges are fused (back to 1), or, if it is a result, unread, a scatter or a force, fail.
 // Every other ILP constraint is then satisfiable (π = longest-path level), so this is exactly
 // "the ILP with these edges fused is feasible"; test/plan/greedy.test.ts checks it against HiGHS.
 
@@ -20,93 +20,125 @@ import type { DependenceGraph } from '../graph/types.js';
 import { CompilerBug } from '../diagnostics/index.js';
 import { readOrderValue, unionFind, type Assignment } from './clusters.js';
 
-/** A full assignment if fusing exactly the clusters implied by `fusedEdges` is feasible, else null. */
+/** Strongly connected components (iterative Tarjan) of 0 … n−1 under `succ`; ids in reverse topological order. */
+function scc(n: number, succ: readonly (readonly number[])[]): number[] {
+  const index = new Array<number>(n).fill(-1);
+  const low = new Array<number>(n).fill(0);
+  const onStack = new Array<boolean>(n).fill(false);
+  const comp = new Array<number>(n).fill(-1);
+  const stack: number[] = [];
+  let counter = 0;
+  let comps = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] !== -1) continue;
+    const work: { v: number; i: number }[] = [{ v: root, i: 0 }];
+    index[root] = low[root] = counter++;
+    stack.push(root);
+    onStack[root] = true;
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const next = succ[top.v]![top.i++];
+      if (next !== undefined) {
+        if (index[next] === -1) {
+          index[next] = low[next] = counter++;
+          stack.push(next);
+          onStack[next] = true;
+          work.push({ v: next, i: 0 });
+        } else if (onStack[next]) low[top.v] = Math.min(low[top.v]!, index[next]!);
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) low[work[work.length - 1]!.v] = Math.min(low[work[work.length - 1]!.v]!, low[top.v]!);
+      if (low[top.v] === index[top.v]) {
+        for (;;) {
+          const w = stack.pop()!;
+          onStack[w] = false;
+          comp[w] = comps;
+          if (w === top.v) break;
+        }
+        comps++;
+      }
+    }
+  }
+  return comp;
+}
+
+/**
+ * A full assignment if some valid plan fuses every edge of `fusedEdges` (others free), else null.
+ * Fusing is closed under two forcing rules, applied to a fixpoint: nodes on a dependence path
+ * between two fused nodes share their cluster (π cannot decrease along edges), and a node whose
+ * order class holds a gather label cannot be manifest, so all its out-edges are fused.
+ */
 export function feasibleAssignment(graph: DependenceGraph, fusedEdges: ReadonlySet<number>): Assignment | null {
   const n = graph.nodes.length;
   const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
-  const uf = unionFind(n);
-  for (const k of fusedEdges) {
-    const e = graph.edges[k]!;
-    uf.union(idx.get(e.from)!, idx.get(e.to)!);
-  }
-  const comp = graph.nodes.map((node) => uf.find(node.index));
-
-  // 1. Inside a cluster every edge is fused; none may be infusible, no precedence may be inside.
-  const fused = graph.edges.map((e) => comp[idx.get(e.from)!] === comp[idx.get(e.to)!]);
-  if (graph.edges.some((e, k) => fused[k] && !e.fusible)) return null;
-  if (graph.precedences.some((p) => comp[idx.get(p.before)!] === comp[idx.get(p.scatter)!])) return null;
-
-  // 2. The cluster graph is acyclic; levels are longest paths.
-  const succ = new Map<number, number[]>();
-  const indeg = new Map<number, number>(comp.map((c) => [c, 0]));
-  const arcs = [...graph.edges.map((e) => [e.from, e.to] as const), ...graph.precedences.map((p) => [p.before, p.scatter] as const)];
-  for (const [a, b] of arcs) {
-    const ca = comp[idx.get(a)!]!;
-    const cb = comp[idx.get(b)!]!;
-    if (ca === cb) continue;
-    succ.set(ca, [...(succ.get(ca) ?? []), cb]);
-    indeg.set(cb, indeg.get(cb)! + 1);
-  }
-  const levelOf = new Map<number, number>();
-  const ready = [...indeg].filter(([, d]) => d === 0).map(([c]) => c);
-  for (const c of ready) levelOf.set(c, 0);
-  let seen = 0;
-  while (ready.length > 0) {
-    const c = ready.pop()!;
-    seen++;
-    for (const d of succ.get(c) ?? []) {
-      levelOf.set(d, Math.max(levelOf.get(d) ?? 0, levelOf.get(c)! + 1));
-      const left = indeg.get(d)! - 1;
-      indeg.set(d, left);
-      if (left === 0) ready.push(d);
-    }
-  }
-  if (seen !== indeg.size) return null;
-
-  // 3. Manifest: results, unread arrays, and producers of an unfused edge.
+  const ends = graph.edges.map((e) => [idx.get(e.from)!, idx.get(e.to)!] as const);
+  const prec = graph.precedences.map((p) => [idx.get(p.before)!, idx.get(p.scatter)!] as const);
+  const chosen = new Set(fusedEdges);
   const results = new Set(graph.resultGroups);
-  const manifest = graph.nodes.map((node) => node.group !== null && results.has(node.group));
-  const hasConsumer = new Set(graph.edges.map((e) => e.from));
-  for (const node of graph.nodes) if (node.group !== null && !hasConsumer.has(node.id)) manifest[node.index] = true;
-  graph.edges.forEach((e, k) => {
-    const p = idx.get(e.from)!;
-    if (!fused[k] && graph.nodes[p]!.group !== null) manifest[p] = true;
-  });
-
-  // Orders: variables 0 … n−1, constants n + value for value 0 … g+1.
   const g = graph.gatherCount;
-  const ord = unionFind(n + g + 2);
-  const constant = (value: number): number => n + value;
-  for (const node of graph.nodes) {
-    if (node.kind === 'scanl') ord.union(node.index, constant(0));
-    if (node.kind === 'scanr') ord.union(node.index, constant(1));
-  }
-  graph.edges.forEach((e, k) => {
-    if (!fused[k]) return;
-    const p = idx.get(e.from)!;
-    const c = idx.get(e.to)!;
-    const label = graph.nodes[c]!.label;
-    for (const r of e.reads) {
-      if (r.order === 'unordered') continue;
-      // `output` reads take the consumer's variable; the others a constant.
-      ord.union(p, r.order === 'output' ? c : constant(readOrderValue(r.order, 0, label)));
+  const outEdges: number[][] = Array.from({ length: n }, () => []);
+  ends.forEach(([p], k) => outEdges[p]!.push(k));
+
+  for (;;) {
+    // Clusters: SCCs of the dependences with every chosen edge also pointing back.
+    const succ: number[][] = Array.from({ length: n }, () => []);
+    for (const [p, c] of ends) succ[p]!.push(c);
+    for (const [b, s] of prec) succ[b]!.push(s);
+    for (const k of chosen) succ[ends[k]![1]]!.push(ends[k]![0]);
+    const comp = scc(n, succ);
+    const fused = ends.map(([p, c]) => comp[p] === comp[c]);
+    if (graph.edges.some((e, k) => fused[k] && !e.fusible)) return null;
+    if (prec.some(([b, s]) => comp[b] === comp[s])) return null;
+
+    // Orders: variables 0 … n−1, constants n + value for value 0 … g+1.
+    const ord = unionFind(n + g + 2);
+    const constant = (value: number): number => n + value;
+    for (const node of graph.nodes) {
+      if (node.kind === 'scanl') ord.union(node.index, constant(0));
+      if (node.kind === 'scanr') ord.union(node.index, constant(1));
     }
-  });
-  const classConstant = new Map<number, number>();
-  for (let v = 0; v <= g + 1; v++) {
-    const root = ord.find(constant(v));
-    if (classConstant.has(root)) return null; // two constants in one class
-    classConstant.set(root, v);
+    graph.edges.forEach((e, k) => {
+      if (!fused[k]) return;
+      const [p, c] = ends[k]!;
+      const label = graph.nodes[c]!.label;
+      for (const r of e.reads) {
+        if (r.order === 'unordered') continue;
+        // `output` reads take the consumer's variable; the others a constant.
+        ord.union(p, r.order === 'output' ? c : constant(readOrderValue(r.order, 0, label)));
+      }
+    });
+    const classConstant = new Map<number, number>();
+    for (let v = 0; v <= g + 1; v++) {
+      const root = ord.find(constant(v));
+      if (classConstant.has(root)) return null; // two constants in one class
+      classConstant.set(root, v);
+    }
+    const order = graph.nodes.map((node) => (node.group === null ? -1 : (classConstant.get(ord.find(node.index)) ?? 0)));
+
+    // A node in a gather label's order is not written whole, so it is not manifest: all its
+    // out-edges must be fused. Force them and start over, or fail.
+    let forcedMore = false;
+    for (const node of graph.nodes) {
+      if (node.group === null || order[node.index]! <= 1) continue;
+      const out = outEdges[node.index]!;
+      if (results.has(node.group) || out.length === 0 || node.kind === 'scatter' || node.kind === 'force') return null;
+      for (const k of out) {
+        if (fused[k]) continue;
+        if (!graph.edges[k]!.fusible) return null;
+        chosen.add(k);
+        forcedMore = true;
+      }
+    }
+    if (forcedMore) continue;
+
+    const manifest = graph.nodes.map(
+      (node) => node.group !== null && (results.has(node.group) || outEdges[node.index]!.length === 0 || outEdges[node.index]!.some((k) => !fused[k])),
+    );
+    // Tarjan numbers components in reverse topological order: level = count − 1 − id.
+    const count = Math.max(0, ...comp) + 1;
+    return { cluster: comp, level: comp.map((c) => count - 1 - c), order, manifest };
   }
-  const order = graph.nodes.map((node) => {
-    if (node.group === null) return -1;
-    return classConstant.get(ord.find(node.index)) ?? 0;
-  });
-  for (const node of graph.nodes) {
-    const mustBeWhole = manifest[node.index] || node.kind === 'scatter' || node.kind === 'force';
-    if (node.group !== null && mustBeWhole && order[node.index]! > 1) return null;
-  }
-  return { cluster: comp, level: comp.map((c) => levelOf.get(c)!), order, manifest };
 }
 
 export type GreedyDirection = 'down' | 'up';

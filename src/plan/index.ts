@@ -98,8 +98,8 @@ function blockGraphs(block: Block, context: GraphContext, weights: CostWeights, 
   }
   const children: Record<number, readonly BlockGraphs[]> = {};
   for (const s of block.stmts) {
-    if (s.kind === 'if') children[s.id] = [s.then, s.else].map((b) => blockGraphs(b, { outerArrays: inScope, file: context.file }, weights, sizes));
-    if (s.kind === 'while') children[s.id] = [s.cond, s.body].map((b) => blockGraphs(b, { outerArrays: inScope, file: context.file }, weights, sizes));
+    if (s.kind === 'if') children[s.id] = [s.then, s.else].map((b) => blockGraphs(b, { ...context, outerArrays: inScope }, weights, sizes));
+    if (s.kind === 'while') children[s.id] = [s.cond, s.body].map((b) => blockGraphs(b, { ...context, outerArrays: inScope }, weights, sizes));
   }
   return { graph, weights: modelWeights, children };
 }
