@@ -1,0 +1,404 @@
+// One cluster of a plan → one loop nest (paper §3.2; the note "Point evaluation" below).
+//
+// Point evaluation. Every node of a cluster is computed at the point its order gives: order 0
+// or 1 at the loop's own flat index (the loop runs backwards for order 1), a gather label ℓ at
+// the flat index that gather ℓ reads its source at. The code is built on demand from the
+// cluster's roots (manifest nodes and scatters): a root asks for its inputs at its point; an
+// input produced inside the cluster is computed there (vertical fusion), at most once per
+// scope (diagonal fusion reuses the local that was also stored; two consumers share it), and
+// an input from memory is loaded once per scope and order (horizontal fusion shares it, reads
+// in two orders are two loads, as in simple5). A gather computes its source index from its
+// index arrays and so defines the point of everything fused into its source, recursively
+// (simple2). A fold opens an inner loop over the innermost dimension of its input at its own
+// point (so simple4 computes only the rows the gather selects); folds at one point over one
+// extent share that inner loop, and roots of a higher rank than the cluster's outer loop run in
+// such row loops too. Scans carry their accumulator along the loop, restarting at each row.
+//
+// Scopes. A scope is one loop level: the outer loop, or a row loop nested in it. It knows the
+// points of the orders it defines (with their rank), the node values and the loads already
+// computed in it. A node is computed in the nearest scope that defines its order at its rank.
+
+import { CompilerBug } from '../diagnostics/index.js';
+import type { CombinatorNode, FoldNode, NodeId, ScalarType, ScanlNode, ScanrNode, VarName } from '../ir/types.js';
+import type { Order } from '../plan/types.js';
+import {
+  add, assign, bin, call, constDecl, exprStmt, id, index, letDecl, member, mul, num, type JsExpr, type JsStmt,
+} from './jsast.js';
+import {
+  applyLambda, bindAtom, checkedOffset, compileExpr, counted, rt, type ArrayRef, type ExprEnv,
+} from './scalar.js';
+import type { ReadOrder } from './sites.js';
+
+/** What the code generator knows of a cluster and of the arrays around it. */
+export interface ClusterSpec {
+  /** The cluster's nodes in dependence order. */
+  readonly nodes: readonly CombinatorNode[];
+  readonly orders: Readonly<Record<NodeId, Order>>;
+  readonly manifest: ReadonlySet<VarName>;
+  /**
+   * Every array the cluster touches: memory arrays (data is the buffer), manifest outputs
+   * (data is the freshly allocated buffer), fused-away outputs (data unused; dims valid).
+   */
+  readonly env: ExprEnv;
+}
+
+type BodyItem = JsStmt | { readonly kind: 'row'; readonly row: Scope };
+
+interface Point {
+  readonly at: JsExpr;
+  readonly rank: number;
+}
+
+interface Scope {
+  readonly parent: Scope | null;
+  /** Statements run once before this scope's loop (accumulators live here). */
+  readonly pre: JsStmt[];
+  readonly body: BodyItem[];
+  readonly points: Map<string, Point>;
+  readonly values: Map<NodeId, readonly JsExpr[]>;
+  readonly loads: Map<string, JsExpr>;
+  readonly rows: Map<string, Scope>;
+  /** For row scopes: the loop. */
+  readonly loop: { readonly index: string; readonly extent: JsExpr; readonly down: boolean } | null;
+  /** The order whose point this scope's own loop index advances, and in which direction. */
+  readonly own: { readonly key: string; readonly down: boolean } | null;
+}
+
+function orderKey(o: Order): string {
+  return typeof o === 'number' ? String(o) : `g${o.gather}`;
+}
+
+function newScope(parent: Scope | null, loop: Scope['loop'], own: Scope['own']): Scope {
+  return { parent, pre: [], body: [], points: new Map(), values: new Map(), loads: new Map(), rows: new Map(), loop, own };
+}
+
+function bug(message: string): CompilerBug {
+  return new CompilerBug('codegen', message);
+}
+
+/** Generates one cluster's loop nest. Not reentrant: one instance per cluster. */
+class ClusterGen {
+  private readonly producer = new Map<VarName, { node: CombinatorNode; component: number }>();
+  private readonly inCluster = new Set<NodeId>();
+  private readonly env: ExprEnv;
+
+  constructor(private readonly spec: ClusterSpec) {
+    this.env = spec.env;
+    for (const n of spec.nodes) {
+      this.inCluster.add(n.id);
+      n.outs.forEach((o, k) => this.producer.set(o.name, { node: n, component: k }));
+    }
+  }
+
+  private order(n: CombinatorNode): Order {
+    const o = this.spec.orders[n.id];
+    if (o === undefined) throw bug(`node ${n.id} has no order in the plan`);
+    return o;
+  }
+
+  private fresh(prefix: string): string {
+    return this.env.fresh(prefix);
+  }
+
+  /** The nearest scope (self or ancestor) that defines order `key` at `rank`. */
+  private resolve(scope: Scope, key: string, rank: number): Scope {
+    for (let s: Scope | null = scope; s !== null; s = s.parent) {
+      const p = s.points.get(key);
+      if (p !== undefined && p.rank === rank) return s;
+    }
+    throw bug(`no loop of the cluster defines order ${key} at rank ${rank}`);
+  }
+
+  private point(scope: Scope, key: string): JsExpr {
+    return scope.points.get(key)!.at;
+  }
+
+  /** The value of one component array at order `o` in `scope`: a fused value or a load. */
+  private read(name: VarName, o: Order, readOrder: ReadOrder, scope: Scope): JsExpr {
+    const prod = this.producer.get(name);
+    if (prod !== undefined) {
+      const po = this.order(prod.node);
+      if (orderKey(po) !== orderKey(o)) {
+        throw bug(`array read in order ${orderKey(o)} but fused with a producer of order ${orderKey(po)}`);
+      }
+      return this.evaluate(prod.node, scope)[prod.component]!;
+    }
+    const ref = this.env.array(name);
+    const key = orderKey(o);
+    const target = this.resolve(scope, key, ref.dims.length);
+    const cacheKey = `${name}\u0000${key}\u0000${readOrder === 'unordered' ? 'u' : ''}`;
+    const cached = target.loads.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const local = this.fresh('x');
+    const load = counted(this.env, () => this.env.tables.slot(name, ref.elem, { kind: 'read', order: readOrder }), index(ref.data, this.point(target, key)));
+    target.body.push(constDecl(local, load));
+    target.loads.set(cacheKey, id(local));
+    return id(local);
+  }
+
+  private readOrdered(name: VarName, o: Order, scope: Scope): JsExpr {
+    return this.read(name, o, o, scope);
+  }
+
+  /** The values of a node's outputs at its point, computing them (once) if needed. */
+  evaluate(n: CombinatorNode, scope: Scope): readonly JsExpr[] {
+    const o = this.order(n);
+    const key = orderKey(o);
+    const target = this.resolve(scope, key, this.rootDims(n).length);
+    const known = target.values.get(n.id);
+    if (known !== undefined) return known;
+    const values = this.compute(n, o, target);
+    target.values.set(n.id, values);
+    if (n.kind !== 'scatter') this.storeIfManifest(n, values, target, key);
+    return values;
+  }
+
+  private storeIfManifest(n: CombinatorNode, values: readonly JsExpr[], scope: Scope, key: string): void {
+    n.outs.forEach((out, k) => {
+      if (!this.spec.manifest.has(out.name)) return;
+      const ref = this.env.array(out.name);
+      scope.body.push(assign(index(ref.data, this.point(scope, key)), values[k]!));
+      if (this.env.counters) scope.body.push(this.countWrite(out.name, out.elem));
+    });
+  }
+
+  private countWrite(name: VarName, elem: ScalarType): JsStmt {
+    return exprStmt(call(member(rt, 'count'), [num(this.env.tables.slot(name, elem, { kind: 'write' })), num(0)]));
+  }
+
+  /** The expression environment of one node: its errors name it and point at it. */
+  private nodeEnv(n: CombinatorNode): ExprEnv {
+    return { ...this.env, context: n.kind, span: n.span };
+  }
+
+  private compute(n: CombinatorNode, o: Order, scope: Scope): readonly JsExpr[] {
+    const key = orderKey(o);
+    const env = this.nodeEnv(n);
+    const out = scope.body as JsStmt[];
+    switch (n.kind) {
+      case 'generate': {
+        const at = this.point(scope, key);
+        const dims = this.env.array(n.outs[0]!.name).dims;
+        const indices = this.unflatten(at, dims, out);
+        return applyLambda(n.fn, indices, env, out, 'g');
+      }
+      case 'map': {
+        const args = n.inputs.map((a) => this.readOrdered(a, o, scope));
+        return applyLambda(n.fn, args, env, out, 'm');
+      }
+      case 'gather':
+        return this.gather(n, o, scope);
+      case 'fold':
+        return this.fold(n, o, scope);
+      case 'scanl':
+      case 'scanr':
+        return this.scan(n, o, scope);
+      case 'scatter':
+        this.scatter(n, o, scope);
+        return n.dest.map(() => num(0));
+      case 'force':
+        return n.input.map((a) => this.read(a, o, 'unordered', scope));
+      default:
+        return n satisfies never;
+    }
+  }
+
+  /** Per-dimension indices of a flat row-major point (only rank ≥ 2 needs arithmetic). */
+  private unflatten(at: JsExpr, dims: readonly JsExpr[], out: JsStmt[]): JsExpr[] {
+    if (dims.length === 0) return [];
+    if (dims.length === 1) return [at];
+    const result: JsExpr[] = new Array<JsExpr>(dims.length);
+    let rest = at;
+    for (let k = dims.length - 1; k >= 0; k--) {
+      if (k === 0) {
+        result[0] = rest;
+        break;
+      }
+      const ik = this.fresh('k');
+      out.push(constDecl(ik, bin('%', rest, dims[k]!)));
+      result[k] = id(ik);
+      const q = this.fresh('q');
+      out.push(constDecl(q, bin('/', bin('-', rest, id(ik)), dims[k]!)));
+      rest = id(q);
+    }
+    return result;
+  }
+
+  private gather(n: Extract<CombinatorNode, { kind: 'gather' }>, o: Order, scope: Scope): readonly JsExpr[] {
+    const out = scope.body as JsStmt[];
+    const src = this.env.array(n.source[0]!);
+    if (src.dims.length !== n.indices.length) throw bug(`gather ${n.id}: ${n.indices.length} index arrays for a rank-${src.dims.length} source`);
+    const site = this.env.tables.site({ kind: 'index', what: 'gather', span: n.span });
+    const position = this.point(scope, orderKey(o));
+    const raw = n.indices.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, out));
+    const outDims = this.env.array(n.outs[0]!.name).dims;
+    const at = bindAtom(checkedOffset(site, raw, src.dims, position, outDims), 'j', this.env, out);
+    const label: Order = { gather: n.id };
+    scope.points.set(orderKey(label), { at, rank: src.dims.length });
+    return n.source.map((s) => this.readOrdered(s, label, scope));
+  }
+
+  /** The row loop over `extent` at this scope's point of order `key`, shared by key and extent. */
+  private row(scope: Scope, key: string, rank: number, extent: JsExpr, down: boolean): Scope {
+    const rowKey = `${key}\u0000${rank}\u0000${JSON.stringify(extent)}`;
+    const existing = scope.rows.get(rowKey);
+    if (existing !== undefined) {
+      if (existing.own!.down !== down) throw bug('a row loop is needed in both directions at one point');
+      return existing;
+    }
+    const j = this.fresh('j');
+    const r = newScope(scope, { index: j, extent, down }, { key, down });
+    const p = this.fresh('p');
+    r.body.push(constDecl(p, add(mul(this.point(scope, key), extent), id(j))));
+    r.points.set(key, { at: id(p), rank: rank + 1 });
+    scope.rows.set(rowKey, r);
+    scope.body.push({ kind: 'row', row: r });
+    return r;
+  }
+
+  private fold(n: FoldNode, o: Order, scope: Scope): readonly JsExpr[] {
+    const key = orderKey(o);
+    const input = this.env.array(n.input[0]!);
+    const extent = input.dims[input.dims.length - 1]!;
+    // A fold runs left to right, as the interpreter does, so float results are identical.
+    const r = this.row(scope, key, input.dims.length - 1, extent, false);
+    const accs = n.init.map((z) => {
+      const acc = this.fresh('acc');
+      r.pre.push(letDecl(acc, compileExpr(z, this.nodeEnv(n))));
+      return id(acc);
+    });
+    const xs = n.input.map((a) => this.readOrdered(a, o, r));
+    this.accumulate(n, [...accs, ...xs], accs, r.body as JsStmt[]);
+    return accs;
+  }
+
+  /** `accs = op(args)`, binding all results before assigning any (they may swap). */
+  private accumulate(n: FoldNode | ScanlNode | ScanrNode, args: readonly JsExpr[], accs: readonly JsExpr[], out: JsStmt[]): void {
+    const results = applyLambda(n.op, args, this.nodeEnv(n), out, 'r').map((v) => {
+      if (!accs.some((a) => a.kind === 'id' && v.kind === 'id' && a.name === v.name)) return v;
+      const copy = this.fresh('r');
+      out.push(constDecl(copy, v));
+      return id(copy);
+    });
+    accs.forEach((a, k) => out.push(assign(a, results[k]!)));
+  }
+
+  private scan(n: ScanlNode | ScanrNode, o: Order, scope: Scope): readonly JsExpr[] {
+    const key = orderKey(o);
+    const down = n.kind === 'scanr';
+    if (scope.own === null || scope.own.key !== key || scope.own.down !== down) {
+      throw bug(`${n.kind} ${n.id} is not in a loop that runs along its rows in its direction`);
+    }
+    const out = scope.body as JsStmt[];
+    const input = this.env.array(n.input[0]!);
+    const extent = input.dims[input.dims.length - 1]!;
+    const xs = n.input.map((a) => this.readOrdered(a, o, scope));
+    const accs = n.outs.map(() => {
+      const acc = this.fresh('acc');
+      scope.pre.push(letDecl(acc, null));
+      return id(acc);
+    });
+    const at = this.point(scope, key);
+    const rowStart = bin('===', bin('%', at, extent), down ? bin('-', extent, num(1)) : num(0));
+    const first: JsStmt[] = [];
+    const next: JsStmt[] = [];
+    const combine = (prev: readonly JsExpr[]): void =>
+      this.accumulate(n, down ? [...prev, ...accs] : [...accs, ...prev], accs, next);
+    if (n.init === null) {
+      accs.forEach((a, k) => first.push(assign(a, xs[k]!)));
+      combine(xs);
+      out.push({ kind: 'if', test: rowStart, then: first, else: next });
+    } else {
+      // Exclusive: out[i] = op(out[i∓1], x[i∓1]); the previous element is carried too.
+      const prevs = n.input.map(() => {
+        const p = this.fresh('prev');
+        scope.pre.push(letDecl(p, null));
+        return id(p);
+      });
+      n.init.forEach((z, k) => first.push(assign(accs[k]!, compileExpr(z, this.nodeEnv(n)))));
+      combine(prevs);
+      out.push({ kind: 'if', test: rowStart, then: first, else: next });
+      prevs.forEach((p, k) => out.push(assign(p, xs[k]!)));
+    }
+    return accs;
+  }
+
+  private scatter(n: Extract<CombinatorNode, { kind: 'scatter' }>, o: Order, scope: Scope): void {
+    const out = scope.body as JsStmt[];
+    const position = this.point(scope, orderKey(o));
+    // The scatter's output is its destination's buffer, updated in place.
+    const dest = n.outs.map((d) => this.env.array(d.name));
+    const dims = dest[0]!.dims;
+    const site = this.env.tables.site({ kind: 'index', what: 'scatter', span: n.span });
+    const raw = n.index.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, out));
+    const at = bindAtom(checkedOffset(site, raw, dims, position, this.env.array(n.index[0]!).dims), 'j', this.env, out);
+    const news = n.values.map((v) => this.readOrdered(v, o, scope));
+    const olds = dest.map((d, k) =>
+      bindAtom(counted(this.env, () => this.env.tables.slot(n.dest[k]!, d.elem, { kind: 'read', order: 'unordered' }), index(d.data, at)), 'old', this.env, out),
+    );
+    const results = applyLambda(n.op, [...olds, ...news], this.nodeEnv(n), out, 's');
+    dest.forEach((d, k) => {
+      out.push(assign(index(d.data, at), results[k]!));
+      if (this.env.counters) out.push(this.countWrite(n.outs[k]!.name, d.elem));
+    });
+  }
+
+  /** The rank and shape a root is computed over: a scatter over its source, others their output. */
+  private rootDims(n: CombinatorNode): readonly JsExpr[] {
+    return this.env.array(n.kind === 'scatter' ? n.values[0]! : n.outs[0]!.name).dims;
+  }
+
+  generate(): JsStmt[] {
+    const roots = this.spec.nodes.filter((n) => n.kind === 'scatter' || n.outs.some((o) => this.spec.manifest.has(o.name)));
+    if (roots.length === 0) throw bug('a cluster without manifest outputs');
+    const rootOrders = new Set(roots.map((r) => orderKey(this.order(r))));
+    if (rootOrders.size !== 1) throw bug(`cluster roots in several orders (${[...rootOrders].join(', ')})`);
+    const o = this.order(roots[0]!);
+    if (o !== 0 && o !== 1) throw bug('a cluster root in a gather order');
+    const key = orderKey(o);
+    const baseRank = Math.min(...roots.map((r) => this.rootDims(r).length));
+    const base = roots.find((r) => this.rootDims(r).length === baseRank)!;
+    const baseDims = this.rootDims(base);
+    const i = this.fresh('i');
+    const outer = newScope(null, null, { key, down: o === 1 });
+    outer.points.set(key, { at: id(i), rank: baseRank });
+    for (const r of roots) {
+      let scope = outer;
+      const dims = this.rootDims(r);
+      for (let level = baseRank; level < dims.length; level++) scope = this.row(scope, key, level, dims[level]!, o === 1);
+      this.evaluate(r, scope);
+    }
+    for (const n of this.spec.nodes) {
+      if (!this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
+    }
+    const extent = baseDims.reduce<JsExpr>((acc, d) => mul(acc, d), num(1));
+    const body = render(outer.body);
+    return [...outer.pre, { kind: 'for', index: i, from: num(0), to: extent, down: o === 1, body }];
+  }
+
+  private evaluatedSomewhere(nodeId: NodeId, s: Scope): boolean {
+    if (s.values.has(nodeId)) return true;
+    for (const r of s.rows.values()) if (this.evaluatedSomewhere(nodeId, r)) return true;
+    return false;
+  }
+}
+
+function render(items: readonly BodyItem[]): JsStmt[] {
+  const out: JsStmt[] = [];
+  for (const item of items) {
+    if (item.kind !== 'row') {
+      out.push(item);
+      continue;
+    }
+    const r = item.row;
+    const loop = r.loop!;
+    out.push(...r.pre);
+    out.push({ kind: 'for', index: loop.index, from: num(0), to: loop.extent, down: loop.down, body: render(r.body) });
+  }
+  return out;
+}
+
+/** The statements of one cluster's loop nest. */
+export function generateCluster(spec: ClusterSpec): JsStmt[] {
+  return new ClusterGen(spec).generate();
+}

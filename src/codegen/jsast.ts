@@ -1,0 +1,91 @@
+// A small JavaScript AST: what the code generator builds and the printer prints.
+//
+// Generated code never splices user text. Identifiers are made by the generator (`v12`, `i0`)
+// and the printer re-checks each against a safe pattern; numbers are re-printed from their
+// value; comments come only from the generator's own fixed wording. So a VarName such as
+// `__proto__` or `x\n;alert(1)` cannot reach the generated source.
+
+export type JsBinaryOp =
+  | '+' | '-' | '*' | '/' | '%'
+  | '|' | '&' | '^' | '>>>'
+  | '===' | '!==' | '<' | '<=' | '>' | '>='
+  | '&&' | '||';
+
+export type JsUnaryOp = '-' | '!';
+
+export type JsExpr =
+  | { readonly kind: 'num'; readonly value: number }
+  | { readonly kind: 'id'; readonly name: string }
+  | { readonly kind: 'binary'; readonly op: JsBinaryOp; readonly lhs: JsExpr; readonly rhs: JsExpr }
+  | { readonly kind: 'unary'; readonly op: JsUnaryOp; readonly arg: JsExpr }
+  | { readonly kind: 'cond'; readonly test: JsExpr; readonly then: JsExpr; readonly else: JsExpr }
+  | { readonly kind: 'call'; readonly callee: JsExpr; readonly args: readonly JsExpr[] }
+  /** `object.prop`; `prop` is one of the generator's own property names, checked when printed. */
+  | { readonly kind: 'member'; readonly object: JsExpr; readonly prop: string }
+  | { readonly kind: 'index'; readonly object: JsExpr; readonly index: JsExpr }
+  | { readonly kind: 'array'; readonly elems: readonly JsExpr[] };
+
+export type JsStmt =
+  | { readonly kind: 'decl'; readonly mutable: boolean; readonly name: string; readonly init: JsExpr | null }
+  | { readonly kind: 'assign'; readonly target: JsExpr; readonly op: '=' | '+='; readonly value: JsExpr }
+  | { readonly kind: 'expr'; readonly expr: JsExpr }
+  /** `for (let v = from; v < to; v++)`, or `for (let v = to - 1; v >= from; v--)` when `down`. */
+  | {
+      readonly kind: 'for';
+      readonly index: string;
+      readonly from: JsExpr;
+      readonly to: JsExpr;
+      readonly down: boolean;
+      readonly body: readonly JsStmt[];
+    }
+  | { readonly kind: 'while'; readonly test: JsExpr; readonly body: readonly JsStmt[] }
+  | { readonly kind: 'if'; readonly test: JsExpr; readonly then: readonly JsStmt[]; readonly else: readonly JsStmt[] }
+  | { readonly kind: 'block'; readonly body: readonly JsStmt[] }
+  | { readonly kind: 'break' }
+  | { readonly kind: 'return'; readonly value: JsExpr | null }
+  /** A comment in the generator's own words (never user text). */
+  | { readonly kind: 'comment'; readonly text: string }
+  | {
+      readonly kind: 'function';
+      readonly name: string;
+      readonly params: readonly string[];
+      readonly body: readonly JsStmt[];
+    };
+
+// Constructors, so that code building code reads like the code it builds.
+
+export const num = (value: number): JsExpr => ({ kind: 'num', value });
+export const id = (name: string): JsExpr => ({ kind: 'id', name });
+export const bin = (op: JsBinaryOp, lhs: JsExpr, rhs: JsExpr): JsExpr => ({ kind: 'binary', op, lhs, rhs });
+export const un = (op: JsUnaryOp, arg: JsExpr): JsExpr => ({ kind: 'unary', op, arg });
+export const cond = (test: JsExpr, then: JsExpr, otherwise: JsExpr): JsExpr => ({
+  kind: 'cond',
+  test,
+  then,
+  else: otherwise,
+});
+export const call = (callee: JsExpr, args: readonly JsExpr[]): JsExpr => ({ kind: 'call', callee, args });
+export const member = (object: JsExpr, prop: string): JsExpr => ({ kind: 'member', object, prop });
+export const index = (object: JsExpr, ix: JsExpr): JsExpr => ({ kind: 'index', object, index: ix });
+export const arr = (elems: readonly JsExpr[]): JsExpr => ({ kind: 'array', elems });
+export const mathCall = (fn: string, args: readonly JsExpr[]): JsExpr => call(member(id('Math'), fn), args);
+
+export const constDecl = (name: string, init: JsExpr): JsStmt => ({ kind: 'decl', mutable: false, name, init });
+export const letDecl = (name: string, init: JsExpr | null): JsStmt => ({ kind: 'decl', mutable: true, name, init });
+export const assign = (target: JsExpr, value: JsExpr): JsStmt => ({ kind: 'assign', target, op: '=', value });
+export const exprStmt = (expr: JsExpr): JsStmt => ({ kind: 'expr', expr });
+export const comment = (text: string): JsStmt => ({ kind: 'comment', text });
+
+/** Sum of terms, folding away zeros: index arithmetic stays readable. */
+export function add(a: JsExpr, b: JsExpr): JsExpr {
+  if (a.kind === 'num' && a.value === 0) return b;
+  if (b.kind === 'num' && b.value === 0) return a;
+  return bin('+', a, b);
+}
+
+/** Product, folding away ones. */
+export function mul(a: JsExpr, b: JsExpr): JsExpr {
+  if (a.kind === 'num' && a.value === 1) return b;
+  if (b.kind === 'num' && b.value === 1) return a;
+  return bin('*', a, b);
+}

@@ -1,0 +1,491 @@
+// A whole program and its plan → one JavaScript module: a function per cluster and `main`.
+//
+// `main` does what lies between clusters: binds the inputs, evaluates scalar statements as
+// soon as what they read exists, propagates shapes and checks them (with the interpreter's
+// errors), allocates the manifest arrays of a cluster (never a fused-away one), calls the
+// cluster's function, and runs `if`/`while` with the plans of their blocks. Each cluster is a
+// function of the locals it uses, so its loop nest reads like the paper's listings.
+
+import { CompilerBug } from '../diagnostics/index.js';
+import { exprUses } from '../ir/walk.js';
+import type {
+  Block, CombinatorNode, ControlNode, Expr, NodeId, Program, ScalarType, Stmt, Value, VarName,
+} from '../ir/types.js';
+import type { BlockPlan, Plan } from '../plan/types.js';
+import { generateCluster } from './cluster.js';
+import {
+  arr, assign, bin, call, comment, constDecl, exprStmt, id, index, letDecl, member, mul, num, un,
+  type JsExpr, type JsStmt,
+} from './jsast.js';
+import { printProgramText } from './printer.js';
+import { compileExpr, rt, type ArrayRef, type ExprEnv } from './scalar.js';
+import { type CounterSlot, type ErrorSite, SideTables } from './sites.js';
+
+/** Where a manifest array is allocated: the runtime records name, elements and bytes. */
+export interface AllocationSite {
+  readonly array: VarName;
+  readonly elem: ScalarType;
+}
+
+export interface ClusterInfo {
+  readonly nodes: readonly NodeId[];
+  readonly manifest: readonly VarName[];
+}
+
+export interface GeneratedProgram {
+  /** Function declarations; `main(rt, inputs)` runs the program. */
+  readonly text: string;
+  readonly sites: readonly ErrorSite[];
+  readonly slots: readonly CounterSlot[];
+  readonly allocations: readonly AllocationSite[];
+  /** By the cluster numbers the code passes to `rt.enter` / `rt.leave`. */
+  readonly clusters: readonly ClusterInfo[];
+}
+
+export interface GenerateOptions {
+  /** The variant that counts every element read (per array and order) and written. */
+  readonly counters: boolean;
+}
+
+type Binding =
+  | { readonly kind: 'array'; readonly ref: ArrayRef; readonly materialized: boolean }
+  | { readonly kind: 'scalar'; readonly value: JsExpr };
+
+interface Env {
+  readonly vars: Map<VarName, Binding>;
+  readonly parent: Env | null;
+}
+
+function bug(message: string): CompilerBug {
+  return new CompilerBug('codegen', message);
+}
+
+/** The data of a fused-away array: printing it is a CompilerBug, so a stray use cannot hide. */
+const fusedAway: JsExpr = { kind: 'id', name: '<fused-away>' };
+
+class ProgramGen {
+  private counter = 0;
+  readonly tables = new SideTables();
+  readonly functions: JsStmt[] = [];
+  readonly allocations: AllocationSite[] = [];
+  readonly clusters: ClusterInfo[] = [];
+
+  constructor(private readonly counters: boolean) {}
+
+  fresh(prefix: string): string {
+    return `${prefix}${this.counter++}`;
+  }
+
+  private lookup(env: Env, name: VarName): Binding {
+    for (let e: Env | null = env; e !== null; e = e.parent) {
+      const b = e.vars.get(name);
+      if (b !== undefined) return b;
+    }
+    throw bug(`${JSON.stringify(name)} is not bound`);
+  }
+
+  private has(env: Env, name: VarName, needData: boolean): boolean {
+    for (let e: Env | null = env; e !== null; e = e.parent) {
+      const b = e.vars.get(name);
+      if (b !== undefined) return !needData || b.kind !== 'array' || b.materialized;
+    }
+    return false;
+  }
+
+  private arrayRef(env: Env, name: VarName): ArrayRef {
+    const b = this.lookup(env, name);
+    if (b.kind !== 'array') throw bug(`${JSON.stringify(name)} is a scalar where an array was expected`);
+    return b.ref;
+  }
+
+  exprEnv(env: Env, context: string, span: ExprEnv['span']): ExprEnv {
+    return {
+      tables: this.tables,
+      counters: this.counters,
+      context,
+      span,
+      fresh: (p) => this.fresh(p),
+      array: (n) => this.arrayRef(env, n),
+      scalar: (n) => {
+        const b = this.lookup(env, n);
+        if (b.kind !== 'scalar') throw bug(`${JSON.stringify(n)} is an array where a scalar was expected`);
+        return b.value;
+      },
+    };
+  }
+
+  /** Binds a value held in fresh locals (`data`, extents) or a scalar local. */
+  private bindLocals(env: Env, v: Value, out: JsStmt[], data: JsExpr, dims: readonly JsExpr[], mutable: boolean): Binding {
+    const decl = mutable ? letDecl : constDecl;
+    if (v.kind === 'scalar') {
+      const s = this.fresh('s');
+      out.push(decl(s, data));
+      const b: Binding = { kind: 'scalar', value: id(s) };
+      env.vars.set(v.name, b);
+      return b;
+    }
+    const a = this.fresh('a');
+    out.push(decl(a, data));
+    const dimIds = dims.map((d) => {
+      const n = this.fresh('n');
+      out.push(decl(n, d));
+      return id(n);
+    });
+    const b: Binding = { kind: 'array', ref: { name: v.name, elem: v.elem, data: id(a), dims: dimIds }, materialized: true };
+    env.vars.set(v.name, b);
+    return b;
+  }
+
+  main(program: Program, plan: Plan): JsStmt {
+    const env: Env = { vars: new Map(), parent: null };
+    const out: JsStmt[] = [];
+    let flat = 0;
+    for (const iface of program.params) {
+      for (const c of iface.components) {
+        const input = index(id('inputs'), num(flat++));
+        if (c.kind === 'scalar') this.bindLocals(env, c, out, member(input, 'value'), [], false);
+        else {
+          const shape = member(input, 'shape');
+          const dims = Array.from({ length: c.rank }, (_, k) => index(shape, num(k)));
+          this.bindLocals(env, c, out, member(input, 'data'), dims, false);
+        }
+      }
+    }
+    if (program.body.params.length !== flat) throw bug('the entry block does not take the entry parameters');
+    program.body.params.forEach((p, k) => {
+      const c = program.params.flatMap((i) => i.components)[k]!;
+      if (p.name !== c.name) env.vars.set(p.name, this.lookup(env, c.name));
+    });
+    const results = this.block(program.body, plan.root, env, out);
+    out.push({ kind: 'return', value: arr(results.map((b) => this.resultValue(b))) });
+    return { kind: 'function', name: 'main', params: ['rt', 'inputs'], body: out };
+  }
+
+  private resultValue(b: Binding): JsExpr {
+    if (b.kind === 'scalar') return b.value;
+    if (!b.materialized) throw bug(`result ${JSON.stringify(b.ref.name)} was fused away`);
+    return arr([b.ref.data, arr(b.ref.dims)]);
+  }
+
+  /** Emits a block into `out` (its params already bound in `env`); returns its results. */
+  block(b: Block, plan: BlockPlan, env: Env, out: JsStmt[]): Binding[] {
+    const byId = new Map<NodeId, Exclude<Stmt, { kind: 'scalar' }>>();
+    for (const s of b.stmts) if (s.kind !== 'scalar') byId.set(s.id, s);
+    const pending = b.stmts.filter((s) => s.kind === 'scalar');
+    const emitReady = (all: boolean): void => {
+      for (let k = 0; k < pending.length; ) {
+        const s = pending[k]!;
+        if (!all && !this.ready(s.expr, env)) {
+          k++;
+          continue;
+        }
+        // Evaluated in block order as soon as what it reads exists, as the interpreter would.
+        const value = compileExpr(s.expr, this.exprEnv(env, 'scalar binding', s.span));
+        const local = this.fresh('s');
+        out.push(constDecl(local, value));
+        env.vars.set(s.name, { kind: 'scalar', value: id(local) });
+        pending.splice(k, 1);
+        k = 0;
+      }
+    };
+    for (const cluster of plan.clusters) {
+      emitReady(false);
+      const nodes = cluster.nodes.map((nid) => {
+        const n = byId.get(nid);
+        if (n === undefined) throw bug(`the plan names node ${nid}, which is not in its block`);
+        return n;
+      });
+      const control = nodes.find((n) => n.kind === 'if' || n.kind === 'while');
+      if (control !== undefined) {
+        if (nodes.length !== 1) throw bug('a control-flow node shares its cluster');
+        const children = plan.children[control.id];
+        if (children === undefined || children.length !== 2) throw bug(`no plans for the blocks of node ${control.id}`);
+        this.control(control as ControlNode, children, env, out);
+      } else {
+        this.cluster(nodes as CombinatorNode[], new Set(cluster.manifest), plan, env, out);
+      }
+    }
+    emitReady(true);
+    return b.results.map((name) => this.lookup(env, name));
+  }
+
+  private ready(e: Expr, env: Env): boolean {
+    const uses = exprUses(e);
+    return (
+      [...uses.scalars].every((n) => this.has(env, n, false)) &&
+      [...uses.indexed].every((n) => this.has(env, n, true)) &&
+      [...uses.dims].every((n) => this.has(env, n, false))
+    );
+  }
+
+  // ---- one cluster ---------------------------------------------------------------------------
+
+  private cluster(nodes: readonly CombinatorNode[], manifest: ReadonlySet<VarName>, plan: BlockPlan, env: Env, out: JsStmt[]): void {
+    const number = this.clusters.length;
+    this.clusters.push({ nodes: nodes.map((n) => n.id), manifest: [...manifest] });
+    out.push(comment(`cluster ${number}: shapes, checks, manifest arrays`));
+    for (const n of nodes) this.shapeAndAllocate(n, manifest, env, out);
+    const stmts = generateCluster({ nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined) });
+    const params = freeIds(stmts);
+    const name = `c${number}`;
+    this.functions.push({ kind: 'function', name, params: ['rt', ...params], body: stmts });
+    out.push(exprStmt(call(member(rt, 'enter'), [num(number)])));
+    out.push(exprStmt(call(id(name), [rt, ...params.map(id)])));
+    out.push(exprStmt(call(member(rt, 'leave'), [num(number)])));
+  }
+
+  /** Output extents of a node, the interpreter's shape checks, and its manifest buffers. */
+  private shapeAndAllocate(n: CombinatorNode, manifest: ReadonlySet<VarName>, env: Env, out: JsStmt[]): void {
+    const dimsOf = (name: VarName): readonly JsExpr[] => this.arrayRef(env, name).dims;
+    const same = (names: readonly VarName[], what: string): readonly JsExpr[] => {
+      const first = dimsOf(names[0]!);
+      for (const other of names.slice(1)) {
+        const dims = dimsOf(other);
+        if (dims.length !== first.length) throw bug(`${n.kind} ${n.id}: components of different ranks`);
+        if (dims.length === 0 || dims.every((d, k) => sameExpr(d, first[k]!))) continue;
+        const site = this.tables.site({ kind: 'shape', what: n.kind, detail: `${what} ${names[0]} and ${other}`, span: n.span });
+        const differ = dims.map((d, k) => bin('!==', first[k]!, d)).reduce((a, b) => bin('||', a, b));
+        out.push({ kind: 'if', test: differ, then: [exprStmt(call(member(rt, 'shapes'), [num(site), arr(first), arr(dims)]))], else: [] });
+      }
+      return first;
+    };
+    let dims: readonly JsExpr[];
+    switch (n.kind) {
+      case 'generate': {
+        const env1 = this.exprEnv(env, 'generate', n.span);
+        dims = n.shape.map((e, axis) => {
+          const d = this.fresh('n');
+          out.push(constDecl(d, compileExpr(e, env1)));
+          const site = this.tables.site({ kind: 'size', what: 'generate', detail: String(axis), span: e.span ?? n.span });
+          out.push({ kind: 'if', test: bin('<', id(d), num(0)), then: [exprStmt(call(member(rt, 'size'), [num(site), id(d)]))], else: [] });
+          return id(d);
+        });
+        break;
+      }
+      case 'map':
+        dims = same(n.inputs, 'inputs');
+        break;
+      case 'gather':
+        same(n.source, 'source components');
+        dims = same(n.indices, 'index arrays');
+        break;
+      case 'scatter':
+        same([...n.index, ...n.values], 'index and value arrays');
+        dims = same(n.dest, 'destination components');
+        break;
+      case 'fold':
+        dims = same(n.input, 'input components').slice(0, -1);
+        break;
+      case 'scanl':
+      case 'scanr':
+      case 'force':
+        dims = same(n.input, 'input components');
+        break;
+      default:
+        return n satisfies never;
+    }
+    const size = dims.reduce<JsExpr>((a, d) => mul(a, d), num(1));
+    n.outs.forEach((o, k) => {
+      let data = fusedAway;
+      let materialized = false;
+      if (n.kind === 'scatter') {
+        // The scatter updates its destination in place: the IR makes it dest's last use. A
+        // destination that came from outside this block (an input) is copied first.
+        const dest = this.lookup(env, n.dest[k]!);
+        const local = env.vars.get(n.dest[k]!) !== undefined && this.producedHere(env, n.dest[k]!);
+        data = dest.kind === 'array' ? dest.ref.data : fusedAway;
+        if (!local) {
+          this.allocations.push({ array: o.name, elem: o.elem });
+          data = call(member(rt, 'copy'), [num(this.allocations.length - 1), data]);
+        }
+        const a = this.fresh('a');
+        out.push(constDecl(a, data));
+        data = id(a);
+        materialized = true;
+      } else if (manifest.has(o.name)) {
+        this.allocations.push({ array: o.name, elem: o.elem });
+        const a = this.fresh('a');
+        out.push(constDecl(a, call(member(rt, 'alloc'), [num(this.allocations.length - 1), size])));
+        data = id(a);
+        materialized = true;
+      }
+      env.vars.set(o.name, { kind: 'array', ref: { name: o.name, elem: o.elem, data, dims }, materialized });
+      if (materialized) this.producedInBlock.add(o.name);
+    });
+  }
+
+  /** Arrays produced by a combinator (not passed in): a scatter may update them in place. */
+  private readonly producedInBlock = new Set<VarName>();
+
+  private producedHere(env: Env, name: VarName): boolean {
+    return env.vars.has(name) && this.producedInBlock.has(name);
+  }
+
+  // ---- control flow --------------------------------------------------------------------------
+
+  private control(node: ControlNode, children: readonly BlockPlan[], env: Env, out: JsStmt[]): void {
+    // The outputs live in mutable locals assigned at the end of each branch or iteration.
+    const holders = node.outs.map((v) => {
+      const b = this.bindLocals(env, v, out, v.kind === 'scalar' ? num(0) : num(0), v.kind === 'array' ? Array.from({ length: v.rank }, () => num(0)) : [], true);
+      return b;
+    });
+    const assignAll = (values: readonly Binding[], target: JsStmt[]): void => {
+      // Through temporaries: a loop body may return its carried values permuted.
+      const temps = values.map((v) => {
+        const parts = v.kind === 'scalar' ? [v.value] : [v.ref.data, ...v.ref.dims];
+        return parts.map((p) => {
+          const t = this.fresh('t');
+          target.push(constDecl(t, p));
+          return id(t);
+        });
+      });
+      holders.forEach((h, k) => {
+        const parts = h.kind === 'scalar' ? [h.value] : [h.ref.data, ...h.ref.dims];
+        parts.forEach((p, j) => target.push(assign(p, temps[k]![j]!)));
+      });
+    };
+    const child = (params: readonly Value[], values: readonly Binding[]): Env => {
+      const e: Env = { vars: new Map(), parent: env };
+      params.forEach((p, k) => e.vars.set(p.name, values[k]!));
+      return e;
+    };
+    if (node.kind === 'if') {
+      const test = compileExpr(node.cond, this.exprEnv(env, 'if', node.span));
+      const branch = (b: Block, plan: BlockPlan): JsStmt[] => {
+        const body: JsStmt[] = [];
+        assignAll(this.block(b, plan, child([], []), body), body);
+        return body;
+      };
+      out.push({ kind: 'if', test: bin('!==', test, num(0)), then: branch(node.then, children[0]!), else: branch(node.else, children[1]!) });
+      return;
+    }
+    assignAll(node.init.map((name) => this.lookup(env, name)), out);
+    const body: JsStmt[] = [];
+    const [go] = this.block(node.cond, children[0]!, child(node.cond.params, holders), body);
+    if (go === undefined || go.kind !== 'scalar') throw bug('while: the condition block returns no scalar');
+    const site = this.tables.site({ kind: 'loop', what: 'while', span: node.span });
+    const iterations = this.fresh('w');
+    out.push(letDecl(iterations, num(0)));
+    body.push({ kind: 'if', test: bin('===', go.value, num(0)), then: [{ kind: 'break' }], else: [] });
+    body.push({
+      kind: 'if',
+      test: bin('>=', id(iterations), member(rt, 'maxWhileIterations')),
+      then: [exprStmt(call(member(rt, 'loop'), [num(site), member(rt, 'maxWhileIterations')]))],
+      else: [],
+    });
+    body.push(assign(id(iterations), bin('+', id(iterations), num(1))));
+    assignAll(this.block(node.body, children[1]!, child(node.body.params, holders), body), body);
+    out.push({ kind: 'while', test: un('!', num(0)), body });
+  }
+}
+
+function sameExpr(a: JsExpr, b: JsExpr): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Identifiers a cluster's statements use but do not declare: the cluster function's parameters. */
+function freeIds(stmts: readonly JsStmt[]): string[] {
+  const used: string[] = [];
+  const seen = new Set<string>();
+  const declared = new Set<string>(['rt', 'Math']);
+  const expr = (e: JsExpr): void => {
+    switch (e.kind) {
+      case 'num':
+        return;
+      case 'id':
+        if (!seen.has(e.name)) {
+          seen.add(e.name);
+          used.push(e.name);
+        }
+        return;
+      case 'binary':
+        expr(e.lhs);
+        expr(e.rhs);
+        return;
+      case 'unary':
+        expr(e.arg);
+        return;
+      case 'cond':
+        expr(e.test);
+        expr(e.then);
+        expr(e.else);
+        return;
+      case 'call':
+        expr(e.callee);
+        e.args.forEach(expr);
+        return;
+      case 'member':
+        expr(e.object);
+        return;
+      case 'index':
+        expr(e.object);
+        expr(e.index);
+        return;
+      case 'array':
+        e.elems.forEach(expr);
+        return;
+      default:
+        e satisfies never;
+    }
+  };
+  const stmt = (s: JsStmt): void => {
+    switch (s.kind) {
+      case 'decl':
+        declared.add(s.name);
+        if (s.init !== null) expr(s.init);
+        return;
+      case 'assign':
+        expr(s.target);
+        expr(s.value);
+        return;
+      case 'expr':
+        expr(s.expr);
+        return;
+      case 'for':
+        declared.add(s.index);
+        expr(s.from);
+        expr(s.to);
+        s.body.forEach(stmt);
+        return;
+      case 'while':
+        expr(s.test);
+        s.body.forEach(stmt);
+        return;
+      case 'if':
+        expr(s.test);
+        s.then.forEach(stmt);
+        s.else.forEach(stmt);
+        return;
+      case 'block':
+        s.body.forEach(stmt);
+        return;
+      case 'return':
+        if (s.value !== null) expr(s.value);
+        return;
+      case 'function':
+        s.params.forEach((p) => declared.add(p));
+        s.body.forEach(stmt);
+        return;
+      case 'break':
+      case 'comment':
+        return;
+      default:
+        s satisfies never;
+    }
+  };
+  stmts.forEach(stmt);
+  return used.filter((n) => !declared.has(n));
+}
+
+/** Generates the module for a program and its plan. */
+export function generateProgram(program: Program, plan: Plan, options: GenerateOptions): GeneratedProgram {
+  const gen = new ProgramGen(options.counters);
+  const main = gen.main(program, plan);
+  return {
+    text: printProgramText([...gen.functions, main]),
+    sites: gen.tables.sites,
+    slots: gen.tables.slots,
+    allocations: gen.allocations,
+    clusters: gen.clusters,
+  };
+}

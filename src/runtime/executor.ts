@@ -1,0 +1,148 @@
+// The fused executor: compiles a program and its plan to JavaScript once, then runs it.
+//
+// `compileProgram` generates the module (codegen/), turns it into a function with `new
+// Function` once, and keeps it; the counters variant is generated and compiled the first time
+// a run asks for counters. A run checks the inputs against the entry parameters (the
+// interpreter's E410–E414), calls the generated `main` with the runtime helpers, and returns
+// the results with what the run recorded: time per cluster, every allocation, and counters.
+
+import { CompilerBug, type SourceFile } from '../diagnostics/index.js';
+import { type GeneratedProgram, generateProgram, readOrderKey } from '../codegen/index.js';
+import type { Program } from '../ir/types.js';
+import type { ArrayValue, InterfaceValue, RuntimeValue } from '../ir/values.js';
+import type { Plan } from '../plan/types.js';
+import { type Allocation, makeRuntime, type RunRecord } from './helpers.js';
+import { checkInputs } from './inputs.js';
+
+export interface CompileOptions {
+  /** The source the program's spans point into, for error locations. */
+  readonly file?: SourceFile;
+  /** A `while` that runs more iterations than this fails with E405 (default: no limit). */
+  readonly maxWhileIterations?: number;
+}
+
+export interface RunOptions {
+  /** Count every element read (per array and order) and written; slower. */
+  readonly counters?: boolean;
+}
+
+/** Elements one array had read, by read order (`0`, `1`, `g<gather id>`, `indexed`, `unordered`), and written. */
+export interface ArrayTraffic {
+  readonly reads: Readonly<Record<string, number>>;
+  readonly writes: number;
+}
+
+export interface ClusterStats {
+  readonly nodes: readonly number[];
+  readonly manifest: readonly string[];
+  /** Summed over every time the cluster ran (a cluster inside a `while` runs many times). */
+  readonly timeMs: number;
+  readonly runs: number;
+}
+
+export interface RunStats {
+  readonly clusters: readonly ClusterStats[];
+  readonly allocations: readonly Allocation[];
+  readonly bytesAllocated: number;
+  /** Per array name, when the run counted; null otherwise. */
+  readonly counters: Readonly<Record<string, ArrayTraffic>> | null;
+}
+
+export interface RunResult {
+  readonly results: InterfaceValue[];
+  readonly stats: RunStats;
+}
+
+export interface CompiledProgram {
+  readonly program: Program;
+  readonly plan: Plan;
+  /** The generated module (the plain variant). */
+  readonly source: string;
+  run(inputs: readonly InterfaceValue[], runOptions?: RunOptions): RunResult;
+}
+
+type Main = (rt: unknown, inputs: readonly unknown[]) => unknown[];
+
+interface Compiled {
+  readonly generated: GeneratedProgram;
+  readonly main: Main;
+}
+
+function compile(program: Program, plan: Plan, counters: boolean): Compiled {
+  const generated = generateProgram(program, plan, { counters });
+  // The text is built from the JS AST by the printer alone; no user text is in it.
+  const main = new Function(`'use strict';\n${generated.text}return main;\n`)() as Main;
+  return { generated, main };
+}
+
+/** The generated module for a program and plan, for `arrayfuse emit`. */
+export function emitJs(program: Program, plan: Plan): string {
+  return generateProgram(program, plan, { counters: false }).text;
+}
+
+export function compileProgram(program: Program, plan: Plan, options: CompileOptions = {}): CompiledProgram {
+  const plain = compile(program, plan, false);
+  let counted: Compiled | undefined;
+  const limit = options.maxWhileIterations ?? Infinity;
+  return {
+    program,
+    plan,
+    source: plain.generated.text,
+    run(inputs, runOptions = {}) {
+      const variant = runOptions.counters === true ? (counted ??= compile(program, plan, true)) : plain;
+      const g = variant.generated;
+      const flat = checkInputs(program, inputs, options.file);
+      const record: RunRecord = {
+        allocations: [],
+        clusterMs: new Array<number>(g.clusters.length).fill(0),
+        clusterCalls: new Array<number>(g.clusters.length).fill(0),
+        counts: new Float64Array(g.slots.length),
+      };
+      const rt = makeRuntime(
+        { sites: g.sites, slots: g.slots, allocations: g.allocations, clusterCount: g.clusters.length },
+        options.file,
+        limit,
+        record,
+      );
+      const raw = variant.main(rt, flat.map((v) => (v.kind === 'scalar' ? { value: v.value } : { data: v.data, shape: v.shape })));
+      return { results: groupResults(program, raw), stats: stats(g, record, runOptions.counters === true) };
+    },
+  };
+}
+
+function groupResults(program: Program, raw: readonly unknown[]): InterfaceValue[] {
+  let next = 0;
+  return program.results.map((iface): InterfaceValue => {
+    const comps = iface.components.map((c): RuntimeValue => {
+      const value = raw[next++];
+      if (c.kind === 'scalar') return { kind: 'scalar', elem: c.elem, value: value as number };
+      const [data, shape] = value as [ArrayValue['data'], number[]];
+      if (shape.length !== c.rank) throw new CompilerBug('runtime', `result ${c.name} has rank ${shape.length}, declared ${c.rank}`);
+      return { kind: 'array', elem: c.elem, shape, data };
+    });
+    return comps.length === 1 ? comps[0]! : comps;
+  });
+}
+
+function stats(g: GeneratedProgram, record: RunRecord, counters: boolean): RunStats {
+  let traffic: Record<string, { reads: Record<string, number>; writes: number }> | null = null;
+  if (counters) {
+    // Null-prototype records: array names are the user's, and `__proto__` is a fine name.
+    traffic = Object.create(null) as Record<string, { reads: Record<string, number>; writes: number }>;
+    g.slots.forEach((slot, k) => {
+      const t = (traffic![slot.array] ??= { reads: Object.create(null) as Record<string, number>, writes: 0 });
+      const n = record.counts[k]!;
+      if (slot.access.kind === 'write') t.writes += n;
+      else {
+        const key = readOrderKey(slot.access.order);
+        t.reads[key] = (t.reads[key] ?? 0) + n;
+      }
+    });
+  }
+  return {
+    clusters: g.clusters.map((c, k) => ({ nodes: c.nodes, manifest: c.manifest, timeMs: record.clusterMs[k]!, runs: record.clusterCalls[k]! })),
+    allocations: record.allocations,
+    bytesAllocated: record.allocations.reduce((s, a) => s + a.bytes, 0),
+    counters: traffic,
+  };
+}

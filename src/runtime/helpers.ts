@@ -1,0 +1,148 @@
+// The `rt` object generated code calls: checked indexing, the arithmetic that is not one
+// JavaScript expression, allocation with a record, counters and per-cluster timing.
+//
+// Every error generated code raises goes through here, by site number, and comes out as the
+// UserError the reference interpreter raises for the same fault: same code, same wording, the
+// user's span. The helpers are plain closures over one run's state (no module-level state).
+
+import { CompilerBug, type SourceFile, userError } from '../diagnostics/index.js';
+import type { AllocationSite, CounterSlot, ErrorSite } from '../codegen/index.js';
+import { ScalarDivisionByZero, allocate, binary, elementBytes } from '../ir/scalarOps.js';
+import { scalarTypes } from '../ir/types.js';
+import type { TypedArray } from '../ir/scalarOps.js';
+
+export interface Allocation {
+  readonly array: string;
+  readonly elements: number;
+  readonly bytes: number;
+}
+
+/** What one run records besides its results. */
+export interface RunRecord {
+  readonly allocations: Allocation[];
+  readonly clusterMs: number[];
+  readonly clusterCalls: number[];
+  /** Per counter slot: elements read or written. */
+  readonly counts: Float64Array;
+}
+
+export interface RuntimeTables {
+  readonly sites: readonly ErrorSite[];
+  readonly slots: readonly CounterSlot[];
+  readonly allocations: readonly AllocationSite[];
+  readonly clusterCount: number;
+}
+
+function shapeText(shape: readonly number[]): string {
+  return `[${shape.join(', ')}]`;
+}
+
+function unflatten(flat: number, dims: readonly number[]): number[] {
+  const out = new Array<number>(dims.length);
+  let rest = flat;
+  for (let k = dims.length - 1; k >= 0; k--) {
+    out[k] = rest % dims[k]!;
+    rest = Math.floor(rest / dims[k]!);
+  }
+  return out;
+}
+
+/** Builds the helper object for one run. */
+export function makeRuntime(tables: RuntimeTables, file: SourceFile | undefined, maxWhileIterations: number, record: RunRecord) {
+  const site = (k: number): ErrorSite => {
+    const s = tables.sites[k];
+    if (s === undefined) throw new CompilerBug('runtime', `generated code used unknown error site ${k}`);
+    return s;
+  };
+  const where = (s: ErrorSite) => ({ file, span: s.span });
+  const indexError = (k: number, indices: readonly number[], dims: readonly number[]): never => {
+    const s = site(k);
+    const badAxis = indices.findIndex((i, axis) => !(i >= 0 && i < dims[axis]!));
+    const shown = indices.length === 1 ? String(indices[0]) : shapeText(indices);
+    throw userError('E402', `${s.what}: index ${shown} is out of range for ${s.array} of shape ${shapeText(dims)} (dimension ${badAxis})`, where(s));
+  };
+  const arithmetic: Record<string, (k: number, a: number, b: number) => number> = {};
+  for (const t of scalarTypes) {
+    for (const [op, name] of [['//', 'floordiv'], ['%', 'mod'], ['**', 'pow']] as const) {
+      arithmetic[`${name}_${t}`] = (k, a, b) => {
+        try {
+          return binary(op, t, a, b);
+        } catch (err) {
+          if (!(err instanceof ScalarDivisionByZero)) throw err;
+          const s = site(k);
+          throw userError('E401', `${s.what}: integer division by zero (${a} ${op} ${b})`, where(s));
+        }
+      };
+    }
+  }
+  const started = new Array<number>(tables.clusterCount).fill(0);
+  return {
+    ...arithmetic,
+    maxWhileIterations,
+    ix1(k: number, i: number, n0: number): number {
+      return i >= 0 && i < n0 ? i : indexError(k, [i], [n0]);
+    },
+    ix2(k: number, i: number, j: number, n0: number, n1: number): number {
+      return i >= 0 && i < n0 && j >= 0 && j < n1 ? i * n1 + j : indexError(k, [i, j], [n0, n1]);
+    },
+    ix3(k: number, i: number, j: number, l: number, n0: number, n1: number, n2: number): number {
+      return i >= 0 && i < n0 && j >= 0 && j < n1 && l >= 0 && l < n2 ? (i * n1 + j) * n2 + l : indexError(k, [i, j, l], [n0, n1, n2]);
+    },
+    ixN(k: number, indices: readonly number[], dims: readonly number[]): number {
+      let flat = 0;
+      indices.forEach((i, axis) => {
+        if (!(i >= 0 && i < dims[axis]!)) indexError(k, indices, dims);
+        flat = flat * dims[axis]! + i;
+      });
+      return flat;
+    },
+    /** A gather or scatter index out of range, with its position in the index arrays. */
+    oob(k: number, indices: readonly number[], dims: readonly number[], position: number, positionDims: readonly number[]): never {
+      const s = site(k);
+      const shown = indices.length === 1 ? String(indices[0]) : shapeText(indices);
+      const at = positionDims.length === 1 ? String(position) : shapeText(unflatten(position, positionDims));
+      if (s.what === 'scatter') {
+        throw userError('E402', `scatter: index ${shown} is out of range for a destination of shape ${shapeText(dims)} (position ${at} of the source)`, where(s));
+      }
+      const arrays = indices.length === 1 ? 'index array' : 'index arrays';
+      throw userError('E402', `gather: index ${shown} is out of range for an array of shape ${shapeText(dims)} (position ${at} of the ${arrays})`, where(s));
+    },
+    shapes(k: number, a: readonly number[], b: readonly number[]): never {
+      const s = site(k);
+      throw userError('E403', `${s.what}: shapes ${shapeText(a)} and ${shapeText(b)} differ (${s.detail})`, where(s));
+    },
+    size(k: number, d: number): never {
+      const s = site(k);
+      throw userError('E404', `generate: size ${d} of dimension ${s.detail} is not a non-negative integer`, where(s));
+    },
+    loop(k: number, limit: number): never {
+      const s = site(k);
+      throw userError('E405', `while: the loop did not finish within ${limit} iterations (the iteration limit)`, where(s));
+    },
+    alloc(k: number, n: number): TypedArray {
+      const a = tables.allocations[k]!;
+      record.allocations.push({ array: a.array, elements: n, bytes: n * elementBytes(a.elem) });
+      return allocate(a.elem, n);
+    },
+    copy(k: number, data: TypedArray): TypedArray {
+      const a = tables.allocations[k]!;
+      record.allocations.push({ array: a.array, elements: data.length, bytes: data.length * elementBytes(a.elem) });
+      const out = allocate(a.elem, data.length);
+      out.set(data);
+      return out;
+    },
+    count(slot: number, value: number): number {
+      record.counts[slot]! += 1;
+      return value;
+    },
+    enter(c: number): void {
+      started[c] = performance.now();
+    },
+    leave(c: number): void {
+      record.clusterMs[c]! += performance.now() - started[c]!;
+      record.clusterCalls[c]! += 1;
+    },
+  };
+}
+
+export type Runtime = ReturnType<typeof makeRuntime>;
