@@ -21,13 +21,15 @@ interface Scope {
 
 /** State of one verification: names and ids seen anywhere in the program. */
 interface Ctx {
-  readonly pass: string;
   readonly names: Set<VarName>;
   readonly ids: Set<number>;
 }
 
-function fail(ctx: Ctx, message: string): never {
-  throw new CompilerBug(ctx.pass, `IR verification failed: ${message}`);
+/** A broken invariant; becomes a CompilerBug (our IR) or a UserError (a user's JSON). */
+class InvalidIr extends Error {}
+
+function fail(_ctx: Ctx, message: string): never {
+  throw new InvalidIr(message);
 }
 
 function child(parent: Scope): Scope {
@@ -346,11 +348,23 @@ function componentsMatch(ctx: Ctx, what: string, ifaceComps: readonly Value[], n
   });
 }
 
+/** The first broken invariant of `p`, described, or null when there is none. */
+export function findIrProblem(p: Program): string | null {
+  const ctx: Ctx = { names: new Set(), ids: new Set() };
+  const root: Scope = { vars: new Map(), parent: null };
+  try {
+    const results = checkBlock(ctx, p.body, root, 'program body');
+    componentsMatch(ctx, 'params', p.params.flatMap((i) => i.components), p.body.params.map((v) => v.name), p.body.params.map(valueBinding));
+    componentsMatch(ctx, 'results', p.results.flatMap((i) => i.components), p.body.results, results);
+  } catch (e) {
+    if (e instanceof InvalidIr) return e.message;
+    throw e;
+  }
+  return null;
+}
+
 /** Throws CompilerBug(pass, …) on the first broken invariant of `p`. */
 export function verifyProgram(p: Program, pass = 'verify'): void {
-  const ctx: Ctx = { pass, names: new Set(), ids: new Set() };
-  const root: Scope = { vars: new Map(), parent: null };
-  const results = checkBlock(ctx, p.body, root, 'program body');
-  componentsMatch(ctx, 'params', p.params.flatMap((i) => i.components), p.body.params.map((v) => v.name), p.body.params.map(valueBinding));
-  componentsMatch(ctx, 'results', p.results.flatMap((i) => i.components), p.body.results, results);
+  const problem = findIrProblem(p);
+  if (problem !== null) throw new CompilerBug(pass, `IR verification failed: ${problem}`);
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CompilerBug } from '../../src/diagnostics/index.js';
 import type { Program, Stmt } from '../../src/ir/types.js';
 import { verifyProgram } from '../../src/ir/verify.js';
+import { everyStatementProgram } from './fixtures.js';
 import {
   arr,
   arrayParam,
@@ -48,23 +49,7 @@ function bug(p: Program): string {
 
 describe('accepts', () => {
   it('a program using every statement kind', () => {
-    const n = nodes();
-    const body = block([arrayValue('bx', 'f64', 1)], [n.map([arr('bx2', 'f64', 1)], ['bx'], lam([['y', 'f64']], call('sqrt', v('y', 'f64'))))], ['bx2']);
-    const cond = block([arrayValue('cx', 'f64', 1)], [scalarStmt('go', bin('<', idx('cx', [i32(0)], 'f64'), f64(1)))], ['go']);
-    const p = prog([
-      scalarStmt('s', bin('+', cast('f64', v('k', 'i32')), idx('xs', [i32(0)], 'f64'))),
-      n.generate([arr('g', 'i32', 1)], [dim('xs', 0)], lam([['i', 'i32']], v('i', 'i32'))),
-      n.map([arr('a', 'f64', 1)], ['xs'], lam([['x', 'f64']], sel(bin('>', v('x', 'f64'), v('s', 'f64')), v('x', 'f64'), f64(0)))),
-      n.gather([arr('gm', 'f64', 1)], ['is', 'g'], ['m']),
-      n.fold([arr('rows', 'f64', 1)], opLam('+', 'f64', 'p', 'q'), [f64(0)], ['m']),
-      n.scanl([arr('pre', 'f64', 1)], opLam('+', 'f64', 'p1', 'q1'), null, ['rows']),
-      n.scanr([arr('suf', 'f64', 1)], opLam('max', 'f64', 'p2', 'q2'), [c('f64', -Infinity)], ['a']),
-      n.force([arr('fa', 'f64', 1)], ['gm']),
-      n.scatter([arr('sc', 'f64', 1)], opLam('+', 'f64', 'old', 'new'), ['fa'], ['g'], ['pre']),
-      n.if_([arrayValue('r', 'f64', 1)], bin('>', v('k', 'i32'), i32(0)), block([], [], ['sc']), block([], [], ['suf'])),
-      n.while_([arrayValue('w', 'f64', 1)], ['r'], cond, body),
-    ], ['w']);
-    expect(bug(p)).toBe('no error');
+    expect(bug(everyStatementProgram())).toBe('no error');
   });
 });
 
