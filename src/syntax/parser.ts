@@ -2,8 +2,8 @@
 // per precedence level (see "Expressions" below for the ladder).
 //
 // Error handling: every error is recorded as a Diagnostic and the parser carries on, so a file
-// with several mistakes reports them all. A failed statement throws the private `Abandon`
-// signal, caught by the statement loop, which skips to the end of the logical line (and over
+// with several mistakes reports them all. A failed statement throws the `Abandon` signal
+// (./cursor.ts), caught by the statement loop, which skips to the end of the logical line (and over
 // the indented block the line opened, after parsing it for its own errors). A statement whose
 // line holds an `invalid` token (an error the lexer already reported) is abandoned without a
 // second message.
@@ -11,7 +11,8 @@
 import { CompilerBug, joinSpans, type Diagnostic, type SourceFile, type Span } from '../diagnostics/index.js';
 import type { BinaryOperator, Def, DefParam, ElemAnn, Expr, IfStmt, Module, Pattern, Stmt, TypeAnn } from './ast.js';
 import { SyntaxCode } from './codes.js';
-import type { Keyword, Punct, Token } from './lexer.js';
+import { Abandon, TokenCursor } from './cursor.js';
+import type { Token } from './lexer.js';
 
 export interface ParseResult<T> {
   readonly value: T;
@@ -31,9 +32,6 @@ export function parseExpressionTokens(file: SourceFile, tokens: readonly Token[]
   return { value, diagnostics: parser.diagnostics };
 }
 
-/** Thrown after a diagnostic is recorded, to abandon the statement being parsed. */
-class Abandon {}
-
 const elementTypeNames = ['f64', 'f32', 'i32', 'u32', 'bool'] as const;
 type ElementTypeName = (typeof elementTypeNames)[number];
 
@@ -49,103 +47,7 @@ const juxtaposedFunctions: ReadonlySet<string> = new Set(['shape', 'size']);
 
 const augmentedOps: ReadonlySet<string> = new Set(['+=', '-=', '*=', '/=', '%=']);
 
-/** Bounds recursion so that pathological input is an error, not a stack overflow. */
-const MAX_NESTING = 200;
-
-class Parser {
-  readonly diagnostics: Diagnostic[] = [];
-  private pos = 0;
-  private depth = 0;
-
-  constructor(
-    private readonly file: SourceFile,
-    private readonly tokens: readonly Token[],
-  ) {
-    if (tokens.length === 0 || tokens[tokens.length - 1]!.kind !== 'eof') {
-      throw new CompilerBug('parser', 'token stream does not end with eof');
-    }
-  }
-
-  // ---------------------------------------------------------------- token helpers
-
-  private peek(offset = 0): Token {
-    return this.tokens[Math.min(this.pos + offset, this.tokens.length - 1)]!;
-  }
-
-  private advance(): Token {
-    const token = this.peek();
-    if (token.kind !== 'eof') this.pos += 1;
-    return token;
-  }
-
-  private isPunct(text: Punct, offset = 0): boolean {
-    const t = this.peek(offset);
-    return t.kind === 'punct' && t.text === text;
-  }
-
-  private isKeyword(text: Keyword, offset = 0): boolean {
-    const t = this.peek(offset);
-    return t.kind === 'keyword' && t.text === text;
-  }
-
-  private isLambdaKeyword(): boolean {
-    return this.isKeyword('lambda') || this.isKeyword('lam') || this.isKeyword('λ');
-  }
-
-  /** Records an error at the current token and abandons the statement. */
-  private fail(code: string, message: string, span: Span = this.peek().span): never {
-    if (!this.lineHasLexerError()) this.report(code, message, span);
-    throw new Abandon();
-  }
-
-  /**
-   * Whether the rest of this logical line holds an error the lexer reported (an unknown
-   * character, an unclosed bracket): that error is the cause, so the parser stays silent,
-   * keeping to one message per broken statement.
-   */
-  private lineHasLexerError(): boolean {
-    for (let i = this.pos; i < this.tokens.length; i++) {
-      const kind = this.tokens[i]!.kind;
-      if (kind === 'invalid') return true;
-      if (kind === 'newline' || kind === 'eof') return false;
-    }
-    return false;
-  }
-
-  private report(code: string, message: string, span: Span): void {
-    this.diagnostics.push({ code: code as Diagnostic['code'], message, file: this.file, span });
-  }
-
-  private expectPunct(text: Punct, message: string): Token {
-    if (!this.isPunct(text)) this.fail(SyntaxCode.expectedToken, message);
-    return this.advance();
-  }
-
-  private expectKeyword(text: Keyword, message: string): Token {
-    if (!this.isKeyword(text)) this.fail(SyntaxCode.expectedToken, message);
-    return this.advance();
-  }
-
-  private expectName(what: string): { name: string; span: Span } {
-    const t = this.peek();
-    if (t.kind === 'name') {
-      this.advance();
-      return { name: t.text, span: t.span };
-    }
-    if (t.kind === 'keyword') this.fail(SyntaxCode.keywordAsName, `'${t.text}' is a keyword and cannot be used as ${what}`);
-    return this.fail(SyntaxCode.expectedToken, `expected ${what}`);
-  }
-
-  private nested<T>(parse: () => T): T {
-    if (this.depth >= MAX_NESTING) this.fail(SyntaxCode.nestingTooDeep, `expression nested more than ${MAX_NESTING} levels deep`);
-    this.depth += 1;
-    try {
-      return parse();
-    } finally {
-      this.depth -= 1;
-    }
-  }
-
+class Parser extends TokenCursor {
   // ---------------------------------------------------------------- module and definitions
 
   module(): Module {
@@ -267,17 +169,6 @@ class Parser {
     }
   }
 
-  private skipLine(): void {
-    for (;;) {
-      const t = this.peek();
-      if (t.kind === 'eof') return;
-      // Layout tokens only ever follow a newline, so a line never contains them.
-      if (t.kind === 'indent' || t.kind === 'dedent') return;
-      this.advance();
-      if (t.kind === 'newline') return;
-    }
-  }
-
   /** After a `:`: an indented block, or simple statements on the same line. */
   private suite(owner: string): Stmt[] {
     if (this.peek().kind !== 'newline') {
@@ -390,11 +281,6 @@ class Parser {
       );
     }
     return this.fail(SyntaxCode.expectedToken, "expected '=' or the end of the statement");
-  }
-
-  private atStatementEnd(): boolean {
-    const k = this.peek().kind;
-    return k === 'newline' || k === 'eof' || k === 'dedent';
   }
 
   /** Turns an expression written left of `=` into a binding pattern. */
@@ -801,10 +687,6 @@ class Parser {
     return { kind: 'tuple', elems, span: joinSpans(open.span, close.span) };
   }
 
-  private position(span: Span): string {
-    const { line, col } = this.file.lineCol(span.start);
-    return `${line}:${col}`;
-  }
 }
 
 function describeExpr(e: Expr): string {
