@@ -159,8 +159,14 @@ function mapN(fr: Frame, f: FnVal, inputs: readonly ArrayVal[], span: Span): Arr
   inputs.slice(1).forEach((a) =>
     unifyRanks(fr, first, a, span, "'map' (all inputs must have the same rank)"),
   );
+  const known = inputs.filter((a) => a.shape !== null);
+  const mismatch = known.find((a) => a.shape!.join() !== known[0]!.shape!.join());
+  if (mismatch !== undefined) {
+    // Known at compile time here; the same mismatch is a run-time error when shapes are not known.
+    throw fail(fr, 'E311', `'map' needs inputs of one shape, found [${known[0]!.shape!.join(', ')}] and [${mismatch.shape!.join(', ')}]`, span);
+  }
   const lowered = toLambda(fr, f, inputs.map((a) => a.elem), span);
-  const shape = inputs.find((a) => a.shape !== null)?.shape ?? null;
+  const shape = known[0]?.shape ?? null;
   return emitNode(fr, 'map', lowered.shape, peek(fr, first), shape, span, (id, outs) => ({
     kind: 'map', id, outs, span: site(fr, span), inputs: inputs.flatMap((a) => a.comps), fn: lowered.lambda,
   }), first.rank);

@@ -13,7 +13,7 @@ import type { Stmt, Value, VarName } from '../ir/types.js';
 import { asArray, asScalar, deref, describe, evalBody, evalExpr, sizesIn } from './evaluator.js';
 import { coerce, concrete, toExpr } from './scalar.js';
 import { TypeClash, isTuple } from './types.js';
-import { bind, fail, hintLocal, hintUser, site, type DynScalar, type Env, type Frame, type SVal } from './values.js';
+import { bind, bindLevel, fail, site, type DynScalar, type Env, type Frame, type SVal } from './values.js';
 
 type IfStmt = Extract<AstStmt, { kind: 'if' }>;
 type WhileStmt = Extract<AstStmt, { kind: 'while' }>;
@@ -91,7 +91,7 @@ function mergeValues(fr: Frame, name: string, a0: SVal, b0: SVal, span: Span, t:
   if (a.kind === 'tuple' && b.kind === 'tuple' && a.elems.length === b.elems.length) {
     return { kind: 'tuple', elems: a.elems.map((x, i) => mergeValues(fr, `${name}.${i}`, x, b.elems[i]!, span, t)) };
   }
-  const level = fr.inPrelude ? hintLocal : hintUser;
+  const level = bindLevel(fr);
   const clash = (): Error =>
     fail(fr, 'E308', `'${name}' is ${describe(fr, a)} in one branch of the 'if' and ${describe(fr, b)} in the other`, span);
   if ((a.kind === 'static' || a.kind === 'dyn') && (b.kind === 'static' || b.kind === 'dyn')) {
@@ -134,7 +134,7 @@ function materialize(fr: Frame, v0: SVal, hint: string, span: Span): VarName[] {
     case 'static':
     case 'dyn': {
       if (v.kind === 'dyn' && v.expr.kind === 'var') return [v.expr.name];
-      const name = fr.st.fresh(hint, fr.inPrelude ? hintLocal : hintUser);
+      const name = fr.st.fresh(hint, bindLevel(fr));
       if (fr.em.kind !== 'array') throw fail(fr, 'E212', 'control flow inside an element function', span);
       fr.em.stmts.push({ kind: 'scalar', name, expr: toExpr(fr, v, site(fr, span)), span: site(fr, span) });
       return [name];
@@ -220,7 +220,7 @@ function assignedNames(stmts: readonly AstStmt[], out = new Set<string>()): Set<
 export function lowerWhile(fr: Frame, s: WhileStmt): Env {
   if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a 'while' loop cannot be used inside an element function", s.span);
   const outer = fr.em.stmts;
-  const level = fr.inPrelude ? hintLocal : hintUser;
+  const level = bindLevel(fr);
   const carried = [...assignedNames(s.body)].filter((n) => fr.env.has(n));
   // An entry parameter the inference run has not classified yet is carried as an array.
   const initial = carried.map((n) => {

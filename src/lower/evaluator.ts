@@ -17,8 +17,7 @@ import {
   bind,
   fail,
   hintGeneric,
-  hintLocal,
-  hintUser,
+  bindLevel,
   maxCallDepth,
   maxCalls,
   site,
@@ -492,7 +491,7 @@ export function bindPattern(fr: Frame, p: Pattern, v0: SVal): Env {
 
 /** Gives a bound value's IR variables the binding's name and materialises run-time scalars. */
 function nameValue(fr: Frame, name: string, v: SVal, span: Span): SVal {
-  const level = fr.inPrelude ? hintLocal : hintUser;
+  const level = bindLevel(fr);
   switch (v.kind) {
     case 'array': {
       const leaves = v.comps.length;

@@ -80,6 +80,14 @@ interface VarInfo {
   level: HintLevel;
 }
 
+/**
+ * The hint level of a binding: the entry's own names beat those of inlined functions (prelude
+ * or user), so `a = twice(xs)` names the node `a`, not the `w` bound inside `twice`.
+ */
+export function bindLevel(fr: { readonly inPrelude: boolean; readonly depth: number }): HintLevel {
+  return fr.inPrelude || fr.depth > 0 ? hintLocal : hintUser;
+}
+
 /** Where statements go: an array-level block or the lets of an element-level lambda. */
 export type Emitter =
   | { readonly kind: 'array'; readonly stmts: Stmt[] }

@@ -41,6 +41,7 @@ const cases: [string, string, string, string, Record<string, InputSignature>?][]
   [d('  return size(3)\n'), 'E302', "the argument of 'size' must be an array", '2:15'],
   [d('  if xs[0] > 0.0:\n    ys = xs\n  else:\n    ys = 1.0\n  return ys\n', 'xs: f64[n]'), 'E308', "'ys' is an array of f64 of rank 1 in one branch", '2:3'],
   [d('  return reverse(xs)\n', 'xs: f64[n, m]'), 'E303', "the left operand of '-' must be a scalar, found a tuple of 2 values", '2:10'],
+  [d('  return zipWith(+, xs, ys)\n', 'xs, ys'), 'E311', "'map' needs inputs of one shape, found [3] and [4]", '2:10', { xs: f64(3), ys: f64(4) }],
   ['def main(xs):\n  return xs\ndef main(ys):\n  return ys\n', 'E218', "'main' is defined more than once", '3:5'],
 ];
 

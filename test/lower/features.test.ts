@@ -243,3 +243,30 @@ test('a scatter into an entry input, or into an array read later, scatters into 
   expect(s?.kind === 'scatter' && s.dest).toEqual(['copy']);
   expect(run(p, [f64s([1, 2]), i32s([1, 1])]).map(contents)).toEqual([[1, 5], [1, 2]]);
 });
+
+describe('user definitions', () => {
+  test('a def passed as an element function becomes a lambda with lets', () => {
+    const src = 'def sq1(x):\n  y = x * x\n  return y + 1.0\n\ndef main(xs):\n  return map(sq1, xs)\n';
+    const p = lowerText(src);
+    const m = statements(p).find((s) => s.kind === 'map');
+    expect(m?.kind === 'map' && m.fn.lets.map((l) => l.name)).toEqual(['y']);
+    expect(contents(run(p, [f64s([2, 3])])[0]!)).toEqual([5, 10]);
+  });
+
+  test('a def inlined twice names its nodes after each call site', () => {
+    const src = 'def twice(v):\n  w = map(lam x: x * 2.0, v)\n  return w\n\ndef main(xs):\n  a = twice(xs)\n  b = twice(a)\n  return b\n';
+    expect(nodeNames(lowerText(src))).toEqual(['a', 'b']);
+  });
+
+  test('user definitions shadow the prelude', () => {
+    const src = 'def reverse(v):\n  return map(lam x: -x, v)\n\ndef main(xs):\n  return reverse(xs)\n';
+    expect(kinds(lowerText(src))).toEqual({ map: 1 });
+  });
+
+  test('a run-time while inside an inlined def', () => {
+    const src = 'def halve(v, t):\n  while v[0] > t:\n    v = map(lam x: x / 2.0, v)\n  return v\n\ndef main(xs):\n  return halve(xs, 1.0)\n';
+    const p = lowerText(src);
+    expect(kinds(p)).toMatchObject({ while: 1, map: 1 });
+    expect(contents(run(p, [f64s([8, 4])])[0]!)).toEqual([1, 0.5]);
+  });
+});
