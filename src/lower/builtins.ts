@@ -142,7 +142,7 @@ function leafScalars(fr: Frame, t: ETy): ScalarType[] {
 
 function shapeExprs(fr: Frame, s: SVal, span: Span): Expr[] {
   const leaves = flattenScalars(fr, s, span, "the shape of 'generate'");
-  return leaves.map((l) => toExpr(fr, coerce(fr, l, 'i32', site(fr, span), "the shape of 'generate'"), site(fr, span)));
+  return leaves.map((l) => toExpr(coerce(fr, l, 'i32', site(fr, span), "the shape of 'generate'"), site(fr, span)));
 }
 
 function generate(fr: Frame, s: SVal, f: FnVal, shapeSpan: Span, span: Span): ArrayVal {
@@ -260,9 +260,9 @@ function reduce(fr: Frame, name: 'fold' | 'scanl' | 'scanr', op: FnVal, seed: SV
   if (seed !== null) {
     const zs = flattenScalars(fr, seed, span, `the seed of '${name}'`);
     if (zs.length !== leaves.length) throw fail(fr, 'E301', `the seed of '${name}' has ${zs.length} components, the elements have ${leaves.length}`, span);
-    init = zs.map((z, i) => toExpr(fr, coerce(fr, z, leaves[i]!, site(fr, span), `the seed of '${name}'`), site(fr, span)));
+    init = zs.map((z, i) => toExpr(coerce(fr, z, leaves[i]!, site(fr, span), `the seed of '${name}'`), site(fr, span)));
   } else if (name === 'fold') {
-    init = leaves.map((t) => toExpr(fr, staticScalar(t, identity(fr, op, t, span, name)), site(fr, span)));
+    init = leaves.map((t) => toExpr(staticScalar(t, identity(fr, op, t, span, name)), site(fr, span)));
   } else {
     init = null;
   }

@@ -9,10 +9,10 @@
 
 import type { Span } from '../diagnostics/index.js';
 import type { Stmt as AstStmt, Pattern } from '../syntax/ast.js';
-import type { Stmt, Value, VarName } from '../ir/types.js';
+import type { ScalarType, Stmt, Value, VarName } from '../ir/types.js';
 import { asArray, asScalar, deref, describe, evalBody, evalExpr, sizesIn } from './evaluator.js';
 import { coerce, concrete, toExpr } from './scalar.js';
-import { TypeClash, isTuple } from './types.js';
+import { TypeClash, isTuple, type ETy } from './types.js';
 import { bind, bindLevel, fail, site, type DynScalar, type Env, type Frame, type SVal } from './values.js';
 
 type IfStmt = Extract<AstStmt, { kind: 'if' }>;
@@ -136,7 +136,7 @@ function materialize(fr: Frame, v0: SVal, hint: string, span: Span): VarName[] {
       if (v.kind === 'dyn' && v.expr.kind === 'var') return [v.expr.name];
       const name = fr.st.fresh(hint, bindLevel(fr));
       if (fr.em.kind !== 'array') throw fail(fr, 'E212', 'control flow inside an element function', span);
-      fr.em.stmts.push({ kind: 'scalar', name, expr: toExpr(fr, v, site(fr, span)), span: site(fr, span) });
+      fr.em.stmts.push({ kind: 'scalar', name, expr: toExpr(v, site(fr, span)), span: site(fr, span) });
       return [name];
     }
     case 'fn':
@@ -165,7 +165,7 @@ function freshLike(fr: Frame, v: SVal, hint: string, level: 0 | 1 | 2): { val: S
     case 'dyn': {
       const name = fr.st.fresh(hint, level);
       const elem = concrete(fr, v.ty);
-      return { val: { kind: 'dyn', expr: { kind: 'var', name, type: elem }, ty: v.kind === 'static' ? v.ty : v.ty }, values: [{ kind: 'scalar', name, elem }] };
+      return { val: { kind: 'dyn', expr: { kind: 'var', name, type: elem }, ty: v.ty }, values: [{ kind: 'scalar', name, elem }] };
     }
     case 'tuple': {
       const parts = v.elems.map((e, i) => freshLike(fr, e, `${hint}.${i}`, level));
@@ -180,7 +180,7 @@ function freshLike(fr: Frame, v: SVal, hint: string, level: 0 | 1 | 2): { val: S
   }
 }
 
-function flatLeaves(fr: Frame, t: import('./types.js').ETy): import('../ir/types.js').ScalarType[] {
+function flatLeaves(fr: Frame, t: ETy): ScalarType[] {
   const p = fr.st.infer.prune(t);
   return isTuple(p) ? p.flatMap((e) => flatLeaves(fr, e)) : [fr.st.infer.defaultScalar(p)];
 }

@@ -8,7 +8,7 @@
 
 import type { Span } from '../diagnostics/index.js';
 import type { Def, Expr as AstExpr, Pattern, Stmt as AstStmt } from '../syntax/ast.js';
-import type { Expr, Lambda, MathFn, Param, ScalarType } from '../ir/types.js';
+import type { Expr, Lambda, Let, MathFn, Param } from '../ir/types.js';
 import { callBuiltin, isBuiltinName } from './builtins.js';
 import { lowerIf, lowerWhile } from './control.js';
 import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr } from './scalar.js';
@@ -107,8 +107,7 @@ export function flattenScalars(fr: Frame, v: SVal, span: Span, what: string): Sc
 // Expressions
 // ---------------------------------------------------------------------------------------------
 
-const mathFns: ReadonlySet<string> = new Set<MathFn>(['sqrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil']);
-export { mathFns };
+export const mathFns: ReadonlySet<string> = new Set<MathFn>(['sqrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil']);
 
 export function lookup(fr: Frame, name: string, span: Span): SVal {
   const local = fr.env.get(name);
@@ -200,7 +199,7 @@ function indexValue(fr: Frame, target0: SVal, indices: readonly AstExpr[], span:
   }
   const idx: Expr[] = indices.map((i) => {
     const s = asScalar(fr, evalExpr(fr, i), i.span, 'an array index');
-    return toExpr(fr, coerce(fr, s, 'i32', site(fr, i.span), 'an array index'), site(fr, i.span));
+    return toExpr(coerce(fr, s, 'i32', site(fr, i.span), 'an array index'), site(fr, i.span));
   });
   return readElement(fr, arr, idx, span);
 }
@@ -330,7 +329,7 @@ export function toLambda(fr: Frame, fn: FnVal, argTypes: readonly ETy[], span: S
   const params: Param[] = [];
   const names = lambdaParamNames(fn, argTypes.length);
   const args = argTypes.map((t, i) => symbolicParam(fr, t, names[i] ?? 'x', params));
-  const lets: import('../ir/types.js').Let[] = [];
+  const lets: Let[] = [];
   const inner: Frame = { ...fr, em: { kind: 'element', lets } };
   const result = callFn(inner, fn, args, args.map(() => span), span);
   let leaves = flattenScalars(inner, result, span, 'the result of an element function');
@@ -342,7 +341,7 @@ export function toLambda(fr: Frame, fn: FnVal, argTypes: readonly ETy[], span: S
     leaves = leaves.map((l, i) => coerce(inner, l, want[i]!, site(fr, span), 'the result of an element function'));
   }
   const shape = resultShape(fr, result, span);
-  return { lambda: { params, lets, results: leaves.map((l) => toExpr(fr, l, site(fr, span))) }, results: leaves, shape };
+  return { lambda: { params, lets, results: leaves.map((l) => toExpr(l, site(fr, span))) }, results: leaves, shape };
 }
 
 function leafTypes(fr: Frame, t: ETy): STy[] {
@@ -535,8 +534,4 @@ export function unzipArray(fr: Frame, arr: ArrayVal, span: Span): SVal {
     return { kind: 'array', comps, elem: t, rank: arr.rank, shape: arr.shape } satisfies ArrayVal;
   });
   return { kind: 'tuple', elems: parts };
-}
-
-export function scalarTypeOf(fr: Frame, t: ETy): ScalarType {
-  return concrete(fr, fr.st.infer.leaf(t));
 }

@@ -120,7 +120,7 @@ function inferTypes(def: Def, file: SourceFile, defs: ReadonlyMap<string, Def>, 
   const st = new LowerState(file, defs, preludeDefs, infer, [], names);
   let env = new Map<string, SVal>();
   declared.forEach((t, i) => {
-    const v: SVal = t === null ? { kind: 'param', index: i } : entryValue(st, names[i]!, t).value;
+    const v: SVal = t === null ? { kind: 'param', index: i } : entryValue(names[i]!, t).value;
     st.paramValues.push(v);
     env.set(names[i]!, v);
   });
@@ -138,7 +138,7 @@ function inferTypes(def: Def, file: SourceFile, defs: ReadonlyMap<string, Def>, 
 }
 
 /** The abstract value an entry parameter starts as, and its IR components. */
-function entryValue(st: LowerState, name: string, t: EntryParamType): { value: SVal; components: Value[] } {
+function entryValue(name: string, t: EntryParamType): { value: SVal; components: Value[] } {
   if (t.kind === 'scalar') {
     const value: SVal = t.value !== null
       ? { kind: 'static', ty: t.elem, value: t.value, weak: false }
@@ -158,7 +158,7 @@ function lowerEntry(def: Def, file: SourceFile, defs: ReadonlyMap<string, Def>, 
   const st = new LowerState(file, defs, preludeDefs, new Infer(), [], def.params.map((p) => p.name));
   const env = new Map<string, SVal>();
   const params: Interface[] = def.params.map((p, i) => {
-    const { value, components } = entryValue(st, p.name, types[i]!);
+    const { value, components } = entryValue(p.name, types[i]!);
     env.set(p.name, value);
     st.paramValues.push(value);
     return { name: p.name, components, span: p.span };
@@ -216,7 +216,7 @@ function resultComponents(fr: Frame, v0: SVal, name: string, span: Span): Value[
       const elem = fr.st.infer.defaultScalar(s.ty);
       if (s.kind === 'dyn' && s.expr.kind === 'var') return [{ kind: 'scalar', name: s.expr.name, elem }];
       const fresh: VarName = fr.st.fresh(name, hintUser);
-      if (fr.em.kind === 'array') fr.em.stmts.push({ kind: 'scalar', name: fresh, expr: toExpr(fr, s, span), span });
+      if (fr.em.kind === 'array') fr.em.stmts.push({ kind: 'scalar', name: fresh, expr: toExpr(s, span), span });
       return [{ kind: 'scalar', name: fresh, elem }];
     }
     case 'fn':

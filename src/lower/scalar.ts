@@ -15,21 +15,17 @@ export function staticScalar(ty: ScalarType, value: number, weak = false): Stati
   return { kind: 'static', ty, value: wrap(ty, value), weak };
 }
 
-export function scalarTy(v: ScalarVal): STy {
-  return v.ty;
-}
-
 /** The concrete type of a scalar in IR (an unsolved variable only occurs in the inference run). */
 export function concrete(fr: Frame, t: STy): ScalarType {
   return fr.st.infer.defaultScalar(t);
 }
 
-export function toExpr(fr: Frame, v: ScalarVal, span?: Span): Expr {
+export function toExpr(v: ScalarVal, span?: Span): Expr {
   if (v.kind === 'static') return { kind: 'const', type: v.ty, value: v.value, span };
   return v.expr;
 }
 
-function dyn(fr: Frame, expr: Expr, ty: STy): DynScalar {
+function dyn(expr: Expr, ty: STy): DynScalar {
   return { kind: 'dyn', expr, ty };
 }
 
@@ -44,7 +40,7 @@ export function convert(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): Sc
   if (v.kind === 'static') return v.ty === to ? v : staticScalar(to, cast(to, v.value));
   const from = fr.st.infer.prune(v.ty);
   if (from === to) return v;
-  return dyn(fr, { kind: 'cast', to, arg: v.expr, type: to, span }, to);
+  return dyn({ kind: 'cast', to, arg: v.expr, type: to, span }, to);
 }
 
 /**
@@ -129,23 +125,23 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
   const expr: Expr = {
     kind: 'binary',
     op: irOp,
-    lhs: toExpr(fr, a, span),
-    rhs: toExpr(fr, b, span),
+    lhs: toExpr(a, span),
+    rhs: toExpr(b, span),
     type: concrete(fr, resultTy),
     span,
   };
-  return dyn(fr, expr, resultTy);
+  return dyn(expr, resultTy);
 }
 
 export function negate(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
   if (a.kind === 'static') return staticScalar(a.ty, unary('neg', a.ty, a.value), a.weak);
-  return dyn(fr, { kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
+  return dyn({ kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
 }
 
 export function logicalNot(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
   const b = coerce(fr, a, 'bool', span, "'not'");
   if (b.kind === 'static') return staticScalar('bool', unary('not', 'bool', b.value));
-  return dyn(fr, { kind: 'unary', op: 'not', arg: b.expr, type: 'bool', span }, 'bool');
+  return dyn({ kind: 'unary', op: 'not', arg: b.expr, type: 'bool', span }, 'bool');
 }
 
 export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): ScalarVal {
@@ -163,7 +159,7 @@ export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): Scala
     rt = 'f64';
   }
   if (arg.kind === 'static') return staticScalar(arg.ty, mathFn(fn, arg.ty, arg.value));
-  return dyn(fr, { kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
+  return dyn({ kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
 }
 
 /** `a if c else b` on scalars: resolved when `c` is static. */
@@ -178,12 +174,12 @@ export function selectScalar(fr: Frame, c: ScalarVal, a: ScalarVal, b: ScalarVal
   const expr: Expr = {
     kind: 'select',
     cond: cond.expr,
-    then: toExpr(fr, a, span),
-    else: toExpr(fr, b, span),
+    then: toExpr(a, span),
+    else: toExpr(b, span),
     type: concrete(fr, t),
     span,
   };
-  return dyn(fr, expr, t);
+  return dyn(expr, t);
 }
 
 /** Reports a unification failure at a span, saying what was being checked. */
