@@ -100,7 +100,7 @@ export interface DynamicCondition {
   readonly sizesOf: readonly string[];
 }
 
-export const maxCallDepth = 64;
+export const maxCallDepth = 128;
 export const maxCalls = 20000;
 
 /** State of one lowering run: name and node supplies, the solver, the definitions in scope. */

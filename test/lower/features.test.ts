@@ -270,3 +270,24 @@ describe('user definitions', () => {
     expect(contents(run(p, [f64s([8, 4])])[0]!)).toEqual([1, 0.5]);
   });
 });
+
+test('an if whose else branch keeps the old value merges it with the new one', () => {
+  const src = 'def main(xs, t):\n  ys = xs\n  if t > 0.0:\n    ys = reverse(xs)\n  return map(lam y: y + 0.5, ys)\n';
+  const p = lowerText(src);
+  const node = p.body.stmts.find((s) => s.kind === 'if');
+  expect(node?.kind === 'if' && node.else.results).toEqual(['xs']);
+  expect(contents(run(p, [f64s([1, 2]), scalar('f64', 1)])[0]!)).toEqual([2.5, 1.5]);
+  expect(contents(run(p, [f64s([1, 2]), scalar('f64', 0)])[0]!)).toEqual([1.5, 2.5]);
+});
+
+test('static recursion on a scalar argument unrolls', () => {
+  const src = 'def apply(n, v):\n  if n == 0:\n    return v\n  return apply(n - 1, map(lam x: x + 1.0, v))\n\ndef main(xs):\n  return apply(5, xs)\n';
+  const p = lowerText(src);
+  expect(kinds(p)).toEqual({ map: 5 });
+  expect(contents(run(p, [f64s([0])])[0]!)).toEqual([5]);
+});
+
+test('recursion under a run-time if that depends on a size is explained', () => {
+  const src = 'def g(ys):\n  if size(ys) < 2:\n    r = ys\n  else:\n    r = g(ys)\n  return r\n\ndef main(xs):\n  return g(xs)\n';
+  expect(() => lowerText(src)).toThrow(/stop the recursion of 'g', but it depends on the size of xs/);
+});
