@@ -139,7 +139,7 @@ describe('syntax errors', () => {
   });
 
   it('survives pathological nesting of every recursive construct', () => {
-    const deep = 5000;
+    const deep = 2000;
     const sources = [
       `x = ${'('.repeat(deep)}`,
       `x = ${'-'.repeat(deep)}1`,

@@ -1,38 +1,44 @@
 // Test helper: checks that every node of a parsed module has a span inside its parent's and
 // that leaves (names, numbers, operators, keywords) span exactly their own text.
 
-import { expect } from 'vitest';
 import type { SourceFile, Span } from '../../src/diagnostics/index.js';
 import type { Expr, Module, Pattern, Stmt } from '../../src/syntax/index.js';
 
-/** Checks that every node's span lies inside its parent's and that leaves span their own text. */
-export function checkSpans(file: SourceFile, module: Module): void {
+/**
+ * Every span problem in the module, as readable strings (none for a well-formed tree): a span
+ * not inside its parent's, or a leaf whose span does not cover exactly its own text.
+ */
+export function spanProblems(file: SourceFile, module: Module): string[] {
   const text = file.text;
+  const problems: string[] = [];
   const inside = (child: Span, parent: Span): void => {
-    expect(child.start).toBeGreaterThanOrEqual(parent.start);
-    expect(child.end).toBeLessThanOrEqual(parent.end);
-    expect(child.start).toBeLessThanOrEqual(child.end);
+    if (child.start < parent.start || child.end > parent.end || child.start > child.end) {
+      problems.push(`span ${child.start}-${child.end} ${JSON.stringify(slice(child))} is not inside ${parent.start}-${parent.end}`);
+    }
   };
   const slice = (s: Span): string => text.slice(s.start, s.end);
+  const covers = (span: Span, expected: string, ok: (actual: string) => boolean = (a) => a === expected): void => {
+    if (!ok(slice(span))) problems.push(`span ${span.start}-${span.end} covers ${JSON.stringify(slice(span))}, not ${JSON.stringify(expected)}`);
+  };
   const pattern = (p: Pattern, parent: Span): void => {
     inside(p.span, parent);
-    if (p.kind === 'name') expect(slice(p.span)).toBe(p.name);
+    if (p.kind === 'name') covers(p.span, p.name);
     else p.elems.forEach((e) => pattern(e, p.span));
   };
   const expr = (e: Expr, parent: Span): void => {
     inside(e.span, parent);
     switch (e.kind) {
       case 'number':
-        expect(slice(e.span)).toBe(e.text);
+        covers(e.span, e.text);
         break;
       case 'name':
-        expect(slice(e.span)).toBe(e.name);
+        covers(e.span, e.name);
         break;
       case 'bool':
-        expect(slice(e.span).toLowerCase()).toBe(String(e.value));
+        covers(e.span, String(e.value), (a) => a.toLowerCase() === String(e.value));
         break;
       case 'opref':
-        expect(slice(e.span)).toBe(e.op);
+        covers(e.span, e.op);
         break;
       case 'binary':
         expr(e.lhs, e.span);
@@ -73,7 +79,7 @@ export function checkSpans(file: SourceFile, module: Module): void {
         expr(s.value, s.span);
         break;
       case 'return':
-        expect(slice(s.span).startsWith('return')).toBe(true);
+        covers(s.span, 'return', (a) => a.startsWith('return'));
         expr(s.value, s.span);
         break;
       case 'if':
@@ -85,26 +91,27 @@ export function checkSpans(file: SourceFile, module: Module): void {
         s.body.forEach((x) => stmt(x, s.span));
         break;
       case 'for':
-        expect(slice(s.varSpan)).toBe(s.var);
+        covers(s.varSpan, s.var);
         s.range.forEach((x) => expr(x, s.span));
         s.body.forEach((x) => stmt(x, s.span));
         break;
       case 'pass':
-        expect(slice(s.span)).toBe('pass');
+        covers(s.span, 'pass');
         break;
       default:
         s satisfies never;
     }
   };
-  expect(module.span).toEqual({ start: 0, end: text.length });
+  if (module.span.start !== 0 || module.span.end !== text.length) problems.push('the module does not span the whole text');
   for (const def of module.defs) {
     inside(def.span, module.span);
-    expect(slice(def.span).startsWith('def')).toBe(true);
-    expect(slice(def.nameSpan)).toBe(def.name);
+    covers(def.span, 'def', (a) => a.startsWith('def'));
+    covers(def.nameSpan, def.name);
     for (const p of def.params) {
       inside(p.span, def.span);
-      expect(slice(p.span).startsWith(p.name)).toBe(true);
+      covers(p.span, p.name, (a) => a.startsWith(p.name));
     }
     def.body.forEach((s) => stmt(s, def.span));
   }
+  return problems;
 }
