@@ -181,6 +181,13 @@ function unifyRanks(fr: Frame, a: ArrayVal, b: ArrayVal, span: Span, what: strin
   }
 }
 
+/** ` 'is'` when an array is (a component of) an entry parameter, for messages; else nothing. */
+function entryName(fr: Frame, a: ArrayVal): string {
+  const c = a.comps[0];
+  if (c === undefined || c.startsWith('%')) return '';
+  return ` '${c.split('.')[0]}'`;
+}
+
 /** The index type for an array of rank r: i32, or a tuple of r i32s. */
 function indexType(r: number): ETy {
   return r === 1 ? 'i32' : Array.from({ length: r }, (): ETy => 'i32');
@@ -207,7 +214,7 @@ function gather(fr: Frame, is: ArrayVal, xs: ArrayVal, span: Span): ArrayVal {
     fr.st.infer.unify(is.elem, indexType(r));
   } catch (e) {
     if (!(e instanceof TypeClash)) throw e;
-    throw fail(fr, 'E305', `the indices of 'gather' must be ${fr.st.infer.show(indexType(r))} (one i32 per dimension of the rank-${r} source), found ${fr.st.infer.show(is.elem)}`, span);
+    throw fail(fr, 'E305', `the indices of 'gather'${entryName(fr, is)} must be ${fr.st.infer.show(indexType(r))} (one i32 per dimension of the rank-${r} source${entryName(fr, xs)}), found ${fr.st.infer.show(is.elem)}`, span);
   }
   return emitNode(fr, 'gather', xs.elem, peek(fr, is), is.shape, span, (id, outs) => ({
     kind: 'gather', id, outs, span: site(fr, span), indices: is.comps, source: xs.comps,
@@ -221,7 +228,7 @@ function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span
     fr.st.infer.unify(src.elem, [idxTy, dest.elem]);
   } catch (e) {
     if (!(e instanceof TypeClash)) throw e;
-    throw fail(fr, 'E305', `the source of 'scatter' must hold (index, value) pairs of type (${fr.st.infer.show(idxTy)}, ${fr.st.infer.show(dest.elem)}), found ${fr.st.infer.show(src.elem)}`, span);
+    throw fail(fr, 'E305', `the source of 'scatter'${entryName(fr, src)} must hold (index, value) pairs of type (${fr.st.infer.show(idxTy)}, ${fr.st.infer.show(dest.elem)}), found ${fr.st.infer.show(src.elem)}`, span);
   }
   const lowered = toLambda(fr, op, [dest.elem, dest.elem], span, [dest.elem]);
   return emitNode(fr, 'scatter', dest.elem, r, dest.shape, span, (id, outs) => ({
