@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { interpret } from '../../src/interp/index.js';
+import { verifyProgram } from '../../src/ir/verify.js';
 import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import type { Program, ScalarType } from '../../src/ir/types.js';
 import {
@@ -37,12 +38,17 @@ import {
   v,
 } from '../ir/builders.js';
 
+/** Interprets a program after checking that the hand-built IR is well-formed. */
+function interpretChecked(p: Program, inputs: readonly InterfaceValue[]): InterfaceValue[] {
+  verifyProgram(p, 'test');
+  return interpret(p, inputs);
+}
 function only(values: InterfaceValue[]): RuntimeValue {
   expect(values.length).toBe(1);
   return values[0] as RuntimeValue;
 }
 function run1(p: Program, inputs: readonly InterfaceValue[]): { shape: readonly number[]; data: number[]; elem: ScalarType } {
-  const r = only(interpret(p, inputs));
+  const r = only(interpretChecked(p, inputs));
   if (r.kind !== 'array') throw new Error('expected an array result');
   return { shape: r.shape, data: Array.from(r.data), elem: r.elem };
 }
@@ -80,7 +86,7 @@ describe('generate', () => {
         bin('==', bin('%', v('i', t), i32(2)), i32(0)),
       ])),
     ], ['a', 'b']);
-    const [a, b] = interpret(p, [array('f64', [4], [9, 9, 9, 9])]) as RuntimeValue[];
+    const [a, b] = interpretChecked(p, [array('f64', [4], [9, 9, 9, 9])]) as RuntimeValue[];
     expect(a).toMatchObject({ shape: [4] });
     expect(Array.from((a as { data: Int32Array }).data)).toEqual([3, 2, 1, 0]);
     expect(Array.from((b as { data: Uint8Array }).data)).toEqual([1, 0, 1, 0]);
@@ -109,7 +115,7 @@ describe('map and element types', () => {
         bin('-', v('a', 'f64'), v('b', 'f64')),
       ])),
     ], ['s', 'd']);
-    const [s, d] = interpret(p, [array('f64', [2, 2], [1, 2, 3, 4]), array('f64', [2, 2], [10, 20, 30, 40])]) as RuntimeValue[];
+    const [s, d] = interpretChecked(p, [array('f64', [2, 2], [1, 2, 3, 4]), array('f64', [2, 2], [10, 20, 30, 40])]) as RuntimeValue[];
     expect(s).toMatchObject({ shape: [2, 2] });
     expect(Array.from((s as { data: Float64Array }).data)).toEqual([11, 22, 33, 44]);
     expect(Array.from((d as { data: Float64Array }).data)).toEqual([-9, -18, -27, -36]);
@@ -176,7 +182,7 @@ describe('map and element types', () => {
         cast('u32', cast('i32', v('x', t))),
       ])),
     ], ['b', 'k', 's', 'u']);
-    const outs = interpret(p, [array('f64', [4], [0, 1.5, -2.7, 3.9])]) as RuntimeValue[];
+    const outs = interpretChecked(p, [array('f64', [4], [0, 1.5, -2.7, 3.9])]) as RuntimeValue[];
     const data = outs.map((o) => Array.from((o as { data: ArrayLike<number> }).data));
     expect(data).toEqual([
       [0, 1, 1, 0],
@@ -234,7 +240,7 @@ describe('gather', () => {
     const p = program('gt', [arrayParam('is', 'i32', 1), tupleParam('ps', [arrayValue('ps0', 'i32', 1), arrayValue('ps1', 'bool', 1)])], [
       n.gather([arr('q0', 'i32', 1), arr('q1', 'bool', 1)], ['is'], ['ps0', 'ps1']),
     ], [{ name: 'q', components: [arrayValue('q0', 'i32', 1), arrayValue('q1', 'bool', 1)] }]);
-    const [q] = interpret(p, [array('i32', [2], [1, 0]), [array('i32', [2], [5, 6]), array('bool', [2], [0, 1])]]);
+    const [q] = interpretChecked(p, [array('i32', [2], [1, 0]), [array('i32', [2], [5, 6]), array('bool', [2], [0, 1])]]);
     expect((q as RuntimeValue[]).map((x) => Array.from((x as { data: ArrayLike<number> }).data))).toEqual([[6, 5], [1, 0]]);
   });
 });
@@ -306,9 +312,9 @@ describe('fold', () => {
       sel(bin('>', v('x', 'f64'), v('m', 'f64')), v('i', 'i32'), v('at', 'i32')),
     ]);
     const p = program('argmax', [arrayParam('xs', 'f64', 1), arrayParam('is', 'i32', 1)], [
-      n.fold([arr('m', 'f64', 0), arr('at', 'i32', 0)], op, [c('f64', -Infinity), i32(-1)], ['xs', 'is']),
-    ], ['m', 'at']);
-    const [m, at] = interpret(p, [array('f64', [4], [3, 9, 2, 9]), array('i32', [4], [0, 1, 2, 3])]) as RuntimeValue[];
+      n.fold([arr('best', 'f64', 0), arr('where', 'i32', 0)], op, [c('f64', -Infinity), i32(-1)], ['xs', 'is']),
+    ], ['best', 'where']);
+    const [m, at] = interpretChecked(p, [array('f64', [4], [3, 9, 2, 9]), array('i32', [4], [0, 1, 2, 3])]) as RuntimeValue[];
     expect(Array.from((m as { data: Float64Array }).data)).toEqual([9]);
     expect(Array.from((at as { data: Int32Array }).data)).toEqual([1]);
   });
@@ -358,7 +364,7 @@ describe('force, scalars and control flow', () => {
     const n = nodes();
     const p = program('f', [arrayParam('xs', 'u32', 1)], [n.force([arr('ys', 'u32', 1)], ['xs'])], ['ys']);
     const xs = array('u32', [2], [1, 2]);
-    const out = only(interpret(p, [xs]));
+    const out = only(interpretChecked(p, [xs]));
     expect(out).toMatchObject({ shape: [2], elem: 'u32' });
     expect((out as { data: Uint32Array }).data).not.toBe(xs.data);
     expect(Array.from((out as { data: Uint32Array }).data)).toEqual([1, 2]);
@@ -371,7 +377,7 @@ describe('force, scalars and control flow', () => {
       scalarStmt('w', bin('*', v('first', 'f64'), v('k', 'f64'))),
       n.map([arr('ys', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', v('x', 'f64'), v('w', 'f64')))),
     ], ['ys', 'w']);
-    const [ys, w] = interpret(p, [array('f64', [2], [3, 4]), scalar('f64', 2)]) as RuntimeValue[];
+    const [ys, w] = interpretChecked(p, [array('f64', [2], [3, 4]), scalar('f64', 2)]) as RuntimeValue[];
     expect(Array.from((ys as { data: Float64Array }).data)).toEqual([9, 10]);
     expect(w).toEqual({ kind: 'scalar', elem: 'f64', value: 6 });
   });
@@ -379,7 +385,7 @@ describe('force, scalars and control flow', () => {
   it('runs the branch of an if that its condition picks', () => {
     const n = nodes();
     const thenMap = n.map([arr('t', 'i32', 1)], ['xs'], lam([['x', 'i32']], bin('+', v('x', 'i32'), i32(1))));
-    const elseMap = n.map([arr('e', 'i32', 1)], ['xs'], lam([['x', 'i32']], bin('*', v('x', 'i32'), i32(2))));
+    const elseMap = n.map([arr('e', 'i32', 1)], ['xs'], lam([['y', 'i32']], bin('*', v('y', 'i32'), i32(2))));
     const p = program('branch', [arrayParam('xs', 'i32', 1), scalarParam('b', 'bool')], [
       n.if_([arrayValue('r', 'i32', 1)], v('b', 'bool'), block([], [thenMap], ['t']), block([], [elseMap], ['e'])),
     ], ['r']);
@@ -404,7 +410,7 @@ describe('force, scalars and control flow', () => {
       scalarStmt('k0', i32(0)),
       n.while_([arrayValue('r', 'f64', 1), scalarValue('k', 'i32')], ['xs', 'k0'], cond, body),
     ], ['r', 'k']);
-    const [r, k] = interpret(p, [array('f64', [2], [1, 3])]) as RuntimeValue[];
+    const [r, k] = interpretChecked(p, [array('f64', [2], [1, 3])]) as RuntimeValue[];
     expect(Array.from((r as { data: Float64Array }).data)).toEqual([8, 24]);
     expect(k).toEqual({ kind: 'scalar', elem: 'i32', value: 3 });
   });
@@ -414,14 +420,14 @@ describe('force, scalars and control flow', () => {
     const p = program('t', [arrayParam('xs', 'i32', 1)], [
       n.map([arr('a', 'i32', 1), arr('b', 'u32', 1)], ['xs'], lam([['x', 'i32']], [v('x', 'i32'), u32(7)])),
     ], [{ name: 'pair', components: [arrayValue('a', 'i32', 1), arrayValue('b', 'u32', 1)] }]);
-    const out = interpret(p, [array('i32', [1], [4])]);
+    const out = interpretChecked(p, [array('i32', [1], [4])]);
     expect(out).toHaveLength(1);
     expect((out[0] as RuntimeValue[]).map((x) => x.elem)).toEqual(['i32', 'u32']);
   });
 
   it('stores bool results as 0 and 1 in a Uint8Array', () => {
     const p = mapProgram('bool', 'bool', (x) => un('not', x));
-    const out = only(interpret(p, [array('bool', [3], [1, 0, 1])]));
+    const out = only(interpretChecked(p, [array('bool', [3], [1, 0, 1])]));
     expect((out as { data: Uint8Array }).data).toBeInstanceOf(Uint8Array);
     expect(Array.from((out as { data: Uint8Array }).data)).toEqual([0, 1, 0]);
     expect(bool(true).value).toBe(1);
