@@ -93,7 +93,8 @@ export function lex(file: SourceFile): LexResult {
   const diagnostics: Diagnostic[] = [];
   const levels: Level[] = [{ col: 0, alias: null }];
   let brackets: OpenBracket[] = [];
-  let pos = 0;
+  // A byte-order mark, as some editors write at the start of UTF-8 files, is not content.
+  let pos = text.startsWith('\uFEFF') ? 1 : 0;
   let atLineStart = true;
   let lineHasTokens = false;
 

@@ -93,10 +93,10 @@ class Parser extends TokenCursor {
       this.advance();
       returnType = this.typeAnn();
     }
-    this.expectPunct(':', returnType === null ? "expected ':' after the parameter list" : "expected ':' after the return type");
+    const colon = this.expectPunct(':', returnType === null ? "expected ':' after the parameter list" : "expected ':' after the return type");
     const body = this.suite('def');
     const last = body[body.length - 1];
-    return { name, nameSpan, params, returnType, body, span: joinSpans(start, last?.span ?? start) };
+    return { name, nameSpan, params, returnType, body, span: joinSpans(start, last?.span ?? colon.span) };
   }
 
   private defParam(): DefParam {

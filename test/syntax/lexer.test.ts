@@ -36,6 +36,7 @@ function tokens(text: string): string {
 const cases: ReadonlyArray<readonly [string, string]> = [
   ['', 'eof'],
   ['x', 'x ⏎ eof'],
+  ['\uFEFFdef', 'kw:def ⏎ eof'],
   ['# only a comment\n\n   \n', 'eof'],
   ['a\nb\n', 'a ⏎ b ⏎ eof'],
   ['a\n  b\n  c\nd', 'a ⏎ → b ⏎ c ⏎ ← d ⏎ eof'],
