@@ -1,0 +1,323 @@
+// The `arrayfuse` command line: argument parsing (commander), file I/O, and rendering of
+// diagnostics. Every command goes through the driver; this module only translates between the
+// terminal and it.
+//
+// Exit codes: 0 success, 1 the user's error (a diagnostic, no stack trace), 2 a usage error
+// (bad flags), 3 an internal error (our bug, said so).
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, CommanderError, Option } from 'commander';
+import { CompilerBug, UserError, renderDiagnostic, userError } from '../diagnostics/index.js';
+import type { InputSignature } from '../lower/index.js';
+import { printProgram } from '../ir/printer.js';
+import { programToJson } from '../ir/json.js';
+import type { InterfaceValue, RuntimeValue } from '../ir/values.js';
+import { Compiler, entrySizes, type NamedInputs, type PlanningOptions } from '../driver/index.js';
+import { costNames } from '../plan/cost.js';
+import { programGraphs } from '../plan/index.js';
+import { emitLp, emitMps, renderPlanDot, renderPlanJson, renderPlanSvg, renderPlanText } from '../plan/render.js';
+import type { Strategy } from '../plan/types.js';
+import { emitJs } from '../runtime/index.js';
+import { parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeValueFile } from '../runtime/io/index.js';
+import { runDemo } from './demo.js';
+import { formatValue } from './format.js';
+
+/** Where output goes; tests pass their own to capture it. */
+export interface Terminal {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processTerminal: Terminal = {
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
+};
+
+const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'none'];
+
+const collect = (value: string, previous: readonly string[]): string[] => [...previous, value];
+
+function readSource(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw userError('E500', `cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function compilerFor(file: string, entry: string | undefined): Compiler {
+  return new Compiler(readSource(file), { fileName: file, entry });
+}
+
+function parseTimeLimit(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = Number(text);
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds < 0) {
+    throw userError('E600', `--time-limit ${JSON.stringify(text)}: expected a non-negative number of seconds`);
+  }
+  return seconds;
+}
+
+interface PlanFlags {
+  strategy: Strategy;
+  cost: string;
+  timeLimit?: string;
+}
+
+function planningOptions(flags: PlanFlags): PlanningOptions {
+  return { strategy: flags.strategy, cost: flags.cost, timeLimitSeconds: parseTimeLimit(flags.timeLimit) };
+}
+
+/** `--shape name=f64[1000,64]` (and `--shape m=1000` for a scalar) → a signature. */
+function shapeSignature(compiler: Compiler, shapes: readonly string[]): Record<string, InputSignature> | undefined {
+  if (shapes.length === 0) return undefined;
+  const given: Record<string, InputSignature> = {};
+  const types = compiler.parameterTypes();
+  for (const text of shapes) {
+    const eq = text.indexOf('=');
+    if (eq <= 0) throw userError('E523', `--shape ${JSON.stringify(text)}: expected name=f64[1000,64] or name=VALUE for a scalar`);
+    const name = text.slice(0, eq).trim();
+    const type = types[name];
+    if (type?.kind === 'scalar') {
+      const { value } = parseArgAssignment(text, () => type.elem);
+      given[name] = { kind: 'scalar', elem: value.elem, value: value.value };
+    } else {
+      const spec = parseRandomSpec(text.slice(eq + 1));
+      if (spec.shape === null) throw userError('E523', `--shape ${name}: '${name}' is an array; give its shape, e.g. ${name}=f64[1000]`);
+      given[name] = { kind: 'array', elem: type?.kind === 'array' ? type.elem : spec.elem, shape: spec.shape };
+    }
+  }
+  // Parameters without a --shape keep their annotated or inferred type with unknown sizes only
+  // when every parameter is given; a partial signature would be ambiguous.
+  const missing = compiler.parameterNames.filter((n) => !(n in given));
+  if (missing.length > 0) {
+    throw userError('E523', `--shape was given for some parameters but not for ${missing.map((m) => `'${m}'`).join(', ')}`);
+  }
+  return given;
+}
+
+interface InputFlags {
+  input: string[];
+  arg: string[];
+  random: string[];
+  seed: string;
+}
+
+/** Inputs from `--input name=FILE`, `--arg name=VALUE` and `--random name=SPEC`. */
+function gatherInputs(compiler: Compiler, flags: InputFlags): NamedInputs {
+  const inputs: Record<string, InterfaceValue> = {};
+  const types = compiler.parameterTypes();
+  const seed = Number(flags.seed);
+  if (!Number.isInteger(seed)) throw userError('E524', `--seed ${JSON.stringify(flags.seed)}: expected an integer`);
+  const put = (name: string, value: InterfaceValue, flag: string): void => {
+    if (name in inputs) throw userError('E524', `${flag}: parameter '${name}' was given more than once`);
+    inputs[name] = value;
+  };
+  const split = (text: string, flag: string): [string, string] => {
+    const eq = text.indexOf('=');
+    if (eq <= 0) throw userError('E524', `${flag} ${JSON.stringify(text)}: expected name=...`);
+    return [text.slice(0, eq).trim(), text.slice(eq + 1)];
+  };
+  for (const text of flags.input) {
+    const [name, path] = split(text, '--input');
+    put(name, readValueFile(path), '--input');
+  }
+  for (const text of flags.arg) {
+    const { name, value } = parseArgAssignment(text, (n) => {
+      const t = types[n];
+      return t?.kind === 'scalar' ? t.elem : undefined;
+    });
+    put(name, value, '--arg');
+  }
+  flags.random.forEach((text, k) => {
+    const [name, spec] = split(text, '--random');
+    put(name, randomValue(spec, seed + k), '--random');
+  });
+  return inputs;
+}
+
+function components(value: InterfaceValue): readonly RuntimeValue[] {
+  return Array.isArray(value) ? (value as readonly RuntimeValue[]) : [value as RuntimeValue];
+}
+
+export function buildProgram(term: Terminal): Command {
+  const program = new Command('arrayfuse')
+    .description('Optimal fusion of data-parallel array programs (gathers included) with Integer Linear Programming')
+    .version('0.1.0')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => term.out(s), writeErr: (s) => term.err(s) })
+    .showHelpAfterError(false);
+
+  const strategyOption = () =>
+    new Option('--strategy <name>', 'fusion strategy').choices(strategies as string[]).default('ilp');
+  const costOption = () => new Option('--cost <cost>', `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes"`).default('reads+writes');
+  const timeLimitOption = () => new Option('--time-limit <seconds>', 'stop the ILP solver after this long and keep its best plan');
+
+  program
+    .command('check')
+    .description('parse and type-check a program; print the entry and its parameter types')
+    .argument('<file>', '.fuse source file')
+    .option('--entry <name>', 'the def to check (default: main, else the last def)')
+    .action((file: string, flags: { entry?: string }) => {
+      const compiler = compilerFor(file, flags.entry);
+      const lowered = compiler.lower();
+      const params = lowered.params.map((p) => `${p.name}: ${describeInterface(p)}`).join(', ');
+      const results = lowered.results.map(describeInterface).join(', ');
+      term.out(`ok: ${lowered.name}(${params}) -> ${results}`);
+    });
+
+  program
+    .command('lower')
+    .description('print the core IR of a program (the paper\'s notation, or JSON)')
+    .argument('<file>', '.fuse source file')
+    .option('--entry <name>', 'the def to lower')
+    .option('--shape <name=type[dims]>', 'specialise to an input shape (repeatable)', collect, [])
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((file: string, flags: { entry?: string; shape: string[]; format: 'text' | 'json' }) => {
+      const compiler = compilerFor(file, flags.entry);
+      const lowered = compiler.lower(shapeSignature(compiler, flags.shape));
+      term.out(flags.format === 'json' ? programToJson(lowered, 2) : printProgram(lowered));
+    });
+
+  program
+    .command('plan')
+    .description('find the fusion plan of a program and show it')
+    .argument('<file>', '.fuse source file')
+    .option('--entry <name>', 'the def to plan')
+    .addOption(strategyOption())
+    .addOption(costOption())
+    .addOption(timeLimitOption())
+    .option('--shape <name=type[dims]>', 'input shapes, for size-weighted costs (repeatable)', collect, [])
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'dot', 'svg']).default('text'))
+    .option('--emit-lp <file>', 'also write the ILP in CPLEX LP format')
+    .option('--emit-mps <file>', 'also write the ILP in MPS format')
+    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; format: string; emitLp?: string; emitMps?: string }) => {
+      const compiler = compilerFor(file, flags.entry);
+      const signature = shapeSignature(compiler, flags.shape);
+      const options = planningOptions(flags);
+      const lowered = compiler.lower(signature);
+      const graphs = programGraphs(lowered, {}, signature === undefined ? {} : entrySizes(signature));
+      if (flags.emitLp !== undefined) writeFileSync(flags.emitLp, emitLp(graphs, options.cost));
+      if (flags.emitMps !== undefined) writeFileSync(flags.emitMps, emitMps(graphs, options.cost));
+      const plan = await compiler.plan(signature, options);
+      switch (flags.format) {
+        case 'json':
+          term.out(JSON.stringify(renderPlanJson(graphs, plan), null, 2));
+          break;
+        case 'dot':
+          term.out(renderPlanDot(graphs, plan));
+          break;
+        case 'svg':
+          term.out(await renderPlanSvg(graphs, plan));
+          break;
+        default:
+          term.out(renderPlanText(graphs, plan));
+      }
+    });
+
+  program
+    .command('run')
+    .description('run a program on inputs: the fused plan by default, or the reference interpreter')
+    .argument('<file>', '.fuse source file')
+    .option('--entry <name>', 'the def to run')
+    .option('--input <name=path>', 'an input from a .npy or .json file (repeatable)', collect, [])
+    .option('--arg <name=value>', 'a scalar input (repeatable)', collect, [])
+    .option('--random <name=spec>', 'a random input, e.g. xs=f64[1000,64] or is=i32[10]@0..9 (repeatable)', collect, [])
+    .option('--seed <n>', 'seed for --random', '1')
+    .option('--out <dir>', 'write every result to DIR/<name>.npy')
+    .addOption(strategyOption())
+    .addOption(costOption())
+    .addOption(timeLimitOption())
+    .option('--interpret', 'run the reference interpreter instead of the fused code')
+    .option('--stats', 'print time per cluster, bytes allocated and element counters')
+    .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; interpret?: boolean; stats?: boolean }) => {
+      const compiler = compilerFor(file, flags.entry);
+      const inputs = gatherInputs(compiler, flags);
+      const execution = await compiler.execute(inputs, {
+        ...planningOptions(flags),
+        interpret: flags.interpret === true,
+        counters: flags.stats === true,
+      });
+      execution.program.results.forEach((r, k) => {
+        const value = execution.results[k]!;
+        term.out(`${r.name} = ${components(value).map((c) => formatValue(c)).join(', ')}`);
+        if (flags.out !== undefined) {
+          mkdirSync(flags.out, { recursive: true });
+          const parts = components(value);
+          parts.forEach((c, i) => writeValueFile(join(flags.out!, parts.length === 1 ? `${r.name}.npy` : `${r.name}.${i}.npy`), c));
+        }
+      });
+      if (flags.stats === true && execution.run !== undefined) term.out(renderStats(execution.run.stats));
+    });
+
+  program
+    .command('emit')
+    .description('print the JavaScript generated for a program\'s fused plan')
+    .argument('<file>', '.fuse source file')
+    .option('--entry <name>', 'the def to compile')
+    .option('--shape <name=type[dims]>', 'specialise to input shapes (repeatable)', collect, [])
+    .addOption(strategyOption())
+    .addOption(costOption())
+    .addOption(timeLimitOption())
+    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[] }) => {
+      const compiler = compilerFor(file, flags.entry);
+      const signature = shapeSignature(compiler, flags.shape);
+      const plan = await compiler.plan(signature, planningOptions(flags));
+      term.out(emitJs(compiler.lower(signature), plan));
+    });
+
+  program
+    .command('demo')
+    .description('run the bundled paper examples on generated inputs and show their plans')
+    .option('--size <n>', 'elements per input array', '8')
+    .action(async (flags: { size: string }) => {
+      const size = Number(flags.size);
+      if (!Number.isInteger(size) || size < 1) throw userError('E524', `--size ${JSON.stringify(flags.size)}: expected a positive integer`);
+      await runDemo(term, size);
+    });
+
+  return program;
+}
+
+function describeInterface(i: { readonly components: readonly { readonly kind: string; readonly elem: string; readonly rank?: number }[] }): string {
+  const parts = i.components.map((c) => (c.kind === 'scalar' ? c.elem : `${c.elem}[${'_,'.repeat(Math.max(0, (c.rank ?? 1) - 1))}_]`.replace('[]', '[]')));
+  return parts.length === 1 ? parts[0]! : `(${parts.join(', ')})`;
+}
+
+function renderStats(stats: import('../runtime/index.js').RunStats): string {
+  const lines = ['stats:'];
+  stats.clusters.forEach((c, k) => {
+    lines.push(`  cluster ${k + 1}: ${c.timeMs.toFixed(3)} ms over ${c.runs} run(s); writes ${c.manifest.join(', ') || 'nothing'}`);
+  });
+  lines.push(`  allocated ${stats.bytesAllocated} bytes in ${stats.allocations.length} array(s): ${stats.allocations.map((a) => a.array).join(', ')}`);
+  if (stats.counters !== null) {
+    lines.push('  elements moved (reads by order; writes):');
+    for (const [name, t] of Object.entries(stats.counters)) {
+      const reads = Object.entries(t.reads).map(([order, n]) => `${order}:${n}`).join(' ');
+      lines.push(`    ${name}: reads ${reads || '-'}; writes ${t.writes}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Runs the CLI; returns the exit code. Never throws. */
+export async function main(argv: readonly string[], term: Terminal = processTerminal): Promise<number> {
+  const program = buildProgram(term);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return 2;
+    }
+    if (e instanceof UserError) {
+      term.err(e.diagnostics.map(renderDiagnostic).join('\n'));
+      return 1;
+    }
+    const detail = e instanceof CompilerBug ? e.message : `internal error (this is a bug in arrayfuse; please report it): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+    term.err(detail);
+    return 3;
+  }
+}

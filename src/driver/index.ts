@@ -1,0 +1,229 @@
+// The driver: runs the pipeline stages in one visible order and caches what they produce.
+//
+//   .fuse text ──parse──▶ AST ──lower──▶ core IR ──verify──▶ plan ──validate──▶ codegen ──▶ run
+//
+// A Compiler holds one source file. Lowering is specialised per input signature (element
+// types, ranks, shapes, scalar values), as a JIT would, so programs, plans and executables are
+// cached per signature (and per planning options). The caches live in the Compiler object,
+// never at module level.
+
+import { SourceFile, UserError, userError } from '../diagnostics/index.js';
+import type { Def, Module } from '../syntax/ast.js';
+import { parseModule } from '../syntax/index.js';
+import { inferEntryTypes, lowerModule, type EntryParamType, type InputSignature } from '../lower/index.js';
+import type { ElemType } from '../lower/index.js';
+import { verifyProgram } from '../ir/verify.js';
+import type { Program, ScalarType } from '../ir/types.js';
+import type { InterfaceValue, RuntimeValue } from '../ir/values.js';
+import { interpret } from '../interp/index.js';
+import { plan as planProgram, type PlanOptions } from '../plan/index.js';
+import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
+import { assertValidPlan } from '../plan/validate.js';
+import type { Plan, Strategy } from '../plan/types.js';
+import type { EntrySizes } from '../plan/evaluate.js';
+import { compileProgram, type CompiledProgram, type RunResult } from '../runtime/index.js';
+
+/** A named stage of the pipeline: what it is called in errors, and what it does. */
+interface Pass<In, Out> {
+  readonly name: string;
+  run(input: In): Out;
+}
+
+const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
+
+const verifyPass: Pass<Program, Program> = {
+  name: 'verify',
+  run: (program) => {
+    verifyProgram(program, 'lower');
+    return program;
+  },
+};
+
+/** Planning options a caller can set; the solver loader is shared by the Compiler. */
+export interface PlanningOptions {
+  readonly strategy?: Strategy;
+  readonly cost?: string;
+  readonly timeLimitSeconds?: number;
+}
+
+export interface CompilerOptions {
+  /** Shown in diagnostics; default `<input>`. */
+  readonly fileName?: string;
+  /** The entry `def`: else `main`, else the last one. */
+  readonly entry?: string;
+  /** Share one HiGHS instance between compilers (it loads once per loader). */
+  readonly solver?: SolverLoader;
+}
+
+/** Inputs by entry parameter name. */
+export type NamedInputs = Readonly<Record<string, InterfaceValue>>;
+
+export interface ExecutionOptions extends PlanningOptions {
+  /** Run the reference interpreter instead of the fused code. */
+  readonly interpret?: boolean;
+  /** Count elements read and written per array (fused runs only). */
+  readonly counters?: boolean;
+}
+
+export interface Execution {
+  readonly program: Program;
+  /** Results in the order of `program.results`. */
+  readonly results: readonly InterfaceValue[];
+  /** The plan that ran (absent for interpreted runs). */
+  readonly plan?: Plan;
+  readonly run?: RunResult;
+}
+
+export class Compiler {
+  readonly file: SourceFile;
+  readonly module: Module;
+  readonly entry: Def;
+  private readonly solver: SolverLoader;
+  private readonly programs = new Map<string, Program>();
+  private readonly plans = new Map<string, Promise<Plan>>();
+  private readonly executables = new Map<string, CompiledProgram>();
+
+  constructor(
+    source: string,
+    private readonly options: CompilerOptions = {},
+  ) {
+    this.file = new SourceFile(options.fileName ?? '<input>', source);
+    this.module = parsePass.run(this.file);
+    this.entry = entryDef(this.module, this.file, options.entry);
+    this.solver = options.solver ?? createSolverLoader();
+  }
+
+  /** The entry parameters' names, in order. */
+  get parameterNames(): readonly string[] {
+    return this.entry.params.map((p) => p.name);
+  }
+
+  /** Entry parameter types from annotations, or inferred from their uses. */
+  parameterTypes(): Readonly<Record<string, EntryParamType>> {
+    return inferEntryTypes(this.module, this.file, { entry: this.entry.name });
+  }
+
+  /** The core IR, specialised to a signature (or to annotations and inference without one). */
+  lower(signature?: Readonly<Record<string, InputSignature>>): Program {
+    const key = JSON.stringify(signature ?? null);
+    let program = this.programs.get(key);
+    if (program === undefined) {
+      program = verifyPass.run(lowerModule(this.module, this.file, { entry: this.entry.name, signature }));
+      this.programs.set(key, program);
+    }
+    return program;
+  }
+
+  /** A validated plan of the program lowered for `signature`. */
+  plan(signature: Readonly<Record<string, InputSignature>> | undefined, options: PlanningOptions = {}): Promise<Plan> {
+    const program = this.lower(signature);
+    const key = JSON.stringify([signature ?? null, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
+    let planned = this.plans.get(key);
+    if (planned === undefined) {
+      const planOptions: PlanOptions = {
+        strategy: options.strategy,
+        cost: options.cost,
+        timeLimitSeconds: options.timeLimitSeconds,
+        shapes: signature === undefined ? undefined : entrySizes(signature),
+        solver: this.solver,
+      };
+      planned = planProgram(program, planOptions).then((p) => {
+        assertValidPlan(program, p);
+        return p;
+      });
+      // A failed plan is not cached: the next call tries again and reports the error again.
+      planned.catch(() => this.plans.delete(key));
+      this.plans.set(key, planned);
+    }
+    return planned;
+  }
+
+  /** The fused executable of a program and plan (compiled once per signature and options). */
+  async executable(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions = {}): Promise<CompiledProgram> {
+    const key = JSON.stringify([signature, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
+    let exe = this.executables.get(key);
+    if (exe === undefined) {
+      const program = this.lower(signature);
+      const plan = await this.plan(signature, options);
+      exe = compileProgram(program, plan, { file: this.file });
+      this.executables.set(key, exe);
+    }
+    return exe;
+  }
+
+  /** Runs the entry on named inputs: fused by default, or with the reference interpreter. */
+  async execute(inputs: NamedInputs, options: ExecutionOptions = {}): Promise<Execution> {
+    const signature = signatureOf(this.entry, inputs, this.file);
+    const program = this.lower(signature);
+    const ordered = program.params.map((p) => inputs[p.name]!);
+    if (options.interpret === true) {
+      return { program, results: interpret(program, ordered, { file: this.file }) };
+    }
+    const exe = await this.executable(signature, options);
+    const run = exe.run(ordered, { counters: options.counters });
+    return { program, results: run.results, plan: exe.plan, run };
+  }
+}
+
+function entryDef(module: Module, file: SourceFile, entry: string | undefined): Def {
+  if (module.defs.length === 0) throw userError('E201', 'the file defines no function', { file, span: module.span });
+  if (entry !== undefined) {
+    const def = module.defs.find((d) => d.name === entry);
+    if (def === undefined) {
+      const names = module.defs.map((d) => d.name).join(', ');
+      throw userError('E202', `there is no def named '${entry}' (the file defines: ${names})`, { file, span: module.span });
+    }
+    return def;
+  }
+  return module.defs.find((d) => d.name === 'main') ?? module.defs[module.defs.length - 1]!;
+}
+
+/** The signature a set of named inputs gives the entry: checks that each parameter has one. */
+export function signatureOf(entry: Def, inputs: NamedInputs, file: SourceFile): Record<string, InputSignature> {
+  const names = new Set(entry.params.map((p) => p.name));
+  const diagnostics = [];
+  for (const p of entry.params) {
+    if (!(p.name in inputs)) {
+      diagnostics.push({ code: 'E410' as const, message: `no input was given for parameter '${p.name}'`, file, span: p.span });
+    }
+  }
+  for (const name of Object.keys(inputs)) {
+    if (!names.has(name)) {
+      const known = [...names].join(', ') || 'none';
+      diagnostics.push({
+        code: 'E411' as const,
+        message: `'${entry.name}' has no parameter named '${name}' (its parameters: ${known})`,
+        file,
+        span: entry.nameSpan,
+      });
+    }
+  }
+  if (diagnostics.length > 0) throw new UserError(diagnostics);
+  return Object.fromEntries(entry.params.map((p) => [p.name, valueSignature(inputs[p.name]!)]));
+}
+
+function valueSignature(value: InterfaceValue): InputSignature {
+  const components: readonly RuntimeValue[] = isComponentList(value) ? value : [value];
+  const first = components[0]!;
+  if (first.kind === 'scalar' && components.length === 1) return { kind: 'scalar', elem: first.elem, value: first.value };
+  const arrays = components.filter((c) => c.kind === 'array');
+  if (arrays.length !== components.length) {
+    throw userError('E412', 'an input that is a tuple must be a tuple of arrays of one shape');
+  }
+  const elem: ElemType = arrays.length === 1 ? arrays[0]!.elem : (arrays.map((a) => a.elem) as ScalarType[]);
+  return { kind: 'array', elem, shape: arrays[0]!.shape };
+}
+
+function isComponentList(value: InterfaceValue): value is readonly RuntimeValue[] {
+  return Array.isArray(value);
+}
+
+/** Entry sizes for byte-weighted costs: array shapes and scalar values, by parameter name. */
+export function entrySizes(signature: Readonly<Record<string, InputSignature>>): EntrySizes {
+  const sizes: Record<string, readonly number[] | number> = {};
+  for (const [name, sig] of Object.entries(signature)) {
+    if (sig.kind === 'array') sizes[name] = sig.shape;
+    else if (sig.value !== undefined) sizes[name] = sig.value;
+  }
+  return sizes;
+}
