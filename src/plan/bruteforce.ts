@@ -30,7 +30,10 @@ export interface BruteForceResult {
   /** A least-cost valid plan (the root block's plan with its children). */
   readonly plan: BlockPlan;
   readonly objective: number;
-  /** Valid plans enumerated, summed over the blocks. */
+  /**
+   * Valid clusterings enumerated (partitions with a valid choice of orders, each costed at its
+   * best orders), summed over the blocks.
+   */
   readonly clusterings: number;
 }
 
@@ -69,17 +72,17 @@ function bestBlockPlan(g: BlockGraph, cost: CostSpec, ctx: EvaluationContext): B
   for (const partition of partitions(g)) {
     const candidate = bestForPartition(alone, partition, cost, ctx, memo);
     if (candidate === null) continue;
-    const violations: PlanViolation[] = [];
-    validateBlock(alone, candidate, violations);
-    if (violations.length > 0) {
-      // Validity is local to a cluster once the partition is fixed (see bestForPartition).
-      throw new CompilerBug('brute force', `a combination of valid clusters is invalid: ${violations.map(formatViolation).join('; ')}`);
-    }
     count++;
     const objective = combine(evaluateBlock(alone, candidate, ctx), cost).total;
     if (best === null || objective < best.objective) best = { plan: candidate, objective };
   }
   if (best === null) throw userError('E671', `brute force found no valid plan for ${g.path}`);
+  // Each cluster of the winner passed the validator (bestForPartition); the whole must too.
+  const violations: PlanViolation[] = [];
+  validateBlock(alone, best.plan, violations);
+  if (violations.length > 0) {
+    throw new CompilerBug('brute force', `the best plan of ${g.path} is invalid: ${violations.map(formatViolation).join('; ')}`);
+  }
   return {
     plan: { ...best.plan, children },
     objective: best.objective + childObjective,
@@ -119,18 +122,25 @@ function bestForPartition(
       manifest.add(node.id);
     }
   }
-  const plan = (choices: readonly (ClusterChoice | undefined)[]): BlockPlan => ({
+  const plan = (choices: readonly ClusterChoice[]): BlockPlan => ({
     clusters: members.map(
       (nodes): Cluster => ({
         nodes: nodes.map((node) => node.id),
         manifest: nodes.flatMap((node) => (!isControl(node.stmt) && manifest.has(node.id) ? node.stmt.outs.map((o) => o.name) : [])),
       }),
     ),
-    orders: Object.fromEntries(choices.flatMap((choice) => [...(choice ?? new Map<NodeId, Order>())])),
+    orders: Object.fromEntries(choices.flatMap((choice) => [...choice])),
     children: {},
   });
 
-  const chosen: (ClusterChoice | undefined)[] = members.map(() => undefined);
+  // Until a cluster's best choice is known it takes its first consistent one, so that the
+  // validator has little to say about clusters other than the one being chosen.
+  const chosen: ClusterChoice[] = [];
+  for (const nodes of members) {
+    const first = clusterChoices(g, nodes, clusterOfId).next();
+    if (first.done === true) return null;
+    chosen.push(first.value);
+  }
   for (let k = 0; k < members.length; k++) {
     const key = members[k]!.map((node) => node.id).join(',');
     if (!memo.has(key)) {
