@@ -1,6 +1,6 @@
 // The reference interpreter's public face: run a program, or evaluate the pieces of one
 // (scalar expressions, lambdas, output shapes) the fused executor shares with it.
 
-export { interpret, type InterpretOptions } from './interpret.js';
+export { checkInputs, interpret, type InterpretOptions } from './interpret.js';
 export { type EvalEnv, applyLambda, evalScalarExpr, flatOffset, shapeText, withLocals } from './eval.js';
 export { combinatorOutputShape, evalCombinator, forEachIndex } from './combinators.js';

@@ -208,6 +208,21 @@ function checkInput(iface: Interface, input: InterfaceValue, file: SourceFile | 
 }
 
 /**
+ * Checks a run's inputs against the entry parameters (E410–E414) and returns their flat
+ * component values, in the order of the body's params. Shared with the fused executor so
+ * both report bad inputs in the same words.
+ */
+export function checkInputs(program: Program, inputs: readonly InterfaceValue[], file: SourceFile | undefined): RuntimeValue[] {
+  if (inputs.length !== program.params.length) {
+    const names = program.params.map((p) => p.name).join(', ');
+    throw userError('E410', `${program.name} takes ${program.params.length} input${program.params.length === 1 ? '' : 's'} (${names}), got ${inputs.length}`, {
+      file,
+    });
+  }
+  return program.params.flatMap((iface, i) => checkInput(iface, inputs[i]!, file));
+}
+
+/**
  * Runs a program on its inputs (one per entry parameter: a value, or the component values of
  * an array of tuples) and returns one value per result in the same form.
  */
@@ -216,13 +231,7 @@ export function interpret(
   inputs: readonly InterfaceValue[],
   options: InterpretOptions = {},
 ): InterfaceValue[] {
-  if (inputs.length !== program.params.length) {
-    const names = program.params.map((p) => p.name).join(', ');
-    throw userError('E410', `${program.name} takes ${program.params.length} input${program.params.length === 1 ? '' : 's'} (${names}), got ${inputs.length}`, {
-      file: options.file,
-    });
-  }
-  const args = program.params.flatMap((iface, i) => checkInput(iface, inputs[i]!, options.file));
+  const args = checkInputs(program, inputs, options.file);
   const flat = runBlock(program.body, args, null, { options });
   let next = 0;
   return program.results.map((iface): InterfaceValue => {
