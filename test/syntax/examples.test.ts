@@ -28,6 +28,13 @@ describe('shared examples', () => {
     expect(spanProblems(file, module)).toEqual([]);
   });
 
+  it('the prelude of derived combinators parses too', () => {
+    const file = new SourceFile('prelude.fuse', readFileSync(join(import.meta.dirname, '../../prelude/prelude.fuse'), 'utf8'));
+    const module = parseModule(file);
+    expect(module.defs.map((d) => d.name)).toContain('backpermute');
+    expect(spanProblems(file, module)).toEqual([]);
+  });
+
   it('singleLoop has the structure of the paper listing', () => {
     expect(moduleToSexpr(parseExample('singleLoop.fuse').module)).toBe(
       '(def singleLoop (as) (' +
