@@ -1,0 +1,178 @@
+// The public TypeScript API of arrayfuse, curated: compile a `.fuse` program and run it on
+// typed arrays, or hand the planner a program or a dependence graph and take a plan back.
+//
+//   import { fuse } from 'arrayfuse';
+//   const saxpy = fuse`
+//     def main(a: f64, xs: f64[n], ys: f64[n]):
+//       return zipWith(lam(x, y): a * x + y, xs, ys)
+//   `;
+//   const { result } = await saxpy.run({ a: 2, xs: new Float64Array([1, 2]), ys: new Float64Array([3, 4]) });
+
+import { userError } from './diagnostics/index.js';
+import type { ScalarType } from './ir/types.js';
+import type { TypedArray } from './ir/scalarOps.js';
+import type { ArrayValue, InterfaceValue, RuntimeValue } from './ir/values.js';
+import { Compiler, type PlanningOptions } from './driver/index.js';
+import type { InputSignature } from './lower/index.js';
+
+export { UserError, CompilerBug, renderDiagnostic, SourceFile } from './diagnostics/index.js';
+export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/index.js';
+export type { Program, Block, Stmt, Expr, Lambda, ScalarType, NodeId, VarName } from './ir/types.js';
+export type { ArrayValue, ScalarValue, RuntimeValue, InterfaceValue } from './ir/values.js';
+export type { Plan, BlockPlan, Cluster, Order, Strategy, SolverStats, SolveStatus } from './plan/types.js';
+export type { CostSpec, CostTerm, CostWeights } from './plan/cost.js';
+export type { PlanOptions } from './plan/index.js';
+export type { InputSignature } from './lower/index.js';
+export { parseCost } from './plan/cost.js';
+export { plan } from './plan/index.js';
+export { validatePlan } from './plan/validate.js';
+export { evaluatePlan } from './plan/evaluate.js';
+export { printProgram } from './ir/printer.js';
+export { programToJson, programFromJson } from './ir/json.js';
+export { interpret } from './interp/index.js';
+export { compileProgram, emitJs } from './runtime/index.js';
+
+/** An array argument: a typed array, with its shape when it is not one-dimensional. */
+export interface ArrayInput {
+  readonly data: TypedArray;
+  readonly shape?: readonly number[];
+}
+
+/**
+ * One argument: a number or boolean for a scalar parameter, a typed array (1-D) or
+ * `{ data, shape }` for an array, or a list of those for an array of tuples.
+ * Element types follow the typed array: Float64Array f64, Float32Array f32, Int32Array i32,
+ * Uint32Array u32, Uint8Array bool.
+ */
+export type Input = number | boolean | TypedArray | ArrayInput | readonly (TypedArray | ArrayInput)[];
+
+/** One result: a number for a scalar, `{ data, shape }` for an array, a list for a tuple. */
+export type Output = number | { readonly data: TypedArray; readonly shape: readonly number[] } | readonly Output[];
+
+export interface CompileOptions extends PlanningOptions {
+  /** Shown in diagnostics. */
+  readonly fileName?: string;
+  /** The def to run: else `main`, else the last one. */
+  readonly entry?: string;
+}
+
+export interface RunOptions extends PlanningOptions {
+  /** Use the reference interpreter instead of the fused code. */
+  readonly interpret?: boolean;
+}
+
+export interface FuseProgram {
+  /** The entry def's parameter names, in order. */
+  readonly parameters: readonly string[];
+  /** Runs the program; results by name (a returned variable keeps its name; other results are named `result`, `result1`, …). */
+  run(inputs: Readonly<Record<string, Input>>, options?: RunOptions): Promise<Record<string, Output>>;
+  /** The core IR for given inputs (or for annotations and inferred types without inputs). */
+  lower(inputs?: Readonly<Record<string, Input>>): import('./ir/types.js').Program;
+  /** The fusion plan for given inputs (their shapes weigh the `bytes` cost). */
+  plan(inputs?: Readonly<Record<string, Input>>, options?: PlanningOptions): Promise<import('./plan/types.js').Plan>;
+}
+
+function elemOf(data: TypedArray): ScalarType {
+  if (data instanceof Float64Array) return 'f64';
+  if (data instanceof Float32Array) return 'f32';
+  if (data instanceof Int32Array) return 'i32';
+  if (data instanceof Uint32Array) return 'u32';
+  return 'bool';
+}
+
+function isTypedArray(x: unknown): x is TypedArray {
+  return x instanceof Float64Array || x instanceof Float32Array || x instanceof Int32Array || x instanceof Uint32Array || x instanceof Uint8Array;
+}
+
+function toArrayValue(name: string, x: TypedArray | ArrayInput): ArrayValue {
+  const data = isTypedArray(x) ? x : x.data;
+  const shape = isTypedArray(x) ? [data.length] : (x.shape ?? [data.length]);
+  if (!isTypedArray(data)) throw userError('E413', `input '${name}': expected a typed array (Float64Array, Float32Array, Int32Array, Uint32Array or Uint8Array)`);
+  const elements = shape.reduce((a, b) => a * b, 1);
+  if (!shape.every((d) => Number.isInteger(d) && d >= 0) || elements !== data.length) {
+    throw userError('E413', `input '${name}': shape [${shape.join(', ')}] does not match ${data.length} elements`);
+  }
+  return { kind: 'array', elem: elemOf(data), shape: [...shape], data };
+}
+
+function toInterfaceValue(name: string, x: Input, scalarElem: ScalarType | undefined): InterfaceValue {
+  if (typeof x === 'boolean') return { kind: 'scalar', elem: 'bool', value: x ? 1 : 0 };
+  if (typeof x === 'number') {
+    const elem = scalarElem ?? (Number.isInteger(x) && (x | 0) === x ? 'i32' : 'f64');
+    return { kind: 'scalar', elem, value: x };
+  }
+  if (Array.isArray(x)) return (x as readonly (TypedArray | ArrayInput)[]).map((c, k) => toArrayValue(`${name}.${k}`, c));
+  return toArrayValue(name, x as TypedArray | ArrayInput);
+}
+
+function toOutput(v: InterfaceValue): Output {
+  if (Array.isArray(v)) return (v as readonly RuntimeValue[]).map((c) => toOutput(c));
+  const value = v as RuntimeValue;
+  return value.kind === 'scalar' ? value.value : { data: value.data, shape: value.shape };
+}
+
+/** Compiles `.fuse` source. Throws UserError (with diagnostics) for a bad program. */
+export function compile(source: string, options: CompileOptions = {}): FuseProgram {
+  const compiler = new Compiler(source, { fileName: options.fileName, entry: options.entry });
+  const convert = (inputs: Readonly<Record<string, Input>>): Record<string, InterfaceValue> => {
+    const types = compiler.parameterTypes();
+    return Object.fromEntries(
+      Object.entries(inputs).map(([name, x]) => {
+        const t = types[name];
+        return [name, toInterfaceValue(name, x, t?.kind === 'scalar' ? t.elem : undefined)];
+      }),
+    );
+  };
+  const signature = (inputs: Readonly<Record<string, Input>> | undefined): Record<string, InputSignature> | undefined => {
+    if (inputs === undefined) return undefined;
+    return Object.fromEntries(
+      Object.entries(convert(inputs)).map(([name, v]) => {
+        const parts: readonly RuntimeValue[] = Array.isArray(v) ? (v as readonly RuntimeValue[]) : [v as RuntimeValue];
+        const first = parts[0]!;
+        const sig: InputSignature =
+          first.kind === 'scalar'
+            ? { kind: 'scalar', elem: first.elem, value: first.value }
+            : { kind: 'array', elem: parts.length === 1 ? first.elem : parts.map((p) => p.elem), shape: first.shape };
+        return [name, sig];
+      }),
+    );
+  };
+  return {
+    parameters: compiler.parameterNames,
+    async run(inputs, runOptions = {}) {
+      const planning = { strategy: runOptions.strategy ?? options.strategy, cost: runOptions.cost ?? options.cost, timeLimitSeconds: runOptions.timeLimitSeconds ?? options.timeLimitSeconds };
+      const execution = await compiler.execute(convert(inputs), { ...planning, interpret: runOptions.interpret });
+      return Object.fromEntries(execution.program.results.map((r, k) => [r.name, toOutput(execution.results[k]!)]));
+    },
+    lower: (inputs) => compiler.lower(signature(inputs)),
+    plan: (inputs, planOptions = {}) =>
+      compiler.plan(signature(inputs), {
+        strategy: planOptions.strategy ?? options.strategy,
+        cost: planOptions.cost ?? options.cost,
+        timeLimitSeconds: planOptions.timeLimitSeconds ?? options.timeLimitSeconds,
+      }),
+  };
+}
+
+/** Removes the indentation common to all non-blank lines (template literals are indented). */
+function dedent(text: string): string {
+  const lines = text.split('\n');
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)![0].length);
+  const common = indents.length === 0 ? 0 : Math.min(...indents);
+  return lines.map((l) => l.slice(Math.min(common, /^ */.exec(l)![0].length))).join('\n');
+}
+
+/**
+ * Tagged template: ``fuse`def main(xs): …` ``. Interpolated values must be finite numbers (they
+ * are re-printed as literals); anything else is refused, so no text is spliced into programs.
+ */
+export function fuse(strings: TemplateStringsArray, ...values: readonly number[]): FuseProgram {
+  let source = strings[0]!;
+  values.forEach((v, k) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new TypeError(`fuse\`…\`: interpolation ${k + 1} is ${typeof v === 'number' ? v : typeof v}; only finite numbers can be interpolated`);
+    }
+    source += (Number.isInteger(v) ? String(v) : v.toExponential()) + strings[k + 1]!;
+  });
+  return compile(dedent(source), { fileName: '<fuse template>' });
+}
