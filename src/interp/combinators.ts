@@ -20,7 +20,7 @@ import type {
   VarName,
 } from '../ir/types.js';
 import { type ArrayValue, sizeOf } from '../ir/values.js';
-import { type EvalEnv, applyLambda, evalScalarExpr, flatOffset, interpPass, shapeText } from './eval.js';
+import { type EvalEnv, evalScalarExpr, flatOffset, interpPass, lambdaApplier, shapeText } from './eval.js';
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((d, i) => d === b[i]);
@@ -127,8 +127,9 @@ function positionText(shape: readonly number[], index: readonly number[], flat: 
 function evalGenerate(n: GenerateNode, env: EvalEnv): ArrayValue[] {
   const shape = generateShape(n, env);
   const outs = outputs(n, shape);
+  const fn = lambdaApplier(n.fn, env);
   forEachIndex(shape, (index, flat) => {
-    const results = applyLambda(n.fn, index, env);
+    const results = fn(index);
     outs.forEach((o, c) => (o.data[flat] = results[c]!));
   });
   return outs;
@@ -138,8 +139,9 @@ function evalMap(n: MapNode, inputs: readonly ArrayValue[], env: EvalEnv): Array
   const shape = combinatorOutputShape(n, (name) => inputs[n.inputs.indexOf(name)]!.shape, env);
   const outs = outputs(n, shape);
   const total = sizeOf(shape);
+  const fn = lambdaApplier(n.fn, env);
   for (let i = 0; i < total; i++) {
-    const results = applyLambda(n.fn, inputs.map((a) => a.data[i]!), env);
+    const results = fn(inputs.map((a) => a.data[i]!));
     outs.forEach((o, c) => (o.data[i] = results[c]!));
   }
   return outs;
@@ -177,6 +179,7 @@ function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env:
   const srcShape = index[0]!.shape;
   const outs = outputs(n, shape);
   outs.forEach((o, c) => o.data.set(dest[c]!.data));
+  const op = lambdaApplier(n.op, env);
   forEachIndex(srcShape, (position, p) => {
     const target = index.map((a) => a.data[p]!);
     const offset = flatOffset(shape, target);
@@ -190,7 +193,7 @@ function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env:
     }
     const old = outs.map((o) => o.data[offset]!);
     const incoming = values.map((a) => a.data[p]!);
-    const results = applyLambda(n.op, [...old, ...incoming], env);
+    const results = op([...old, ...incoming]);
     outs.forEach((o, c) => (o.data[offset] = results[c]!));
   });
   return outs;
@@ -203,18 +206,19 @@ function evalFold(n: FoldNode, inputs: readonly ArrayValue[], env: EvalEnv): Arr
   const seeds = n.init.map((e) => evalScalarExpr(e, env));
   const outs = outputs(n, shape);
   const rows = sizeOf(shape);
+  const op = lambdaApplier(n.op, env);
   for (let r = 0; r < rows; r++) {
     let acc = seeds;
     for (let k = 0; k < rowLength; k++) {
       const at = r * rowLength + k;
-      acc = applyLambda(n.op, [...acc, ...inputs.map((a) => a.data[at]!)], env);
+      acc = op([...acc, ...inputs.map((a) => a.data[at]!)]);
     }
     outs.forEach((o, c) => (o.data[r] = acc[c]!));
   }
   return outs;
 }
 
-/** Scans every innermost row; `step(row, outs, at)` fills one row. */
+/** Scans every innermost row independently, in the direction of its kind. */
 function evalScan(n: ScanlNode | ScanrNode, inputs: readonly ArrayValue[], env: EvalEnv): ArrayValue[] {
   const shape = combinatorOutputShape(n, (name) => inputs[n.input.indexOf(name)]!.shape, env);
   if (shape.length === 0) throw new CompilerBug(interpPass, `${n.kind} of a rank-0 array`);
@@ -225,6 +229,7 @@ function evalScan(n: ScanlNode | ScanrNode, inputs: readonly ArrayValue[], env: 
   const x = (at: number): number[] => inputs.map((a) => a.data[at]!);
   const out = (at: number): number[] => outs.map((o) => o.data[at]!);
   const store = (at: number, value: readonly number[]): void => outs.forEach((o, c) => (o.data[at] = value[c]!));
+  const op = lambdaApplier(n.op, env);
   for (let r = 0; r < rows; r++) {
     const base = r * rowLength;
     const last = base + rowLength - 1;
@@ -233,14 +238,14 @@ function evalScan(n: ScanlNode | ScanrNode, inputs: readonly ArrayValue[], env: 
       // Exclusive: out[0] = z,    out[i] = op(out[i-1], x[i-1]).
       store(base, seeds ?? x(base));
       for (let at = base + 1; at <= last; at++) {
-        store(at, applyLambda(n.op, [...out(at - 1), ...(seeds === null ? x(at) : x(at - 1))], env));
+        store(at, op([...out(at - 1), ...(seeds === null ? x(at) : x(at - 1))]));
       }
     } else {
       // Inclusive: out[n-1] = x[n-1], out[i] = op(x[i], out[i+1]).
       // Exclusive: out[n-1] = z,      out[i] = op(x[i+1], out[i+1]).
       store(last, seeds ?? x(last));
       for (let at = last - 1; at >= base; at--) {
-        store(at, applyLambda(n.op, [...(seeds === null ? x(at) : x(at + 1)), ...out(at + 1)], env));
+        store(at, op([...(seeds === null ? x(at) : x(at + 1)), ...out(at + 1)]));
       }
     }
   }

@@ -111,14 +111,25 @@ export function withLocals(outer: EvalEnv, locals: ReadonlyMap<VarName, number>)
   };
 }
 
+/**
+ * Prepares a lambda for repeated application: one environment and one map of locals are made
+ * here and reused by every call (element code cannot nest lambdas, so calls never overlap).
+ */
+export function lambdaApplier(l: Lambda, env: EvalEnv): (args: readonly number[]) => number[] {
+  const locals = new Map<VarName, number>();
+  const inner = withLocals(env, locals);
+  return (args) => {
+    if (args.length !== l.params.length) {
+      throw new CompilerBug(interpPass, `${env.context}: lambda of ${l.params.length} parameters applied to ${args.length} arguments`);
+    }
+    locals.clear();
+    for (let i = 0; i < args.length; i++) locals.set(l.params[i]!.name, args[i]!);
+    for (const b of l.lets) locals.set(b.name, evalScalarExpr(b.expr, inner));
+    return l.results.map((r) => evalScalarExpr(r, inner));
+  };
+}
+
 /** Applies a lambda to scalar arguments: binds params, evaluates lets in order, then results. */
 export function applyLambda(l: Lambda, args: readonly number[], env: EvalEnv): number[] {
-  if (args.length !== l.params.length) {
-    throw new CompilerBug(interpPass, `${env.context}: lambda of ${l.params.length} parameters applied to ${args.length} arguments`);
-  }
-  const locals = new Map<VarName, number>();
-  l.params.forEach((p, i) => locals.set(p.name, args[i]!));
-  const inner = withLocals(env, locals);
-  for (const b of l.lets) locals.set(b.name, evalScalarExpr(b.expr, inner));
-  return l.results.map((r) => evalScalarExpr(r, inner));
+  return lambdaApplier(l, env)(args);
 }

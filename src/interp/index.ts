@@ -2,5 +2,5 @@
 // (scalar expressions, lambdas, output shapes) the fused executor shares with it.
 
 export { checkInputs, interpret, type InterpretOptions } from './interpret.js';
-export { type EvalEnv, applyLambda, evalScalarExpr, flatOffset, shapeText, withLocals } from './eval.js';
+export { type EvalEnv, applyLambda, evalScalarExpr, flatOffset, lambdaApplier, shapeText, withLocals } from './eval.js';
 export { combinatorOutputShape, evalCombinator, forEachIndex } from './combinators.js';
