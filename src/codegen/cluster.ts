@@ -59,9 +59,12 @@ interface Scope {
   readonly loads: Map<string, JsExpr>;
   readonly rows: Map<string, Scope>;
   /** For row scopes: the loop. */
-  readonly loop: { readonly index: string; readonly extent: JsExpr; readonly down: boolean } | null;
-  /** The order whose point this scope's own loop index advances, and in which direction. */
-  readonly own: { readonly key: string; readonly down: boolean } | null;
+  readonly loop: { readonly index: string; readonly extent: JsExpr } | null;
+  /**
+   * The order whose point this scope's own loop index advances, and its direction: fixed by a
+   * fold (forwards) or a scan (its own direction); `null` while nothing inside cares.
+   */
+  readonly own: { readonly key: string; down: boolean | null } | null;
 }
 
 function orderKey(o: Order): string {
@@ -239,15 +242,15 @@ class ClusterGen {
   }
 
   /** The row loop over `extent` at this scope's point of order `key`, shared by key and extent. */
-  private row(scope: Scope, key: string, rank: number, extent: JsExpr, down: boolean): Scope {
+  private row(scope: Scope, key: string, rank: number, extent: JsExpr, down: boolean | null): Scope {
     const rowKey = `${key}\u0000${rank}\u0000${JSON.stringify(extent)}`;
     const existing = scope.rows.get(rowKey);
     if (existing !== undefined) {
-      if (existing.own!.down !== down) throw bug('a row loop is needed in both directions at one point');
+      this.direct(existing, down);
       return existing;
     }
     const j = this.fresh('j');
-    const r = newScope(scope, { index: j, extent, down }, { key, down });
+    const r = newScope(scope, { index: j, extent }, { key, down });
     const p = this.fresh('p');
     r.body.push(constDecl(p, add(mul(this.point(scope, key), extent), id(j))));
     r.points.set(key, { at: id(p), rank: rank + 1 });
@@ -256,19 +259,47 @@ class ClusterGen {
     return r;
   }
 
+  /** Fixes the direction of a scope's loop, or finds that two users need opposite ones. */
+  private direct(scope: Scope, down: boolean | null): void {
+    const own = scope.own!;
+    if (down === null) return;
+    if (own.down === null) own.down = down;
+    else if (own.down !== down) throw bug('a fold over a fused scanr (a row loop needed in both directions) is not supported');
+  }
+
   private fold(n: FoldNode, o: Order, scope: Scope): readonly JsExpr[] {
     const key = orderKey(o);
     const input = this.env.array(n.input[0]!);
     const extent = input.dims[input.dims.length - 1]!;
-    // A fold runs left to right, as the interpreter does, so float results are identical.
-    const r = this.row(scope, key, input.dims.length - 1, extent, false);
+    const r = this.row(scope, key, input.dims.length - 1, extent, null);
     const accs = n.init.map((z) => {
       const acc = this.fresh('acc');
       r.pre.push(letDecl(acc, compileExpr(z, this.nodeEnv(n))));
       return id(acc);
     });
     const xs = n.input.map((a) => this.readOrdered(a, o, r));
-    this.accumulate(n, [...accs, ...xs], accs, r.body as JsStmt[]);
+    if (r.own!.down !== true) {
+      // A fold runs left to right, as the interpreter does, so float results are identical.
+      this.direct(r, false);
+      this.accumulate(n, [...accs, ...xs], accs, r.body as JsStmt[]);
+      return accs;
+    }
+    // The row loop runs right to left for a fused scanr: its elements go to a row buffer,
+    // which a second loop then folds left to right.
+    let root = scope;
+    while (root.parent !== null) root = root.parent;
+    const j = id(r.loop!.index);
+    const bufs = xs.map((x) => {
+      const buf = this.fresh('buf');
+      root.pre.push(constDecl(buf, call(member(rt, 'scratch'), [extent])));
+      (r.body as JsStmt[]).push(assign(index(id(buf), j), x));
+      return id(buf);
+    });
+    const k = this.fresh('j');
+    const body: JsStmt[] = [];
+    const ys = bufs.map((b) => bindAtom(index(b, id(k)), 'y', this.env, body));
+    this.accumulate(n, [...accs, ...ys], accs, body);
+    scope.body.push({ kind: 'for', index: k, from: num(0), to: extent, down: false, body });
     return accs;
   }
 
@@ -286,9 +317,8 @@ class ClusterGen {
   private scan(n: ScanlNode | ScanrNode, o: Order, scope: Scope): readonly JsExpr[] {
     const key = orderKey(o);
     const down = n.kind === 'scanr';
-    if (scope.own === null || scope.own.key !== key || scope.own.down !== down) {
-      throw bug(`${n.kind} ${n.id} is not in a loop that runs along its rows in its direction`);
-    }
+    if (scope.own === null || scope.own.key !== key) throw bug(`${n.kind} ${n.id} is not in a loop along its rows`);
+    this.direct(scope, down);
     const out = scope.body as JsStmt[];
     const input = this.env.array(n.input[0]!);
     const extent = input.dims[input.dims.length - 1]!;
@@ -343,6 +373,17 @@ class ClusterGen {
     });
   }
 
+  /** Whether a scan of this cluster is the node itself or flows into it through fused edges. */
+  private feedsFromScan(n: CombinatorNode, seen = new Set<NodeId>()): boolean {
+    if (seen.has(n.id)) return false;
+    seen.add(n.id);
+    if (n.kind === 'scanl' || n.kind === 'scanr') return true;
+    return inputArrays(n).some((a) => {
+      const p = this.producer.get(a);
+      return p !== undefined && this.feedsFromScan(p.node, seen);
+    });
+  }
+
   /** The rank and shape a root is computed over: a scatter over its source, others their output. */
   private rootDims(n: CombinatorNode): readonly JsExpr[] {
     return this.env.array(n.kind === 'scatter' ? n.values[0]! : n.outs[0]!.name).dims;
@@ -361,11 +402,15 @@ class ClusterGen {
     const baseDims = this.rootDims(base);
     const i = this.fresh('i');
     const outer = newScope(null, null, { key, down: o === 1 });
+    // The outer loop runs in the roots' order; a row loop nothing constrains runs forwards.
     outer.points.set(key, { at: id(i), rank: baseRank });
-    for (const r of roots) {
+    // Roots fed by a scan go first: a scan fixes the direction of its row loop, and a fold that
+    // comes later into a right-to-left row then takes the row-buffer path instead of failing.
+    const ordered = [...roots.filter((r) => this.feedsFromScan(r)), ...roots.filter((r) => !this.feedsFromScan(r))];
+    for (const r of ordered) {
       let scope = outer;
       const dims = this.rootDims(r);
-      for (let level = baseRank; level < dims.length; level++) scope = this.row(scope, key, level, dims[level]!, o === 1);
+      for (let level = baseRank; level < dims.length; level++) scope = this.row(scope, key, level, dims[level]!, null);
       this.evaluate(r, scope);
     }
     for (const n of this.spec.nodes) {
@@ -383,6 +428,27 @@ class ClusterGen {
   }
 }
 
+/** The arrays a node reads in an order (the ones that can be fused into it). */
+function inputArrays(n: CombinatorNode): readonly VarName[] {
+  switch (n.kind) {
+    case 'generate':
+      return [];
+    case 'map':
+      return n.inputs;
+    case 'gather':
+      return [...n.indices, ...n.source];
+    case 'scatter':
+      return [...n.index, ...n.values];
+    case 'fold':
+    case 'scanl':
+    case 'scanr':
+    case 'force':
+      return n.input;
+    default:
+      return n satisfies never;
+  }
+}
+
 function render(items: readonly BodyItem[]): JsStmt[] {
   const out: JsStmt[] = [];
   for (const item of items) {
@@ -393,7 +459,7 @@ function render(items: readonly BodyItem[]): JsStmt[] {
     const r = item.row;
     const loop = r.loop!;
     out.push(...r.pre);
-    out.push({ kind: 'for', index: loop.index, from: num(0), to: loop.extent, down: loop.down, body: render(r.body) });
+    out.push({ kind: 'for', index: loop.index, from: num(0), to: loop.extent, down: r.own!.down === true, body: render(r.body) });
   }
   return out;
 }

@@ -54,6 +54,18 @@ type Binding =
 interface Env {
   readonly vars: Map<VarName, Binding>;
   readonly parent: Env | null;
+  /**
+   * The block whose statements bind these names. A shape query (`dim`) adds no graph edge,
+   * so a cluster may ask for the extents of an array that a later cluster produces: its shape
+   * is then computed on demand, here, from the shapes of its inputs.
+   */
+  readonly block: BlockState | null;
+}
+
+interface BlockState {
+  readonly producers: ReadonlyMap<VarName, CombinatorNode>;
+  readonly out: JsStmt[];
+  readonly shaped: Set<NodeId>;
 }
 
 function bug(message: string): CompilerBug {
@@ -80,6 +92,11 @@ class ProgramGen {
     for (let e: Env | null = env; e !== null; e = e.parent) {
       const b = e.vars.get(name);
       if (b !== undefined) return b;
+      const producer = e.block?.producers.get(name);
+      if (producer !== undefined && !e.block!.shaped.has(producer.id)) {
+        this.shape(producer, e);
+        return this.lookup(env, name);
+      }
     }
     throw bug(`${JSON.stringify(name)} is not bound`);
   }
@@ -137,7 +154,7 @@ class ProgramGen {
   }
 
   main(program: Program, plan: Plan): JsStmt {
-    const env: Env = { vars: new Map(), parent: null };
+    const env: Env = { vars: new Map(), parent: null, block: null };
     const out: JsStmt[] = [];
     let flat = 0;
     for (const iface of program.params) {
@@ -168,7 +185,13 @@ class ProgramGen {
   }
 
   /** Emits a block into `out` (its params already bound in `env`); returns its results. */
-  block(b: Block, plan: BlockPlan, env: Env, out: JsStmt[]): Binding[] {
+  block(b: Block, plan: BlockPlan, outer: Env, out: JsStmt[]): Binding[] {
+    const producers = new Map<VarName, CombinatorNode>();
+    for (const s of b.stmts) {
+      if (s.kind === 'scalar' || s.kind === 'if' || s.kind === 'while') continue;
+      for (const o of s.outs) producers.set(o.name, s);
+    }
+    const env: Env = { vars: outer.vars, parent: outer.parent, block: { producers, out, shaped: new Set() } };
     const byId = new Map<NodeId, Exclude<Stmt, { kind: 'scalar' }>>();
     for (const s of b.stmts) if (s.kind !== 'scalar') byId.set(s.id, s);
     const pending = b.stmts.filter((s) => s.kind === 'scalar');
@@ -177,6 +200,12 @@ class ProgramGen {
         const s = pending[k]!;
         if (!all && !this.ready(s.expr, env)) {
           k++;
+          continue;
+        }
+        if (all && ![...exprUses(s.expr).indexed].every((n) => this.has(env, n, true))) {
+          // A scalar nothing uses may index an array the plan fused away (no graph edge keeps
+          // it in memory). Its value cannot matter, so it is not computed.
+          pending.splice(k, 1);
           continue;
         }
         // Evaluated in block order as soon as what it reads exists, as the interpreter would.
@@ -224,7 +253,7 @@ class ProgramGen {
     const number = this.clusters.length;
     this.clusters.push({ nodes: nodes.map((n) => n.id), manifest: [...manifest] });
     out.push(comment(`cluster ${number}: shapes, checks, manifest arrays`));
-    for (const n of nodes) this.shapeAndAllocate(n, manifest, env, out);
+    for (const n of nodes) this.allocate(n, manifest, env, out);
     const stmts = generateCluster({ nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined) });
     const params = freeIds(stmts);
     const name = `c${number}`;
@@ -234,8 +263,14 @@ class ProgramGen {
     out.push(exprStmt(call(member(rt, 'leave'), [num(number)])));
   }
 
-  /** Output extents of a node, the interpreter's shape checks, and its manifest buffers. */
-  private shapeAndAllocate(n: CombinatorNode, manifest: ReadonlySet<VarName>, env: Env, out: JsStmt[]): void {
+  /**
+   * Output extents of a node and the interpreter's shape checks, emitted once into the
+   * statements of the node's block where first needed; binds the outputs without data.
+   */
+  private shape(n: CombinatorNode, env: Env): void {
+    const state = env.block!;
+    state.shaped.add(n.id);
+    const out = state.out;
     const dimsOf = (name: VarName): readonly JsExpr[] => this.arrayRef(env, name).dims;
     const same = (names: readonly VarName[], what: string): readonly JsExpr[] => {
       const first = dimsOf(names[0]!);
@@ -284,6 +319,15 @@ class ProgramGen {
       default:
         return n satisfies never;
     }
+    for (const o of n.outs) {
+      env.vars.set(o.name, { kind: 'array', ref: { name: o.name, elem: o.elem, data: fusedAway, dims }, materialized: false });
+    }
+  }
+
+  /** The buffers of a node's outputs: fresh for manifest ones, none for fused-away ones. */
+  private allocate(n: CombinatorNode, manifest: ReadonlySet<VarName>, env: Env, out: JsStmt[]): void {
+    if (!env.block!.shaped.has(n.id)) this.shape(n, env);
+    const dims = this.arrayRef(env, n.outs[0]!.name).dims;
     const size = dims.reduce<JsExpr>((a, d) => mul(a, d), num(1));
     n.outs.forEach((o, k) => {
       let data = fusedAway;
@@ -292,9 +336,9 @@ class ProgramGen {
         // The scatter updates its destination in place: the IR makes it dest's last use. A
         // destination that came from outside this block (an input) is copied first.
         const dest = this.lookup(env, n.dest[k]!);
-        const local = env.vars.get(n.dest[k]!) !== undefined && this.producedHere(env, n.dest[k]!);
-        data = dest.kind === 'array' ? dest.ref.data : fusedAway;
-        if (!local) {
+        if (dest.kind !== 'array' || !dest.materialized) throw bug(`scatter ${n.id}: its destination is not in memory`);
+        data = dest.ref.data;
+        if (!(env.vars.has(n.dest[k]!) && this.producedInBlock.has(n.dest[k]!))) {
           this.allocations.push({ array: o.name, elem: o.elem });
           data = call(member(rt, 'copy'), [num(this.allocations.length - 1), data]);
         }
@@ -316,10 +360,6 @@ class ProgramGen {
 
   /** Arrays produced by a combinator (not passed in): a scatter may update them in place. */
   private readonly producedInBlock = new Set<VarName>();
-
-  private producedHere(env: Env, name: VarName): boolean {
-    return env.vars.has(name) && this.producedInBlock.has(name);
-  }
 
   // ---- control flow --------------------------------------------------------------------------
 
@@ -345,7 +385,7 @@ class ProgramGen {
       });
     };
     const child = (params: readonly Value[], values: readonly Binding[]): Env => {
-      const e: Env = { vars: new Map(), parent: env };
+      const e: Env = { vars: new Map(), parent: env, block: null };
       params.forEach((p, k) => e.vars.set(p.name, values[k]!));
       return e;
     };

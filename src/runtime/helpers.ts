@@ -131,6 +131,14 @@ export function makeRuntime(tables: RuntimeTables, file: SourceFile | undefined,
       out.set(data);
       return out;
     },
+    /**
+     * A row buffer for a fold over a fused scanr (see codegen/cluster.ts): one row of a
+     * fused-away array, not an array of the program, so not an allocation in the record.
+     * Float64 holds every element type exactly.
+     */
+    scratch(n: number): Float64Array {
+      return new Float64Array(n);
+    },
     count(slot: number, value: number): number {
       record.counts[slot]! += 1;
       return value;
