@@ -418,22 +418,19 @@ class Parser extends TokenCursor {
    */
   private lambdaParams(): Pattern[] {
     if (this.isPunct('(')) {
-      const open = this.advance();
-      const inner = this.isPunct(')') ? [] : this.patternList();
-      const close = this.expectPunct(')', "expected ',' or ')' in the lambda's parameters");
-      if (this.isPunct(':') || this.isPunct('->')) return inner;
+      const group = this.patternGroup();
+      if (this.isPunct(':') || this.isPunct('->')) return group.elems;
       if (!this.isPunct(',') && this.peek().kind !== 'name' && !this.isPunct('(')) {
         this.fail(SyntaxCode.expectedToken, "expected ':' after the lambda's parameters");
       }
-      const first: Pattern = inner.length === 1 ? inner[0]! : { kind: 'tuple', elems: inner, span: joinSpans(open.span, close.span) };
       if (this.isPunct(',')) this.advance();
-      return [first, ...this.patternList()];
+      return [group.pattern, ...this.patternList()];
     }
     if (this.isPunct(':')) this.fail(SyntaxCode.expectedToken, 'expected a parameter name: a lambda takes at least one parameter');
     return this.patternList();
   }
 
-  /** Patterns separated by commas or juxtaposed, up to `:` / `->` / `)`. */
+  /** Patterns separated by commas or juxtaposed, up to `:` / `->`. */
   private patternList(): Pattern[] {
     const patterns: Pattern[] = [this.pattern()];
     for (;;) {
@@ -449,12 +446,7 @@ class Parser extends TokenCursor {
   private pattern(): Pattern {
     return this.nested(() => {
       const t = this.peek();
-      if (t.kind === 'punct' && t.text === '(') {
-        this.advance();
-        const elems = this.patternList();
-        const end = this.expectPunct(')', "expected ',' or ')' in the tuple pattern").span;
-        return { kind: 'tuple', elems, span: joinSpans(t.span, end) };
-      }
+      if (t.kind === 'punct' && t.text === '(') return this.patternGroup().pattern;
       if (t.kind === 'name') {
         this.advance();
         return { kind: 'name', name: t.text, span: t.span };
@@ -462,6 +454,26 @@ class Parser extends TokenCursor {
       if (t.kind === 'keyword') return this.fail(SyntaxCode.keywordAsName, `'${t.text}' is a keyword and cannot be used as a parameter name`);
       return this.fail(SyntaxCode.invalidTarget, 'expected a parameter name or a parenthesised tuple of them');
     });
+  }
+
+  /**
+   * `( p, q … )`, commas optional between patterns, trailing comma allowed. As one pattern,
+   * `(p)` is `p` itself (parentheses group, as in expressions) and `(p,)` is a 1-tuple.
+   */
+  private patternGroup(): { readonly elems: Pattern[]; readonly pattern: Pattern } {
+    const open = this.advance();
+    const elems: Pattern[] = [];
+    let trailingComma = false;
+    while (!this.isPunct(')')) {
+      elems.push(this.pattern());
+      trailingComma = this.isPunct(',');
+      if (trailingComma) this.advance();
+      else if (this.peek().kind !== 'name' && !this.isPunct('(')) break;
+    }
+    const close = this.expectPunct(')', "expected ',' or ')' in the parameters");
+    const pattern: Pattern =
+      elems.length === 1 && !trailingComma ? elems[0]! : { kind: 'tuple', elems, span: joinSpans(open.span, close.span) };
+    return { elems, pattern };
   }
 
   private conditional(): Expr {
