@@ -1,0 +1,164 @@
+// The command line end to end, in process (main(argv, terminal)) plus one real spawn of the
+// installed bin: exit codes, diagnostics with locations, and results computed independently.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+const example = (name: string): string => join(repo, 'examples', name);
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (t) => (out += t.endsWith('\n') ? t : t + '\n'), err: (t) => (err += t.endsWith('\n') ? t : t + '\n') });
+  return { code, out, err };
+}
+
+function tempFile(name: string, contents: string | Uint8Array): string {
+  const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-cli-'));
+  const path = join(dir, name);
+  writeFileSync(path, contents);
+  return path;
+}
+
+/** Parses `name = [a, b, …]` lines of `run`'s output. */
+function printedArray(out: string, name: string): number[] {
+  const line = out.split('\n').find((l) => l.startsWith(`${name} = `));
+  expect(line, `no line for ${name} in:\n${out}`).toBeDefined();
+  return JSON.parse(line!.slice(name.length + 3)) as number[];
+}
+
+describe('arrayfuse run', () => {
+  it('runs singleLoop on a JSON input and prints reverse(as) + 2as + (2as + 1)', async () => {
+    const as = [1, 2, 3, 4.5, -1];
+    const input = tempFile('as.json', JSON.stringify({ dtype: 'f64', shape: [5], data: as }));
+    const { code, out } = await cli('run', example('singleLoop.fuse'), '--input', `as=${input}`);
+    expect(code).toBe(0);
+    const expected = as.map((a, i) => as[as.length - 1 - i]! + 2 * a + (2 * a + 1));
+    expect(printedArray(out, 'result')).toEqual(expected);
+  });
+
+  it('gives the same answer fused, with every strategy, and interpreted', async () => {
+    const input = tempFile('as.json', JSON.stringify([0.5, 1.5, 2.5, 3.5]));
+    const outputs = await Promise.all(
+      [['--strategy', 'ilp'], ['--strategy', 'greedy-up'], ['--strategy', 'greedy-down'], ['--strategy', 'none'], ['--interpret']].map((flags) =>
+        cli('run', example('singleLoop.fuse'), '--input', `as=${input}`, ...flags),
+      ),
+    );
+    for (const o of outputs) expect(o.code).toBe(0);
+    expect(new Set(outputs.map((o) => o.out)).size).toBe(1);
+  });
+
+  it('takes scalars with --arg and random arrays with --random, and writes .npy results', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-out-'));
+    const { code, out } = await cli('run', example('greedyBottomUpBad.fuse'), '--random', 'xs=f64[6]', '--arg', 'm=3', '--out', dir);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^result = \[/m);
+    const npy = readFileSync(join(dir, 'result.npy'));
+    expect(npy.subarray(1, 6).toString('latin1')).toBe('NUMPY');
+  });
+
+  it('prints the plan, the traffic counters and allocations with --stats', async () => {
+    const input = tempFile('as.json', JSON.stringify([1, 2, 3]));
+    const { code, out } = await cli('run', example('singleLoop.fuse'), '--input', `as=${input}`, '--stats');
+    expect(code).toBe(0);
+    expect(out).toMatch(/allocated 24 bytes in 1 array\(s\): result/);
+  });
+});
+
+describe('other commands', () => {
+  it('check prints the entry with its inferred parameter types', async () => {
+    const { code, out } = await cli('check', example('simple4.fuse'));
+    expect(code).toBe(0);
+    expect(out).toContain('simple4(is: i32[_], xs: f64[_,_])');
+  });
+
+  it('lower prints the core IR', async () => {
+    const { code, out } = await cli('lower', example('reverse.fuse'));
+    expect(code).toBe(0);
+    expect(out).toMatch(/gather/);
+    expect(out).toMatch(/generate/);
+  });
+
+  it('plan shows one cluster for singleLoop, with the solver statistics', async () => {
+    const { code, out } = await cli('plan', example('singleLoop.fuse'), '--format', 'json');
+    expect(code).toBe(0);
+    const plan = JSON.parse(out) as { status: string; clusters: { nodes: string[]; manifest: string[] }[] };
+    expect(plan.status).toBe('optimal');
+    expect(plan.clusters).toHaveLength(1);
+    expect(plan.clusters[0]!.manifest).toEqual(['result']);
+  });
+
+  it('emit prints generated JavaScript', async () => {
+    const { code, out } = await cli('emit', example('simple1.fuse'));
+    expect(code).toBe(0);
+    expect(out).toMatch(/for \(/);
+  });
+
+  it('--help works for every command and exits 0', async () => {
+    for (const cmd of ['check', 'lower', 'plan', 'run', 'emit', 'demo']) {
+      const { code, out } = await cli(cmd, '--help');
+      expect(code).toBe(0);
+      expect(out).toContain(`Usage: arrayfuse ${cmd}`);
+    }
+  });
+});
+
+describe('errors: one diagnostic with a location and the right exit code', () => {
+  it.each([
+    ['a syntax error', 'def main(xs):\n  ys = map(lam x: x +, xs)\n  return ys\n', /bad\.fuse:2:\d+: error\[E1\d\d\]/],
+    ['an unknown name', 'def main(xs):\n  return map(lam x: x * k, xs)\n', /bad\.fuse:2:\d+: error\[E2\d\d\]/],
+    ['a tab in the indentation', 'def main(xs):\n\treturn xs\n', /bad\.fuse:2:1: error\[E1\d\d\]/],
+  ])('%s exits 1', async (_what, source, pattern) => {
+    const file = tempFile('bad.fuse', source);
+    const { code, err } = await cli('check', file);
+    expect(code).toBe(1);
+    expect(err).toMatch(pattern);
+    expect(err).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('an out-of-range gather index is a run-time error pointing at the user line', async () => {
+    const is = tempFile('is.json', JSON.stringify({ dtype: 'i32', shape: [2], data: [0, 9] }));
+    const xs = tempFile('xs.json', JSON.stringify([1.0, 2.0, 3.0]));
+    const { code, err } = await cli('run', example('simple1.fuse'), '--input', `is=${is}`, '--input', `xs=${xs}`);
+    expect(code).toBe(1);
+    expect(err).toMatch(/simple1\.fuse:4:\d+: error\[E4\d\d\]: .*9/);
+  });
+
+  it('a bad .npy file exits 1 and names the file', async () => {
+    const bad = tempFile('bad.npy', new Uint8Array([1, 2, 3, 4]));
+    const { code, err } = await cli('run', example('singleLoop.fuse'), '--input', `as=${bad}`);
+    expect(code).toBe(1);
+    expect(err).toMatch(/bad\.npy/);
+    expect(err).toMatch(/error\[E5\d\d\]/);
+  });
+
+  it('a missing input exits 1 and says which', async () => {
+    const { code, err } = await cli('run', example('simple1.fuse'), '--random', 'xs=f64[4]');
+    expect(code).toBe(1);
+    expect(err).toMatch(/'is'/);
+  });
+
+  it('an unknown cost exits 1, a negative time limit exits 1', async () => {
+    expect((await cli('plan', example('simple1.fuse'), '--cost', 'speed')).code).toBe(1);
+    expect((await cli('plan', example('simple1.fuse'), '--time-limit', '-1')).code).toBe(1);
+  });
+
+  it('usage errors exit 2', async () => {
+    expect((await cli('run', example('simple1.fuse'), '--bogus')).code).toBe(2);
+    expect((await cli('frobnicate')).code).toBe(2);
+    expect((await cli('plan', example('simple1.fuse'), '--strategy', 'magic')).code).toBe(2);
+  });
+});
+
+describe('the installed command', () => {
+  it('bin/arrayfuse.js runs singleLoop with --random as=f64[10] and prints ten numbers', () => {
+    const out = execFileSync(process.execPath, [join(repo, 'bin', 'arrayfuse.js'), 'run', example('singleLoop.fuse'), '--random', 'as=f64[10]'], {
+      encoding: 'utf8',
+    });
+    expect(printedArray(out, 'result')).toHaveLength(10);
+  });
+});
