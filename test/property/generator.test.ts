@@ -1,121 +1,17 @@
 // The random program generator (test/util/) is itself under test here: every program it makes
-// is well scoped, has exactly the requested number of graph nodes, runs in the reference
+// passes the IR verifier, has exactly the requested number of graph nodes, runs in the reference
 // interpreter without any error, and produces results of the shapes the generator tracked and
 // no NaN; over many cases it covers every combinator, element type, rank and construct.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Block, Expr, Lambda, Program, Stmt } from '../../src/ir/types.js';
+import type { Block } from '../../src/ir/types.js';
+import { verifyProgram } from '../../src/ir/verify.js';
 import { interpret } from '../../src/interp/index.js';
 import { printProgram } from '../../src/ir/printer.js';
 import {
-  type GeneratedCase, arbitraryCase, components, countNodes, generateCase, generatorSizes, randomProgram, seededRng,
+  type GeneratedCase, arbitraryCase, arbitraryCaseDrawByDraw, components, countNodes, generateCase, generatorSizes, randomProgram, seededRng,
 } from '../util/index.js';
-
-// ---------------------------------------------------------------------------------------------
-// Interim scoping/SSA check, until src/ir/verify.ts lands (then this is replaced by it).
-// ---------------------------------------------------------------------------------------------
-
-function checkScoping(p: Program): void {
-  const defined = new Set<string>();
-  const def = (n: string): void => {
-    if (defined.has(n)) throw new Error(`${n} bound twice`);
-    defined.add(n);
-  };
-  const exprUses = (e: Expr, scope: ReadonlySet<string>): void => {
-    const need = (n: string): void => {
-      if (!scope.has(n)) throw new Error(`${n} used out of scope`);
-    };
-    switch (e.kind) {
-      case 'const':
-        return;
-      case 'var':
-        return need(e.name);
-      case 'dim':
-        return need(e.array);
-      case 'index':
-        need(e.array);
-        return e.indices.forEach((i) => exprUses(i, scope));
-      case 'unary':
-      case 'call':
-      case 'cast':
-        return exprUses(e.arg, scope);
-      case 'binary':
-        exprUses(e.lhs, scope);
-        return exprUses(e.rhs, scope);
-      case 'select':
-        exprUses(e.cond, scope);
-        exprUses(e.then, scope);
-        return exprUses(e.else, scope);
-      default:
-        e satisfies never;
-    }
-  };
-  const lambda = (l: Lambda, outer: ReadonlySet<string>): void => {
-    const scope = new Set(outer);
-    for (const q of l.params) (def(q.name), scope.add(q.name));
-    for (const let_ of l.lets) (exprUses(let_.expr, scope), def(let_.name), scope.add(let_.name));
-    l.results.forEach((r) => exprUses(r, scope));
-  };
-  const block = (b: Block, outer: ReadonlySet<string>): void => {
-    const scope = new Set(outer);
-    const bind = (n: string): void => (def(n), void scope.add(n));
-    const need = (n: string): void => {
-      if (!scope.has(n)) throw new Error(`${n} used out of scope`);
-    };
-    b.params.forEach((v) => bind(v.name));
-    for (const s of b.stmts as readonly Stmt[]) {
-      switch (s.kind) {
-        case 'scalar':
-          exprUses(s.expr, scope);
-          bind(s.name);
-          continue;
-        case 'if':
-          exprUses(s.cond, scope);
-          block(s.then, scope);
-          block(s.else, scope);
-          break;
-        case 'while':
-          s.init.forEach(need);
-          block(s.cond, scope);
-          block(s.body, scope);
-          break;
-        case 'generate':
-          s.shape.forEach((e) => exprUses(e, scope));
-          lambda(s.fn, scope);
-          break;
-        case 'map':
-          s.inputs.forEach(need);
-          lambda(s.fn, scope);
-          break;
-        case 'gather':
-          [...s.indices, ...s.source].forEach(need);
-          break;
-        case 'scatter':
-          [...s.dest, ...s.index, ...s.values].forEach(need);
-          lambda(s.op, scope);
-          break;
-        case 'fold':
-        case 'scanl':
-        case 'scanr':
-          s.input.forEach(need);
-          (s.init ?? []).forEach((e) => exprUses(e, scope));
-          lambda(s.op, scope);
-          break;
-        case 'force':
-          s.input.forEach(need);
-          break;
-        default:
-          s satisfies never;
-      }
-      s.outs.forEach((o) => bind(o.name));
-    }
-    b.results.forEach(need);
-  };
-  block(p.body, new Set());
-}
-
-// ---------------------------------------------------------------------------------------------
 
 function hasNaN(c: GeneratedCase, results: ReturnType<typeof interpret>): boolean {
   return results.some((r) => components(r).some((v) => (v.kind === 'array' ? Array.from(v.data).some(Number.isNaN) : Number.isNaN(v.value))));
@@ -125,7 +21,7 @@ function hasNaN(c: GeneratedCase, results: ReturnType<typeof interpret>): boolea
 function checkCase(c: GeneratedCase): void {
   const context = (): string => `${c.description}\n${printProgram(c.program)}`;
   try {
-    checkScoping(c.program);
+    verifyProgram(c.program, 'generator');
     const results = interpret(c.program, c.inputs, { maxWhileIterations: 10 });
     expect(results.length).toBe(c.program.results.length);
     results.forEach((r, k) => {
@@ -158,12 +54,26 @@ describe('random program generator', () => {
     expect(JSON.stringify(randomProgram(43, generatorSizes.medium).program)).not.toBe(JSON.stringify(a.program));
   });
 
-  it('small programs run in the interpreter without error (fast-check, shrinking)', () => {
-    fc.assert(fc.property(arbitraryCase(generatorSizes.small), (c) => checkCase(c)), { numRuns: 1500, endOnFailure: true });
+  it('small programs run in the interpreter without error', () => {
+    fc.assert(fc.property(arbitraryCase(generatorSizes.small), (c) => checkCase(c)), { numRuns: 2000 });
   });
 
   it('medium programs run in the interpreter without error', () => {
-    fc.assert(fc.property(arbitraryCase(generatorSizes.medium), (c) => checkCase(c)), { numRuns: 500, endOnFailure: true });
+    fc.assert(fc.property(arbitraryCase(generatorSizes.medium), (c) => checkCase(c)), { numRuns: 600 });
+  });
+
+  it('draw-by-draw cases (every decision shrinks) are just as valid', () => {
+    fc.assert(fc.property(arbitraryCaseDrawByDraw(generatorSizes.small), (c) => checkCase(c)), { numRuns: 150, endOnFailure: true });
+  });
+
+  it('shrinks a failing property to a small program quickly', () => {
+    const details = fc.check(
+      fc.property(arbitraryCase(generatorSizes.medium), (c) => !JSON.stringify(c.program).includes('"scatter"')),
+      { numRuns: 300, seed: 1 },
+    );
+    expect(details.failed).toBe(true);
+    expect(countNodes(details.counterexample![0].program.body)).toBeLessThanOrEqual(10);
+    expect(fc.stringify(details.counterexample![0])).toContain('scatter(');
   });
 
   it('large programs (25 … 400 nodes) are well formed and run', () => {

@@ -607,7 +607,10 @@ function genWhile(ctx: Ctx, b: BlockState, budget: number): boolean {
   const spare = rng.int(0, Math.min(5, budget - 1 - carried.length));
   const counter0 = fresh(ctx, 'c');
   b.stmts.push({ kind: 'scalar', name: counter0, expr: constE('i32', 0), span: noSpan });
-  const arrayParam = (a: Arr, prefix: string): Arr => ({ ...a, name: fresh(ctx, prefix), group: `p${ctx.nextName}`, local: false });
+  // A carried array is not known to hold in-range indices: later iterations see the body's values.
+  const arrayParam = (a: Arr, prefix: string): Arr => ({
+    name: fresh(ctx, prefix), elem: a.elem, shape: a.shape, group: `p${ctx.nextName}`, local: false,
+  });
   const paramValues = (counter: VarName, arrs: readonly Arr[]): Value[] => [
     { kind: 'scalar', name: counter, elem: 'i32' },
     ...arrs.map((a): Value => ({ kind: 'array', name: a.name, elem: a.elem, rank: a.shape.length })),

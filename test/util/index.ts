@@ -3,7 +3,7 @@
 // `arbitraryCase(options)` for property tests, `randomProgram(seed, options)` for deterministic
 // cases (benchmarks use it through bench/lib/randomProgram.ts, without fast-check).
 
-export { arbitraryCase, fastCheckRng } from './arbitrary.js';
+export { arbitraryCase, arbitraryCaseDrawByDraw, fastCheckRng } from './arbitrary.js';
 export {
   type GeneratedCase, type GeneratorOptions, components, countNodes, generateCase, generatorSizes, randomProgram,
 } from './genProgram.js';
