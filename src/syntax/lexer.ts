@@ -111,9 +111,11 @@ export function lex(file: SourceFile): LexResult {
     atLineStart = true;
   };
 
-  /** Reports every open bracket as unclosed and forgets them; marks the spot for the parser. */
+  /**
+   * Reports the open brackets as unclosed and forgets them; marks the spot for the parser.
+   * One diagnostic, at the outermost (the fix may well close the inner ones), notes the rest.
+   */
   const closeAllBrackets = (at: number): void => {
-    // The outermost is the one to report: the inner ones may well be closed by the fix.
     const outer = brackets[0];
     if (outer !== undefined) {
       const more = brackets.length - 1;
