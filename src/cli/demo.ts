@@ -31,7 +31,7 @@ function demoArray(elem: ScalarType, shape: readonly number[], size: number, sal
   const data = allocate(elem, n);
   for (let i = 0; i < n; i++) {
     const k = (i * 7 + salt * 3 + 1) % size;
-    data[i] = elem === 'bool' ? k % 2 : elem === 'i32' || elem === 'u32' ? k : (i * 5 + salt) % 10;
+    data[i] = elem === 'bool' ? k % 2 : elem === 'i32' || elem === 'u32' ? k : (i * 3 + salt * 5 + 1) % 10;
   }
   return { kind: 'array', elem, shape, data };
 }

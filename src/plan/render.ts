@@ -2,7 +2,7 @@
 // @viz-js/viz), and the ILP as CPLEX LP / free MPS text for --emit-lp / --emit-mps.
 
 import { toDot } from '../graph/dot.js';
-import type { DependenceGraph, GraphNode } from '../graph/types.js';
+import type { DependenceGraph, GraphNode, GraphRead, InfusibleReason } from '../graph/types.js';
 import type { NodeId } from '../ir/types.js';
 import { resolveCost, type BlockGraphs } from './index.js';
 import { buildModel } from './ilp/model.js';
@@ -18,47 +18,101 @@ function orderText(graph: DependenceGraph, o: Order | undefined): string {
   if (o === undefined) return '-';
   if (typeof o === 'number') return String(o);
   const g = graph.nodes.find((n) => n.id === o.gather);
-  return `l${g?.label ?? '?'}(${g?.name ?? o.gather})`;
+  return `ℓ${g?.label ?? '?'}`;
 }
 
+/** The order a read traverses its array in, under a plan (docs/PLANNING.md's read table). */
+function readOrderText(graph: DependenceGraph, plan: BlockPlan, read: GraphRead): string {
+  switch (read.order) {
+    case 'output':
+      return orderText(graph, plan.orders[read.consumer]);
+    case 'zero':
+      return '0';
+    case 'one':
+      return '1';
+    case 'label':
+      return `ℓ${nodeOf(graph, read.consumer).label ?? '?'}`;
+    case 'unordered':
+      return 'by index';
+    default:
+      return read.order satisfies never;
+  }
+}
+
+/**
+ * One block: per cluster, the memory read streams (array and order; a read shared by several
+ * nodes in one order is one stream), the nodes with their output orders (fused away or
+ * written), then why each edge between clusters is not fused.
+ */
 function blockText(bg: BlockGraphs, plan: BlockPlan, indent: string, out: string[]): void {
   const { graph } = bg;
   const clusterOf = new Map<NodeId, number>();
   plan.clusters.forEach((c, i) => c.nodes.forEach((id) => clusterOf.set(id, i)));
   plan.clusters.forEach((c, i) => {
     const manifest = new Set(c.manifest);
-    const parts = c.nodes.map((id) => {
+    const inCluster = new Set(c.nodes);
+    const streams = new Set<string>();
+    for (const r of graph.reads) {
+      if (!inCluster.has(r.consumer)) continue;
+      const producer = graph.groups[r.group]!.producer;
+      if (producer !== null && inCluster.has(producer) && r.order !== 'unordered') continue; // from a register
+      streams.add(`${graph.groups[r.group]!.name}:${readOrderText(graph, plan, r)}`);
+    }
+    const computes = c.nodes.map((id) => {
       const n = nodeOf(graph, id);
-      const written = n.outs.some((o) => manifest.has(o)) ? ' manifest' : '';
-      return `${n.name}:${orderText(graph, plan.orders[id])}${written}`;
+      if (n.kind === 'if' || n.kind === 'while') return `${n.name} (${n.kind})`;
+      const written = n.outs.some((o) => manifest.has(o));
+      return `${n.name}:${orderText(graph, plan.orders[id])}${written ? '' : ' (fused away)'}`;
     });
-    out.push(`${indent}cluster ${i}: ${parts.join(', ')}`);
+    out.push(`${indent}cluster ${i + 1}`);
+    out.push(`${indent}  reads    ${[...streams].join(', ') || '-'}`);
+    out.push(`${indent}  computes ${computes.join(', ')}`);
+    out.push(`${indent}  writes   ${c.manifest.join(', ') || '-'}`);
     for (const id of c.nodes) {
       const children = bg.children[id];
       const plans = plan.children[id];
       if (children === undefined || plans === undefined) continue;
       const names = nodeOf(graph, id).kind === 'if' ? ['then', 'else'] : ['cond', 'body'];
       children.forEach((child, k) => {
-        out.push(`${indent}  ${names[k]} of ${nodeOf(graph, id).name}:`);
+        out.push(`${indent}  ${names[k]} block of ${nodeOf(graph, id).name}:`);
         blockText(child, plans[k]!, `${indent}    `, out);
       });
     }
   });
-  for (const e of graph.edges) {
-    if (clusterOf.get(e.from) === clusterOf.get(e.to)) continue;
-    const why = e.fusible ? 'not fused (the plan chose so)' : `infusible: ${e.reasons.join(', ')}`;
-    out.push(`${indent}  edge ${nodeOf(graph, e.from).name} -> ${nodeOf(graph, e.to).name}: ${why}`);
+  const unfused = graph.edges.filter((e) => clusterOf.get(e.from) !== clusterOf.get(e.to));
+  if (unfused.length > 0) out.push(`${indent}unfused edges`);
+  for (const e of unfused) {
+    const why = e.fusible ? 'fusible, but the optimum keeps them apart' : `infusible: ${e.reasons.map(reasonText).join(', ')}`;
+    out.push(`${indent}  ${nodeOf(graph, e.from).name} -> ${nodeOf(graph, e.to).name}: ${why}`);
+  }
+}
+
+function reasonText(reason: InfusibleReason): string {
+  switch (reason) {
+    case 'indexed':
+      return 'the consumer reads it by indexing, so it must be complete first';
+    case 'force-input':
+      return 'it is the input of a force';
+    case 'force-output':
+      return 'it is the result of a force';
+    case 'scatter-dest':
+      return "it is a scatter's destination, updated in place";
+    case 'scatter-output':
+      return "it is a scatter's result, complete only after the scatter";
+    case 'control-flow':
+      return 'control flow (if/while) fuses with nothing';
+    default:
+      return reason satisfies never;
   }
 }
 
 /** Clusters in execution order, each array's order and manifest flag, why edges are unfused, stats. */
 export function renderPlanText(graphs: BlockGraphs, plan: Plan): string {
-  const out = [`plan (${plan.strategy}, cost ${plan.cost})`];
+  const out = [`plan: strategy ${plan.strategy}, cost ${plan.cost}; orders 0 forward, 1 backward, ℓk as gather k reads`];
   blockText(graphs, plan.root, '  ', out);
   const s = plan.stats;
-  out.push(`objective ${s.objective}  status ${s.status}`);
-  if (s.bound !== null) out.push(`bound ${s.bound}  gap ${s.gap ?? '-'}  nodes ${s.nodes ?? '-'}`);
-  out.push(`time ${s.timeMs.toFixed(1)} ms`);
+  const proof = s.bound === null ? '' : `, bound ${s.bound}, gap ${s.gap ?? '-'}, ${s.nodes ?? '-'} branch-and-bound nodes`;
+  out.push(`objective ${s.objective} (${s.status}${proof}), planned in ${s.timeMs.toFixed(1)} ms`);
   for (const note of s.notes) out.push(`note: ${note}`);
   return out.join('\n') + '\n';
 }

@@ -93,9 +93,10 @@ describe('renderers', () => {
     const p = greedyTopDownBad();
     const result = await plan(p, { solver });
     const text = renderPlanText(programGraphs(p), result);
-    expect(text).toContain('cluster 0: bs:0 manifest');
-    expect(text).toContain('edge bs -> ds: infusible: indexed');
-    expect(text).toContain('objective 5  status optimal');
+    expect(text).toMatch(/cluster 1\n {4}reads {4}as:0\n {4}computes bs:0\n {4}writes {3}bs\n/);
+    expect(text).toMatch(/cluster 2\n {4}reads {4}bs:0, bs:by index\n {4}computes cs:0 \(fused away\), ds:0 \(fused away\), es:0 \(fused away\), result:0\n {4}writes {3}result\n/);
+    expect(text).toContain('bs -> ds: infusible: the consumer reads it by indexing');
+    expect(text).toMatch(/objective 5 \(optimal, bound 5, gap 0/);
   });
   it('JSON: version, strategy, cost, status, objective, clusters with nodes and manifest', async () => {
     const p = singleLoop();
