@@ -5,6 +5,14 @@
 // This module deliberately shares no code with src/graph/ or the ILP: the validator, the cost
 // evaluator and the brute force are the independent cross-check of the ILP planner, so they
 // must re-derive reads and edges themselves (a shared bug would hide on both sides).
+//
+// Two readings of PLANNING.md made precise here:
+//  - "indexing in a scalar statement the node uses (transitively)" counts scalar statements of
+//    the node's own block (and, for a control-flow node, of the blocks inside it). A scalar of
+//    an enclosing block is a value computed out there; its reads belong to that block, where
+//    the control-flow node containing this block carries them.
+//  - A control-flow node reads the arrays its blocks mention and do not define, where
+//    "mention" is a read (input, indexing, a result, a `while` init), never `dim(xs, k)`.
 
 import type {
   Block,
@@ -134,16 +142,35 @@ interface ProgramFacts {
   /** Component name → its entry parameter's components, for entry arrays of tuples. */
   readonly entryGroup: ReadonlyMap<VarName, readonly VarName[]>;
   /**
-   * Scalar statement name → what evaluating it reads, transitively: arrays it indexes and
-   * scalar outputs of control-flow nodes it depends on.
+   * Scalar name → what evaluating it reads: arrays it indexes, directly or through scalar
+   * statements of its own block, and scalar outputs of control-flow nodes of its block it
+   * depends on. A control-flow node's scalar output depends on itself.
    */
   readonly scalarDeps: ReadonlyMap<VarName, ReadonlySet<VarName>>;
+  /** The block that defines each scalar of scalarDeps. */
+  readonly scalarBlock: ReadonlyMap<VarName, Block>;
+  readonly controlScalars: ReadonlySet<VarName>;
+}
+
+/**
+ * What a use of a scalar reads, as seen from one block: a scalar of an enclosing block is a
+ * value computed there (its reads belong to that block, where the control-flow node that
+ * contains this block carries them), so only scalars of this block or nested ones count.
+ */
+type DepsOf = (scalar: VarName) => Iterable<VarName>;
+
+function depsSeenFrom(facts: ProgramFacts, outer: ReadonlySet<Block>): DepsOf {
+  return (scalar) => {
+    const home = facts.scalarBlock.get(scalar);
+    return home === undefined || outer.has(home) ? [] : (facts.scalarDeps.get(scalar) ?? []);
+  };
 }
 
 function programFacts(program: Program): ProgramFacts {
   const arrays = new Map<VarName, ScalarType>();
   const entryGroup = new Map<VarName, readonly VarName[]>();
   const scalarDeps = new Map<VarName, ReadonlySet<VarName>>();
+  const scalarBlock = new Map<VarName, Block>();
   const controlScalars = new Set<VarName>();
   for (const p of program.params) {
     const names = p.components.filter((c) => c.kind === 'array').map((c) => c.name);
@@ -156,16 +183,20 @@ function programFacts(program: Program): ProgramFacts {
       switch (s.kind) {
         case 'scalar': {
           const deps = new Set<VarName>();
-          exprReads(s.expr, scalarDeps, deps);
-          for (const name of exprScalars(s.expr)) if (controlScalars.has(name)) deps.add(name);
+          exprReads(s.expr, (t) => (scalarBlock.get(t) === b ? (scalarDeps.get(t) ?? []) : []), deps);
           scalarDeps.set(s.name, deps);
+          scalarBlock.set(s.name, b);
           break;
         }
         case 'if':
         case 'while':
           for (const o of s.outs) {
             if (o.kind === 'array') arrays.set(o.name, o.elem);
-            else controlScalars.add(o.name);
+            else {
+              controlScalars.add(o.name);
+              scalarDeps.set(o.name, new Set([o.name]));
+              scalarBlock.set(o.name, b);
+            }
           }
           if (s.kind === 'if') {
             visitBlock(s.then);
@@ -181,77 +212,47 @@ function programFacts(program: Program): ProgramFacts {
     }
   };
   visitBlock(program.body);
-  // Scalar outputs of control-flow nodes are reads (dependences) of whoever mentions them.
-  for (const name of controlScalars) scalarDeps.set(name, new Set([name]));
-  return { arrays, entryGroup, scalarDeps };
-}
-
-/** Every scalar name an expression mentions. */
-function exprScalars(e: Expr, acc: Set<VarName> = new Set()): Set<VarName> {
-  switch (e.kind) {
-    case 'const':
-    case 'dim':
-      return acc;
-    case 'var':
-      acc.add(e.name);
-      return acc;
-    case 'unary':
-    case 'call':
-    case 'cast':
-      return exprScalars(e.arg, acc);
-    case 'binary':
-      exprScalars(e.lhs, acc);
-      return exprScalars(e.rhs, acc);
-    case 'select':
-      exprScalars(e.cond, acc);
-      exprScalars(e.then, acc);
-      return exprScalars(e.else, acc);
-    case 'index':
-      for (const i of e.indices) exprScalars(i, acc);
-      return acc;
-    default:
-      return e satisfies never;
-  }
+  return { arrays, entryGroup, scalarDeps, scalarBlock, controlScalars };
 }
 
 /**
  * Adds to `acc` what evaluating `e` reads in no predictable order: arrays it indexes, and,
  * through the scalars it mentions, what those read. `dim` is a shape query, not a read.
  */
-function exprReads(e: Expr, scalarDeps: ReadonlyMap<VarName, ReadonlySet<VarName>>, acc: Set<VarName>): void {
+function exprReads(e: Expr, deps: DepsOf, acc: Set<VarName>): void {
   switch (e.kind) {
     case 'const':
     case 'dim':
       return;
     case 'var':
-      for (const d of scalarDeps.get(e.name) ?? []) acc.add(d);
+      for (const d of deps(e.name)) acc.add(d);
       return;
     case 'unary':
     case 'call':
     case 'cast':
-      exprReads(e.arg, scalarDeps, acc);
+      exprReads(e.arg, deps, acc);
       return;
     case 'binary':
-      exprReads(e.lhs, scalarDeps, acc);
-      exprReads(e.rhs, scalarDeps, acc);
+      exprReads(e.lhs, deps, acc);
+      exprReads(e.rhs, deps, acc);
       return;
     case 'select':
-      exprReads(e.cond, scalarDeps, acc);
-      exprReads(e.then, scalarDeps, acc);
-      exprReads(e.else, scalarDeps, acc);
+      exprReads(e.cond, deps, acc);
+      exprReads(e.then, deps, acc);
+      exprReads(e.else, deps, acc);
       return;
     case 'index':
       acc.add(e.array);
-      for (const i of e.indices) exprReads(i, scalarDeps, acc);
+      for (const i of e.indices) exprReads(i, deps, acc);
       return;
     default:
       e satisfies never;
   }
 }
 
-function lambdaReads(l: Lambda, facts: ProgramFacts, acc: Set<VarName>): void {
-  for (const let_ of l.lets) exprReads(let_.expr, facts.scalarDeps, acc);
-  for (const r of l.results) exprReads(r, facts.scalarDeps, acc);
+function lambdaReads(l: Lambda, deps: DepsOf, acc: Set<VarName>): void {
+  for (const let_ of l.lets) exprReads(let_.expr, deps, acc);
+  for (const r of l.results) exprReads(r, deps, acc);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -262,7 +263,7 @@ const output: ReadOrder = { kind: 'output' };
 const unordered: ReadOrder = { kind: 'unordered' };
 const fixed = (order: Order): ReadOrder => ({ kind: 'fixed', order });
 
-function combinatorReads(n: CombinatorNode, facts: ProgramFacts): Read[] {
+function combinatorReads(n: CombinatorNode, deps: DepsOf): Read[] {
   const reads: Read[] = [];
   const ordered = (names: readonly VarName[], role: ReadRole, order: ReadOrder): void => {
     for (const name of names) reads.push({ name, role, order });
@@ -270,12 +271,12 @@ function combinatorReads(n: CombinatorNode, facts: ProgramFacts): Read[] {
   const indexed = new Set<VarName>();
   switch (n.kind) {
     case 'generate':
-      for (const e of n.shape) exprReads(e, facts.scalarDeps, indexed);
-      lambdaReads(n.fn, facts, indexed);
+      for (const e of n.shape) exprReads(e, deps, indexed);
+      lambdaReads(n.fn, deps, indexed);
       break;
     case 'map':
       ordered(n.inputs, 'map-input', output);
-      lambdaReads(n.fn, facts, indexed);
+      lambdaReads(n.fn, deps, indexed);
       break;
     case 'gather':
       ordered(n.indices, 'gather-indices', output);
@@ -285,18 +286,18 @@ function combinatorReads(n: CombinatorNode, facts: ProgramFacts): Read[] {
       ordered(n.index, 'scatter-src', output);
       ordered(n.values, 'scatter-src', output);
       ordered(n.dest, 'scatter-dest', unordered);
-      lambdaReads(n.op, facts, indexed);
+      lambdaReads(n.op, deps, indexed);
       break;
     case 'fold':
       ordered(n.input, 'fold-input', output);
-      lambdaReads(n.op, facts, indexed);
-      for (const e of n.init) exprReads(e, facts.scalarDeps, indexed);
+      lambdaReads(n.op, deps, indexed);
+      for (const e of n.init) exprReads(e, deps, indexed);
       break;
     case 'scanl':
     case 'scanr':
       ordered(n.input, n.kind === 'scanl' ? 'scanl-input' : 'scanr-input', fixed(n.kind === 'scanl' ? 0 : 1));
-      lambdaReads(n.op, facts, indexed);
-      for (const e of n.init ?? []) exprReads(e, facts.scalarDeps, indexed);
+      lambdaReads(n.op, deps, indexed);
+      for (const e of n.init ?? []) exprReads(e, deps, indexed);
       break;
     case 'force':
       ordered(n.input, 'force-input', unordered);
@@ -334,42 +335,42 @@ function blockDefines(b: Block, acc: Set<VarName>): Set<VarName> {
 }
 
 /** Every name a block reads anywhere inside it, whether defined there or not. */
-function blockMentions(b: Block, facts: ProgramFacts, acc: Set<VarName>): Set<VarName> {
-  for (const s of b.stmts) stmtMentions(s, facts, acc);
-  for (const r of b.results) {
-    acc.add(r);
-    for (const d of facts.scalarDeps.get(r) ?? []) acc.add(d);
-  }
+function blockMentions(b: Block, facts: ProgramFacts, deps: DepsOf, acc: Set<VarName>): Set<VarName> {
+  for (const s of b.stmts) stmtMentions(s, facts, deps, acc);
+  for (const r of b.results) nameMentions(r, facts, deps, acc);
   return acc;
 }
 
-function stmtMentions(s: Stmt, facts: ProgramFacts, acc: Set<VarName>): void {
+/** A name used as a value (a block result, a `while` init): an array, or a scalar's reads. */
+function nameMentions(name: VarName, facts: ProgramFacts, deps: DepsOf, acc: Set<VarName>): void {
+  if (facts.arrays.has(name)) acc.add(name);
+  for (const d of deps(name)) acc.add(d);
+}
+
+function stmtMentions(s: Stmt, facts: ProgramFacts, deps: DepsOf, acc: Set<VarName>): void {
   switch (s.kind) {
     case 'scalar':
-      exprReads(s.expr, facts.scalarDeps, acc);
+      exprReads(s.expr, deps, acc);
       return;
     case 'if':
-      exprReads(s.cond, facts.scalarDeps, acc);
-      blockMentions(s.then, facts, acc);
-      blockMentions(s.else, facts, acc);
+      exprReads(s.cond, deps, acc);
+      blockMentions(s.then, facts, deps, acc);
+      blockMentions(s.else, facts, deps, acc);
       return;
     case 'while':
-      for (const i of s.init) {
-        acc.add(i);
-        for (const d of facts.scalarDeps.get(i) ?? []) acc.add(d);
-      }
-      blockMentions(s.cond, facts, acc);
-      blockMentions(s.body, facts, acc);
+      for (const i of s.init) nameMentions(i, facts, deps, acc);
+      blockMentions(s.cond, facts, deps, acc);
+      blockMentions(s.body, facts, deps, acc);
       return;
     default:
-      for (const r of combinatorReads(s, facts)) acc.add(r.name);
+      for (const r of combinatorReads(s, deps)) acc.add(r.name);
   }
 }
 
 /** A control-flow node reads, unordered, everything its construct mentions but does not define. */
-function controlReads(s: ControlNode, facts: ProgramFacts): Read[] {
+function controlReads(s: ControlNode, facts: ProgramFacts, deps: DepsOf): Read[] {
   const mentioned = new Set<VarName>();
-  stmtMentions(s, facts, mentioned);
+  stmtMentions(s, facts, deps, mentioned);
   const defined = new Set<VarName>();
   if (s.kind === 'if') {
     blockDefines(s.then, defined);
@@ -380,8 +381,9 @@ function controlReads(s: ControlNode, facts: ProgramFacts): Read[] {
   }
   const reads: Read[] = [];
   for (const name of mentioned) {
-    // Scalars of enclosing blocks are values, not reads; what they index was added above.
-    const isRead = facts.arrays.has(name) || (facts.scalarDeps.get(name)?.has(name) ?? false);
+    // Scalars are values, not reads: what they read was added above; a control-flow node's
+    // scalar output stands for the dependence on it.
+    const isRead = facts.arrays.has(name) || facts.controlScalars.has(name);
     if (!defined.has(name) && isRead) reads.push({ name, role: 'control', order: unordered });
   }
   return reads;
@@ -426,12 +428,13 @@ function infusibility(producer: GraphStmt, consumer: GraphStmt, reads: readonly 
   return null;
 }
 
-function buildBlockGraph(b: Block, path: string, facts: ProgramFacts): BlockGraph {
+function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: ReadonlySet<Block>): BlockGraph {
+  const deps = depsSeenFrom(facts, outer);
   const nodes: GraphNode[] = [];
   const producerOf = new Map<VarName, NodeId>();
   b.stmts.forEach((s, index) => {
     if (s.kind === 'scalar') return;
-    const reads = isControl(s) ? controlReads(s, facts) : combinatorReads(s, facts);
+    const reads = isControl(s) ? controlReads(s, facts, deps) : combinatorReads(s, deps);
     nodes.push({ id: s.id, stmt: s, index, label: nodeLabel(s), reads });
     for (const o of s.outs) producerOf.set(o.name, s.id);
   });
@@ -478,24 +481,25 @@ function buildBlockGraph(b: Block, path: string, facts: ProgramFacts): BlockGrap
 
   const results = new Set<NodeId>();
   for (const r of b.results) {
-    for (const name of [r, ...(facts.scalarDeps.get(r) ?? [])]) {
+    for (const name of [r, ...deps(r)]) {
       const p = producerOf.get(name);
       if (p !== undefined && !isControl(byId.get(p)!.stmt)) results.add(p);
     }
   }
 
   const children = new Map<NodeId, readonly BlockGraph[]>();
+  const inner = new Set([...outer, b]);
   for (const n of nodes) {
     const s = n.stmt;
     if (s.kind === 'if') {
       children.set(n.id, [
-        buildBlockGraph(s.then, `${path}/if #${s.id} then`, facts),
-        buildBlockGraph(s.else, `${path}/if #${s.id} else`, facts),
+        buildBlockGraph(s.then, `${path}/if #${s.id} then`, facts, inner),
+        buildBlockGraph(s.else, `${path}/if #${s.id} else`, facts, inner),
       ]);
     } else if (s.kind === 'while') {
       children.set(n.id, [
-        buildBlockGraph(s.cond, `${path}/while #${s.id} cond`, facts),
-        buildBlockGraph(s.body, `${path}/while #${s.id} body`, facts),
+        buildBlockGraph(s.cond, `${path}/while #${s.id} cond`, facts, inner),
+        buildBlockGraph(s.body, `${path}/while #${s.id} body`, facts, inner),
       ]);
     }
   }
@@ -504,5 +508,5 @@ function buildBlockGraph(b: Block, path: string, facts: ProgramFacts): BlockGrap
 
 /** The graph of a program's entry block, with the graphs of every nested block. */
 export function programGraph(program: Program): BlockGraph {
-  return buildBlockGraph(program.body, 'root', programFacts(program));
+  return buildBlockGraph(program.body, 'root', programFacts(program), new Set());
 }

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { SourceFile, UserError } from '../../src/diagnostics/index.js';
 import { lowerModule } from '../../src/lower/index.js';
 import { parseModule } from '../../src/syntax/index.js';
+import { generatorSizes, randomProgram } from '../util/index.js';
 import { bruteForce } from '../../src/plan/bruteforce.js';
 import { parseCost } from '../../src/plan/cost.js';
 import { evaluateBlockPlan, evaluatePlan } from '../../src/plan/evaluate.js';
@@ -156,4 +157,21 @@ describe('the shared examples, parsed and lowered: optimal plans as their header
     expect(validatePlan(program, p).map(formatViolation)).toEqual([]);
     expect(evaluatePlan(program, p, rw).total).toBe(r.objective);
   });
+});
+
+describe('random programs of up to 7 combinators (DESIGN.md invariant 2)', () => {
+  const solver = createSolverLoader();
+  const seeds = Array.from({ length: 30 }, (_, i) => i + 1);
+  it.each(seeds.flatMap((seed) => (seed <= 10 ? ['reads+writes', 'everything'] : ['reads+writes']).map((c) => [seed, c] as const)))(
+    'seed %i under %s: the ILP plan is valid, costs what it says, and is as cheap as the brute force',
+    async (seed, costText) => {
+      const { program } = randomProgram(seed, generatorSizes.small);
+      const cost = parseCost(costText);
+      const p = await plan(program, { cost, solver });
+      expect(validatePlan(program, p).map(formatViolation)).toEqual([]);
+      const evaluated = evaluatePlan(program, p, cost).total;
+      expect(p.stats.objective).toBeCloseTo(evaluated, 6);
+      expect(evaluated).toBeCloseTo(bruteForce(program, cost).objective, 6);
+    },
+  );
 });

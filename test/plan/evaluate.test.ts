@@ -8,9 +8,12 @@ import type { Plan } from '../../src/plan/types.js';
 import {
   blockPlan,
   diagonal,
+  dimOnlyInBranch,
   doubling,
   greedyBottomUpBad,
   greedyTopDownBad,
+  outerScalarInBranch,
+  scalarBetween,
   simple1,
   simple3,
   simple5,
@@ -108,6 +111,33 @@ describe('the other terms', () => {
       root: stated('simple3').plan,
     };
     expect(evaluatePlan(simple3(), plan, rw).total).toBe(5);
+  });
+});
+
+describe('reads through scalars and control flow', () => {
+  it('dim(ys, 0) inside a branch is not a read: no edge from ys to the if, ys read by nobody', () => {
+    // root: xs read by ys (cluster 0, order 0) and by the if (else returns xs): 2; ys written.
+    // then: zs written. The if and ys are independent: the longest chain is 1 cluster.
+    const plan = blockPlan([[[0], ['ys']], [[2], []]], { 0: 0 }, { 2: [blockPlan([[[1], ['zs']]], { 1: 0 }), blockPlan([], {})] });
+    const e = evaluateBlockPlan(dimOnlyInBranch(), plan, rw);
+    expect(e.terms.reads).toBe(2);
+    expect(e.terms.writes).toBe(2);
+    expect(e.terms.clusters).toBe(1 + 1 + 0);
+  });
+
+  it('a scalar of an enclosing block is a value: its indexing is read there, by the if', () => {
+    // root: the if reads xs (s = xs!0, and the branch maps xs): 1. then: the map reads xs: 1; ys written.
+    const plan = blockPlan([[[1], []]], {}, { 1: [blockPlan([[[0], ['ys']]], { 0: 0 }), blockPlan([], {})] });
+    const e = evaluateBlockPlan(outerScalarInBranch(), plan, rw);
+    expect(e.terms.reads).toBe(2);
+    expect(e.total).toBe(3);
+  });
+
+  it('indexing through a chain of scalar statements is an indexed read of the node using them', () => {
+    // zs uses t = 2 * (ys!0): it indexes ys (its own stream) and reads xs in order.
+    const e = evaluateBlockPlan(scalarBetween(), blockPlan([[[0], ['ys']], [[1], ['zs']]], { 0: 0, 1: 0 }), rw);
+    expect(e.terms.reads).toBe(3); // xs twice (two clusters), ys once
+    expect(e.terms.clusters).toBe(2);
   });
 });
 

@@ -292,3 +292,42 @@ export function mapFan(count: number): Program {
   );
   return program('fan', [arrayParam('xs', 'f64', 1)], stmts, stmts.map((s) => s.outs[0]!.name));
 }
+
+/**
+ * A branch that only asks for ys's size: ys = map(+1, xs) (0); r = if c then
+ * generate(dim(ys, 0), f64) (1) else xs (2); returns (r, ys). `dim` is not a read: no edge ys → if.
+ */
+export function dimOnlyInBranch(): Program {
+  const n = nodes();
+  const ys = n.map([arr('ys', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(1))));
+  const then = block([], [n.generate([arr('zs', 'f64', 1)], [dim('ys', 0)], lam([['i', 'i32']], cast('f64', v('i', 'i32'))))], ['zs']);
+  const otherwise = block([], [], ['xs']);
+  return program('dimOnly', [arrayParam('xs', 'f64', 1), scalarParam('c', 'bool')], [
+    ys,
+    n.if_([{ kind: 'array', name: 'r', elem: 'f64', rank: 1 }], v('c', 'bool'), then, otherwise),
+  ], ['r', 'ys']);
+}
+
+/**
+ * An outer scalar used in a branch: s = xs!0; r = if c then map(x ↦ x + s, xs) (0) else xs (1).
+ * `xs!0` is evaluated by the outer block: the if reads xs, the map in the branch does not index it.
+ */
+export function outerScalarInBranch(): Program {
+  const n = nodes();
+  const then = block([], [n.map([arr('ys', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, v('s', 'f64'))))], ['ys']);
+  return program('outerScalar', [arrayParam('xs', 'f64', 1), scalarParam('c', 'bool')], [
+    scalarStmt('s', idx('xs', [i32(0)], 'f64')),
+    n.if_([{ kind: 'array', name: 'r', elem: 'f64', rank: 1 }], v('c', 'bool'), then, block([], [], ['xs'])),
+  ], ['r']);
+}
+
+/** A scalar statement between two maps: ys = map(+1, xs) (0); t = ys!0; zs = map(x ↦ x * t, xs) (1). */
+export function scalarBetween(): Program {
+  const n = nodes();
+  return program('scalarBetween', [arrayParam('xs', 'f64', 1)], [
+    n.map([arr('ys', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(1)))),
+    scalarStmt('t0', idx('ys', [i32(0)], 'f64')),
+    scalarStmt('t', bin('*', v('t0', 'f64'), f64(2))),
+    n.map([arr('zs', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('*', x, v('t', 'f64')))),
+  ], ['zs']);
+}

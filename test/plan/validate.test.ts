@@ -12,6 +12,8 @@ import {
   diagonal,
   doubling,
   gatherByIndexing,
+  dimOnlyInBranch,
+  scalarBetween,
   scanOnly,
   scatterExample,
   scatterWithReader,
@@ -54,6 +56,7 @@ describe('validatePlan rejects', () => {
       blockPlan([[[0], ['start']], [[2, 3], ['final']]], { 0: 0, 3: 0 }, { 2: [blockPlan([], {}), blockPlan([[[1], ['b_next']]], { 1: 0 })] }),
       'control-flow-alone', 'while #2 must be alone'],
     ['fusion over an indexing edge', gatherByIndexing, blockPlan([[[0, 1, 2], ['ys']]], { 0: 0, 1: 0, 2: 0 }), 'infusible-edge', 'js is read by indexing'],
+    ['fusion over indexing through scalar statements', scalarBetween, blockPlan([[[0, 1], ['ys', 'zs']]], { 0: 0, 1: 0 }), 'infusible-edge', 'ys is read by indexing'],
     ['fusion over a scatter destination', scatterExample, blockPlan([[[0, 1, 2], ['result']]], { 0: 0, 1: 0, 2: 0 }), 'infusible-edge', 'bs is a scatter destination'],
     ['a consumer before its producer', simple3, blockPlan([[[1], ['bs']], [[0], ['as']]], { 0: 0, 1: 0 }), 'dependence', 'comes later, in cluster 1'],
     ['a cluster listing a consumer first', simple1, blockPlan([[[1, 0], ['bs']]], { 0: { gather: 1 }, 1: 0 }), 'dependence', 'is listed before map as'],
@@ -94,6 +97,11 @@ describe('validatePlan rejects', () => {
     expect(v!.block).toBe('root/while #2 body');
     expect(v!.cluster).toBe(0);
     expect(v!.nodes).toEqual([1]);
+  });
+
+  it('an if that only asks for the size of ys may come before ys', () => {
+    const plan = blockPlan([[[2], []], [[0], ['ys']]], { 0: 0 }, { 2: [blockPlan([[[1], ['zs']]], { 1: 0 }), blockPlan([], {})] });
+    expect(validateBlockPlan(dimOnlyInBranch(), plan).map(formatViolation)).toEqual([]);
   });
 
   it('simple5 is one cluster even though xs is read in two orders (connected through cs)', () => {
