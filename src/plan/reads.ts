@@ -206,8 +206,18 @@ function programFacts(program: Program): ProgramFacts {
             visitBlock(s.body);
           }
           break;
-        default:
+        case 'generate':
+        case 'map':
+        case 'gather':
+        case 'scatter':
+        case 'fold':
+        case 'scanl':
+        case 'scanr':
+        case 'force':
           for (const o of s.outs) arrays.set(o.name, o.elem);
+          break;
+        default:
+          s satisfies never;
       }
     }
   };
@@ -327,8 +337,18 @@ function blockDefines(b: Block, acc: Set<VarName>): Set<VarName> {
         blockDefines(s.cond, acc);
         blockDefines(s.body, acc);
         break;
-      default:
+      case 'generate':
+      case 'map':
+      case 'gather':
+      case 'scatter':
+      case 'fold':
+      case 'scanl':
+      case 'scanr':
+      case 'force':
         for (const o of s.outs) acc.add(o.name);
+        break;
+      default:
+        s satisfies never;
     }
   }
   return acc;
@@ -362,8 +382,18 @@ function stmtMentions(s: Stmt, facts: ProgramFacts, deps: DepsOf, acc: Set<VarNa
       blockMentions(s.cond, facts, deps, acc);
       blockMentions(s.body, facts, deps, acc);
       return;
-    default:
+    case 'generate':
+    case 'map':
+    case 'gather':
+    case 'scatter':
+    case 'fold':
+    case 'scanl':
+    case 'scanr':
+    case 'force':
       for (const r of combinatorReads(s, deps)) acc.add(r.name);
+      return;
+    default:
+      s satisfies never;
   }
 }
 
