@@ -55,11 +55,11 @@ describe('random program generator', () => {
   });
 
   it('small programs run in the interpreter without error', () => {
-    fc.assert(fc.property(arbitraryCase(generatorSizes.small), (c) => checkCase(c)), { numRuns: 2000 });
+    fc.assert(fc.property(arbitraryCase(generatorSizes.small), (c) => checkCase(c)), { numRuns: 1500 });
   });
 
   it('medium programs run in the interpreter without error', () => {
-    fc.assert(fc.property(arbitraryCase(generatorSizes.medium), (c) => checkCase(c)), { numRuns: 600 });
+    fc.assert(fc.property(arbitraryCase(generatorSizes.medium), (c) => checkCase(c)), { numRuns: 500 });
   });
 
   it('draw-by-draw cases (every decision shrinks) are just as valid', () => {
@@ -82,9 +82,35 @@ describe('random program generator', () => {
     }
   });
 
-  it('benchmark-sized arrays stay within maxElements', () => {
-    const c = randomProgram(7, { combinators: 30, extents: { min: 16, max: 64 }, maxElements: 4096 });
-    checkCase(c);
+  it('honours extents and maxElements (benchmark-sized arrays)', () => {
+    const options = { combinators: 30, extents: { min: 16, max: 64 }, maxElements: 4096 };
+    for (let seed = 0; seed < 10; seed++) {
+      const c = randomProgram(seed, options);
+      checkCase(c);
+      const inputShapes = c.inputs.flatMap(components).flatMap((v) => (v.kind === 'array' ? [v.shape] : []));
+      for (const shape of [...inputShapes, ...c.resultShapes.flat()]) {
+        expect(shape.reduce((n, d) => n * d, 1), c.description).toBeLessThanOrEqual(4096);
+      }
+      for (const shape of inputShapes) for (const d of shape) expect(d).toBeGreaterThanOrEqual(16);
+    }
+  });
+
+  it('honours maxRank, elemTypes and controlFlow', () => {
+    const ranks = new Set<number>();
+    const kinds = new Set<string>();
+    for (let seed = 0; seed < 100; seed++) {
+      const c = randomProgram(seed, { combinators: { min: 5, max: 20 }, maxRank: 1, elemTypes: ['f32', 'bool'], controlFlow: false });
+      for (const p of c.program.params) for (const v of p.components) expect(['f32', 'bool']).toContain(v.elem);
+      const note = (b: Block): void => {
+        for (const s of b.stmts) {
+          kinds.add(s.kind);
+          if (s.kind !== 'scalar' && s.kind !== 'if' && s.kind !== 'while') for (const o of s.outs) ranks.add(o.rank);
+        }
+      };
+      note(c.program.body);
+    }
+    expect(Math.max(...ranks)).toBe(1);
+    expect(kinds.has('if') || kinds.has('while')).toBe(false);
   });
 
   it('covers every combinator, element type, rank and construct', () => {

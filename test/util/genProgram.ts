@@ -195,6 +195,15 @@ function randomElem(ctx: Ctx): ScalarType {
   return weighted(ctx.rng, ctx.s.elemTypes.map((t) => [t, t === 'f64' || t === 'i32' ? 3 : 1] as const));
 }
 
+/**
+ * The main operand of a combinator: usually a recent array (chains), sometimes any (fan-out),
+ * and often one that nothing reads yet, so that few nodes end up as dead code.
+ */
+function pickOperand(ctx: Ctx, arrays: readonly Arr[]): Arr {
+  const unread = arrays.filter((a) => a.local && !ctx.used.has(a.name));
+  return unread.length > 0 && chance(ctx.rng, 0.35) ? pickRecent(ctx.rng, unread) : pickRecent(ctx.rng, arrays);
+}
+
 function numeric(t: ScalarType): boolean {
   return t !== 'bool';
 }
@@ -265,7 +274,7 @@ function inputShape(ctx: Ctx): number[] {
 
 function genMap(ctx: Ctx, b: BlockState): void {
   const { rng } = ctx;
-  const first = pickRecent(rng, b.arrays);
+  const first = pickOperand(ctx, b.arrays);
   const inputs = withSameShape(ctx, b, first, rng.int(0, 2));
   const ps = params(ctx, 'x', inputs.map((a) => a.elem));
   const outTypes = Array.from({ length: chance(rng, 0.2) ? 2 : 1 }, () => (chance(rng, 0.4) ? first.elem : randomElem(ctx)));
@@ -339,7 +348,7 @@ function genGather(ctx: Ctx, b: BlockState, budget: number): boolean {
   const { rng } = ctx;
   const sources = b.arrays.filter((a) => a.shape.length > 0);
   if (sources.length === 0) return false;
-  const first = pickRecent(rng, sources);
+  const first = pickOperand(ctx, sources);
   const source = withSameShape(ctx, b, first, chance(rng, 0.25) ? 1 : 0);
   const reuse = chance(rng, 0.35) || budget < 2 ? reusableIndices(ctx, b, first) : undefined;
   if (reuse === undefined && budget < 2) return false;
@@ -484,7 +493,7 @@ function genReduce(ctx: Ctx, b: BlockState, kind: 'fold' | 'scanl' | 'scanr'): b
   const { rng } = ctx;
   const ranked = b.arrays.filter((a) => a.shape.length > 0);
   if (ranked.length === 0) return false;
-  const input = withSameShape(ctx, b, pickRecent(rng, ranked), chance(rng, 0.25) ? 1 : 0);
+  const input = withSameShape(ctx, b, pickOperand(ctx, ranked), chance(rng, 0.25) ? 1 : 0);
   const elems = input.map((a) => a.elem);
   const choices = elems.map((t) => reduceOp(ctx, t, true));
   const op = reduceLambda(ctx, elems, choices.map((c) => c.op));
@@ -503,7 +512,7 @@ function genReduce(ctx: Ctx, b: BlockState, kind: 'fold' | 'scanl' | 'scanr'): b
 }
 
 function genForce(ctx: Ctx, b: BlockState): void {
-  const input = withSameShape(ctx, b, pickRecent(ctx.rng, b.arrays), chance(ctx.rng, 0.2) ? 1 : 0);
+  const input = withSameShape(ctx, b, pickOperand(ctx, b.arrays), chance(ctx.rng, 0.2) ? 1 : 0);
   const outs = newArrs(ctx, 'fc', input.map((a) => a.elem), input[0]!.shape, input.map((a) => a.indexBound));
   emit(ctx, b, { kind: 'force', id: ctx.nextId++, outs: outVars(outs), span: noSpan, input: use(ctx, input) }, outs);
 }
@@ -731,7 +740,7 @@ function genInputs(ctx: Ctx, top: BlockState, dataRng: Rng): { params: Interface
     values.push(data.length === 1 ? data[0]! : data);
   }
   if (chance(rng, 0.3)) {
-    const elem = pick(rng, ['i32', 'f64'] as const);
+    const elem = randomElem(ctx);
     const name = `k${count}`;
     top.scalars.push({ name, type: elem, reads: new Set() });
     interfaces.push({ name, components: [{ kind: 'scalar', name, elem }] });
