@@ -6,6 +6,7 @@ import * as fc from 'fast-check';
 import { jsonSyntaxErrorOffset, programFromJson, programToJson } from '../../src/ir/json.js';
 import { printProgram } from '../../src/ir/printer.js';
 import { everyStatementProgram } from './fixtures.js';
+import { arbitraryCase } from '../util/index.js';
 
 function errorOf(text: string): UserError {
   try {
@@ -36,6 +37,17 @@ describe('round trip', () => {
     const text = programToJson(good);
     expect(text).toContain('"value":"-inf"');
     expect(text.startsWith('{"format":"arrayfuse-ir","version":1,"program":')).toBe(true);
+  });
+
+  it('round trips random programs (test/util generator), printing identically', () => {
+    fc.assert(
+      fc.property(arbitraryCase(), ({ program }) => {
+        const back = programFromJson(programToJson(program), 'random.json');
+        expect(back).toEqual(program);
+        expect(printProgram(back)).toBe(printProgram(program));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('accepts a bare program without the envelope', () => {
@@ -93,5 +105,38 @@ describe('jsonSyntaxErrorOffset', () => {
     ['[1] x', 4],
   ])('%s fails at %i', (text, offset) => {
     expect(jsonSyntaxErrorOffset(text)).toBe(offset);
+  });
+});
+
+describe('never a crash', () => {
+  /** Every (parent, key) slot of a parsed JSON tree. */
+  function slots(j: unknown, out: [Record<string | number, unknown>, string | number][] = []): typeof out {
+    if (typeof j === 'object' && j !== null) {
+      for (const key of Object.keys(j)) {
+        const k = Array.isArray(j) ? Number(key) : key;
+        out.push([j as Record<string | number, unknown>, k]);
+        slots((j as Record<string, unknown>)[key], out);
+      }
+    }
+    return out;
+  }
+
+  it('answers any mutation of a valid program with a program or a UserError', () => {
+    fc.assert(
+      fc.property(arbitraryCase({ combinators: { min: 1, max: 6 } }), fc.nat(), fc.jsonValue(), fc.boolean(), ({ program }, pick, replacement, remove) => {
+        const j = JSON.parse(programToJson(program));
+        const all = slots(j);
+        const [parent, key] = all[pick % all.length]!;
+        if (remove && !Array.isArray(parent)) delete parent[key];
+        else parent[key] = replacement;
+        try {
+          programFromJson(JSON.stringify(j), 'mutated.json');
+        } catch (e) {
+          if (!(e instanceof UserError)) throw e;
+          expect(e.code).toMatch(/^E29[0-5]$/);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
