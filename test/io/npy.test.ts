@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parse as npyjsParse, dump as npyjsDump } from 'npyjs';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics/index.js';
 import { readNpy, writeNpy } from '../../src/runtime/io/index.js';
@@ -127,5 +128,24 @@ describe('bad files', () => {
 
   it('suggests a conversion for dtypes NumPy can convert', () => {
     expect(errorOf(fixture('i64_3.npy')).diagnostics[0]!.notes).toEqual(['int64: convert with .astype(np.int32)']);
+  });
+});
+
+describe('never a crash', () => {
+  it('answers truncated or corrupted files with an array or a UserError', () => {
+    const good = fixture('f64_2x3_v1.npy');
+    fc.assert(
+      fc.property(fc.nat({ max: good.length }), fc.array(fc.tuple(fc.nat({ max: good.length - 1 }), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), (cut, edits) => {
+        const bytes = good.slice(0, cut);
+        for (const [at, byte] of edits) if (at < bytes.length) bytes[at] = byte;
+        try {
+          readNpy(bytes, 'in.npy');
+        } catch (e) {
+          if (!(e instanceof UserError)) throw e;
+          expect(e.code).toMatch(/^E50[1-7]$/);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

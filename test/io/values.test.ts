@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics/index.js';
 import type { RuntimeValue } from '../../src/ir/values.js';
@@ -197,5 +198,21 @@ describe('value files', () => {
     const err = errorOf(() => readValueFile(path));
     expect(err.code).toBe(code);
     expect(err.diagnostics[0]!.message).toContain(fragment);
+  });
+});
+
+describe('never a crash', () => {
+  it('answers any JSON text with a value or a UserError', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.json(), fc.string()), (text) => {
+        try {
+          readJsonValue(text, 'in.json');
+        } catch (e) {
+          if (!(e instanceof UserError)) throw e;
+          expect(e.code).toMatch(/^E51[0-4]$/);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
