@@ -1,0 +1,870 @@
+// The JSON graph format, version 1 (docs/PLAN-FORMAT.md "JSON graph input"): how another
+// compiler hands us its dependence graph without our IR, and how we print ours.
+//
+// `planGraph(json, options)` reads a graph, checks it thoroughly (every mistake is one UserError,
+// E610–E629, whose message starts with the JSON path of the offending value) and plans it with
+// `planGraphs`, exactly as `plan(program)` plans the graphs built from a Program.
+// `graphToJson(graphs)` is the inverse: the graphs of a Program in this format, weights included,
+// so that program → JSON → planGraph gives the plan program → plan gives.
+//
+// The format states facts the planner cannot re-derive without element code (which arrays a
+// node reads, in which role), and derives the rest the way src/graph/build.ts does: the order
+// rule of a read from its role, why an edge is infusible from its roles and kinds, a scatter's
+// precedences from its destination, gather labels from the node order. A stated `fusible` or
+// `reason` may add infusibility but never contradict what the roles imply.
+
+import { noSpan, SourceFile, userError } from '../diagnostics/index.js';
+import type {
+  ArrayGroup,
+  DependenceGraph,
+  GraphEdge,
+  GraphNode,
+  GraphNodeKind,
+  GraphRead,
+  GraphReadRole,
+  InfusibleReason,
+  ReadOrderRule,
+  StrictPrecedence,
+} from '../graph/types.js';
+import { elementBytes } from '../ir/scalarOps.js';
+import { scalarTypes, type ArrayVar, type Block, type CombinatorNode, type ControlNode, type Lambda, type NodeId, type ScalarType, type VarName } from '../ir/types.js';
+import { edgeWeightKey } from './cost.js';
+import { planGraphs, type BlockGraphs, type PlanOptions } from './index.js';
+import type { ModelWeights } from './ilp/model.js';
+import type { Plan } from './types.js';
+
+export const graphJsonFormat = 'arrayfuse-graph';
+export const graphJsonVersion = 1;
+
+// ---------------------------------------------------------------------------------------------
+// The format (what graphToJson writes; what planGraph accepts after checking)
+// ---------------------------------------------------------------------------------------------
+
+export interface GraphJson extends BlockJson {
+  readonly format: typeof graphJsonFormat;
+  readonly version: typeof graphJsonVersion;
+  /** Optional, for people: the program's name. */
+  readonly name?: string;
+}
+
+export interface BlockJson {
+  /** Arrays the block reads but no node of it produces (entry or enclosing arrays, loop params). */
+  readonly inputs?: readonly InputJson[];
+  readonly nodes: readonly NodeJson[];
+  /** Every read of an array by a node: from a node or an input, to a node. */
+  readonly edges?: readonly EdgeJson[];
+  /** Arrays the block returns (always manifest when a node of the block produces them). */
+  readonly results?: readonly string[];
+}
+
+export interface ArrayFacts {
+  /** Element type per component (default `f64`); with `size`, gives the `bytes` weight. */
+  readonly elems?: readonly ScalarType[];
+  /** Number of elements, for the `bytes` cost (unknown: weight 1). */
+  readonly size?: number;
+  /** w(v) for the plain costs (default 1). */
+  readonly weight?: number;
+}
+
+export interface InputJson extends ArrayFacts {
+  readonly name: string;
+  /** Component arrays of an array of tuples (default: the one array `name`). */
+  readonly components?: readonly string[];
+}
+
+export interface NodeJson extends ArrayFacts {
+  /** Unique within the block; what edges, results and plans name the node by. */
+  readonly name: string;
+  readonly kind: GraphNodeKind;
+  /** Unique within the graph (default: the next free number); the ids of the returned Plan. */
+  readonly id?: number;
+  /** Arrays produced (default `[name]` for a combinator, none for `if` / `while`). */
+  readonly outs?: readonly string[];
+  /** `if`: [then, else]; `while`: [cond, body]. Only on control-flow nodes. */
+  readonly blocks?: readonly BlockJson[];
+}
+
+export interface EdgeJson {
+  /** A node or an input of the block. */
+  readonly from: string;
+  /** A node of the block. */
+  readonly to: string;
+  readonly role: GraphReadRole;
+  /** The producer's arrays this read touches (default: all of them). */
+  readonly arrays?: readonly string[];
+  /** Default: fusible unless the role or the kinds say otherwise. */
+  readonly fusible?: boolean;
+  readonly reason?: InfusibleReason | readonly InfusibleReason[];
+  /** w(p, c) for `fused-edges` (default 1); all edges of one producer–consumer pair agree. */
+  readonly weight?: number;
+}
+
+const graphReadRoles: readonly GraphReadRole[] = [
+  'map-input', 'gather-indices', 'gather-source', 'fold-input', 'scanl-input', 'scanr-input',
+  'scatter-index', 'scatter-values', 'scatter-dest', 'force-input', 'while-init', 'indexed', 'control',
+];
+
+const infusibleReasons: readonly InfusibleReason[] = [
+  'indexed', 'force-input', 'force-output', 'scatter-dest', 'scatter-output', 'control-flow',
+];
+
+/** The roles in which each kind of node may read (PLANNING.md's table). */
+const rolesOf: { readonly [K in GraphNodeKind]: readonly GraphReadRole[] } = {
+  generate: ['indexed'],
+  map: ['map-input', 'indexed'],
+  gather: ['gather-indices', 'gather-source', 'indexed'],
+  scatter: ['scatter-dest', 'scatter-index', 'scatter-values', 'indexed'],
+  fold: ['fold-input', 'indexed'],
+  scanl: ['scanl-input', 'indexed'],
+  scanr: ['scanr-input', 'indexed'],
+  force: ['force-input', 'indexed'],
+  if: ['control'],
+  while: ['control', 'while-init'],
+};
+
+const nodeKinds = Object.keys(rolesOf) as GraphNodeKind[];
+
+/** The order rule a role fixes (the same table as src/graph/build.ts). */
+function orderRuleOf(role: GraphReadRole): ReadOrderRule {
+  switch (role) {
+    case 'map-input':
+    case 'gather-indices':
+    case 'fold-input':
+    case 'scatter-index':
+    case 'scatter-values':
+      return 'output';
+    case 'gather-source':
+      return 'label';
+    case 'scanl-input':
+      return 'zero';
+    case 'scanr-input':
+      return 'one';
+    case 'scatter-dest':
+    case 'force-input':
+    case 'while-init':
+    case 'indexed':
+    case 'control':
+      return 'unordered';
+    default:
+      return role satisfies never;
+  }
+}
+
+function isControlKind(kind: GraphNodeKind): kind is ControlNode['kind'] {
+  return kind === 'if' || kind === 'while';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checked reading of untyped JSON, every complaint naming its JSON path
+// ---------------------------------------------------------------------------------------------
+
+/** Where errors point: the JSON path always; the source text when we were given one. */
+interface Where {
+  readonly file: SourceFile | undefined;
+}
+
+type Json = unknown;
+type JsonObject = Readonly<Record<string, Json>>;
+
+function fail(where: Where, code: `E${number}`, path: string, message: string, notes?: readonly string[]): never {
+  throw userError(code, `${path}: ${message}`, { file: where.file }, notes);
+}
+
+function show(v: Json): string {
+  const text = JSON.stringify(v);
+  return text === undefined ? String(v) : text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+function objectAt(where: Where, v: Json, path: string, what: string, fields: readonly string[]): JsonObject {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(where, 'E612', path, `expected ${what} (a JSON object), found ${show(v)}`);
+  for (const key of Object.keys(v)) {
+    if (!fields.includes(key)) fail(where, 'E628', `${path}.${key}`, `unknown field \`${key}\` of ${what}`, [`the fields are: ${fields.join(', ')}`]);
+  }
+  return v as JsonObject;
+}
+
+function arrayAt(where: Where, v: Json, path: string): readonly Json[] {
+  if (!Array.isArray(v)) fail(where, 'E612', path, `expected a JSON array, found ${show(v)}`);
+  return v;
+}
+
+function stringAt(where: Where, v: Json, path: string): string {
+  if (typeof v !== 'string' || v === '') fail(where, 'E612', path, `expected a non-empty string, found ${show(v)}`);
+  return v;
+}
+
+function stringsAt(where: Where, v: Json, path: string): string[] {
+  const out = arrayAt(where, v, path).map((x, i) => stringAt(where, x, `${path}[${i}]`));
+  const dup = out.find((x, i) => out.indexOf(x) !== i);
+  if (dup !== undefined) fail(where, 'E614', path, `\`${dup}\` is listed twice`);
+  return out;
+}
+
+function weightAt(where: Where, v: Json, path: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(where, 'E623', path, `a weight is a finite non-negative number, not ${show(v)}`);
+  return v;
+}
+
+function sizeAt(where: Where, v: Json, path: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) fail(where, 'E624', path, `a size is a whole number of elements (0 or more), not ${show(v)}`);
+  return v;
+}
+
+function elemsAt(where: Where, v: Json, path: string, count: number): ScalarType[] {
+  if (v === undefined) return new Array<ScalarType>(count).fill('f64');
+  const list = arrayAt(where, v, path);
+  if (list.length !== count) fail(where, 'E627', path, `expected ${count} element type(s), one per array, found ${list.length}`);
+  return list.map((x, i) => {
+    if (!scalarTypes.includes(x as ScalarType)) fail(where, 'E627', `${path}[${i}]`, `unknown element type ${show(x)}`, [`element types: ${scalarTypes.join(', ')}`]);
+    return x as ScalarType;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON → BlockGraphs
+// ---------------------------------------------------------------------------------------------
+
+/** Sizes and weights the caller adds to (and that override) the graph's own. */
+interface Overrides {
+  readonly weights: NonNullable<PlanOptions['weights']>;
+  readonly shapes: NonNullable<PlanOptions['shapes']>;
+}
+
+interface ReadContext {
+  readonly where: Where;
+  readonly overrides: Overrides;
+  /** Ids the JSON gives anywhere in the graph; nodes without one get the next free number. */
+  readonly ids: IdAllocator;
+}
+
+interface IdAllocator {
+  next(): NodeId;
+}
+
+function idAllocator(taken: ReadonlySet<number>): IdAllocator {
+  let candidate = 0;
+  return {
+    next() {
+      while (taken.has(candidate)) candidate++;
+      return candidate++;
+    },
+  };
+}
+
+/** Every `id` given anywhere in the graph, checked for type and uniqueness first. */
+function collectIds(where: Where, block: Json, path: string, seen: Map<number, string>): void {
+  if (typeof block !== 'object' || block === null || !Array.isArray((block as JsonObject)['nodes'])) return; // reported later
+  ((block as JsonObject)['nodes'] as Json[]).forEach((n, i) => {
+    if (typeof n !== 'object' || n === null) return;
+    const node = n as JsonObject;
+    const id = node['id'];
+    if (id !== undefined) {
+      const p = `${path}.nodes[${i}].id`;
+      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) fail(where, 'E612', p, `an id is a whole number (0 or more), not ${show(id)}`);
+      const other = seen.get(id);
+      if (other !== undefined) fail(where, 'E614', p, `id ${id} is also the id of ${other}`);
+      seen.set(id, p);
+    }
+    if (Array.isArray(node['blocks'])) node['blocks'].forEach((b, k) => collectIds(where, b, `${path}.nodes[${i}].blocks[${k}]`, seen));
+  });
+}
+
+interface InputInfo {
+  readonly name: string;
+  readonly components: readonly string[];
+  readonly elems: readonly ScalarType[];
+  readonly size: number | undefined;
+  readonly weight: number | undefined;
+}
+
+interface NodeInfo {
+  readonly path: string;
+  readonly id: NodeId;
+  readonly name: string;
+  readonly kind: GraphNodeKind;
+  readonly outs: readonly string[];
+  readonly elems: readonly ScalarType[];
+  readonly size: number | undefined;
+  readonly weight: number | undefined;
+  readonly blocks: readonly Json[];
+}
+
+interface EdgeInfo {
+  readonly path: string;
+  /** The producing node, or null for an input. */
+  readonly producer: NodeInfo | null;
+  readonly input: InputInfo | null;
+  readonly consumer: NodeInfo;
+  readonly role: GraphReadRole;
+  readonly arrays: readonly string[];
+  readonly fusible: boolean | undefined;
+  readonly reasons: readonly InfusibleReason[];
+  readonly weight: number | undefined;
+}
+
+const blockFields = ['inputs', 'nodes', 'edges', 'results'];
+const topFields = ['format', 'version', 'name', ...blockFields];
+
+function readInputs(ctx: ReadContext, v: Json, path: string): InputInfo[] {
+  const { where } = ctx;
+  if (v === undefined) return [];
+  return arrayAt(where, v, path).map((x, i) => {
+    const p = `${path}[${i}]`;
+    const o = objectAt(where, x, p, 'an input', ['name', 'components', 'elems', 'size', 'weight']);
+    const name = stringAt(where, o['name'], `${p}.name`);
+    const components = o['components'] === undefined ? [name] : stringsAt(where, o['components'], `${p}.components`);
+    if (components.length === 0) fail(where, 'E612', `${p}.components`, 'an input has at least one component array');
+    return {
+      name,
+      components,
+      elems: elemsAt(where, o['elems'], `${p}.elems`, components.length),
+      size: sizeAt(where, o['size'], `${p}.size`),
+      weight: weightAt(where, o['weight'], `${p}.weight`),
+    };
+  });
+}
+
+function readNodes(ctx: ReadContext, v: Json, path: string): NodeInfo[] {
+  const { where } = ctx;
+  return arrayAt(where, v, path).map((x, i) => {
+    const p = `${path}[${i}]`;
+    const o = objectAt(where, x, p, 'a node', ['name', 'kind', 'id', 'outs', 'elems', 'size', 'weight', 'blocks']);
+    const name = stringAt(where, o['name'], `${p}.name`);
+    const kindValue = o['kind'];
+    if (!nodeKinds.includes(kindValue as GraphNodeKind)) {
+      fail(where, 'E613', `${p}.kind`, `unknown node kind ${show(kindValue)}`, [`node kinds: ${nodeKinds.join(', ')}`]);
+    }
+    const kind = kindValue as GraphNodeKind;
+    const control = isControlKind(kind);
+    const outs = o['outs'] === undefined ? (control ? [] : [name]) : stringsAt(where, o['outs'], `${p}.outs`);
+    if (!control && outs.length === 0) fail(where, 'E612', `${p}.outs`, `a ${kind} produces at least one array`);
+    let blocks: readonly Json[] = [];
+    if (control) {
+      const names = kind === 'if' ? '[then, else]' : '[cond, body]';
+      if (o['blocks'] === undefined) fail(where, 'E626', p, `an \`${kind}\` node needs \`blocks\`: ${names}`);
+      blocks = arrayAt(where, o['blocks'], `${p}.blocks`);
+      if (blocks.length !== 2) fail(where, 'E626', `${p}.blocks`, `an \`${kind}\` node has two blocks, ${names}; found ${blocks.length}`);
+    } else if (o['blocks'] !== undefined) {
+      fail(where, 'E626', `${p}.blocks`, `only \`if\` and \`while\` nodes have blocks, not a ${kind}`);
+    }
+    if (control && (o['size'] !== undefined || o['weight'] !== undefined)) {
+      fail(where, 'E612', p, `an \`${kind}\` node's outputs are inputs of its readers; give their size and weight there`);
+    }
+    const id = o['id'] === undefined ? ctx.ids.next() : (o['id'] as number);
+    return {
+      path: p,
+      id,
+      name,
+      kind,
+      outs,
+      elems: elemsAt(where, o['elems'], `${p}.elems`, outs.length),
+      size: sizeAt(where, o['size'], `${p}.size`),
+      weight: weightAt(where, o['weight'], `${p}.weight`),
+      blocks,
+    };
+  });
+}
+
+function readReasons(where: Where, v: Json, path: string): InfusibleReason[] {
+  if (v === undefined) return [];
+  const list = Array.isArray(v) ? v : [v];
+  return list.map((r, i) => {
+    if (!infusibleReasons.includes(r as InfusibleReason)) {
+      fail(where, 'E619', Array.isArray(v) ? `${path}[${i}]` : path, `unknown reason ${show(r)}`, [`reasons: ${infusibleReasons.join(', ')}`]);
+    }
+    return r as InfusibleReason;
+  });
+}
+
+function readEdges(ctx: ReadContext, v: Json, path: string, nodes: ReadonlyMap<string, NodeInfo>, inputs: ReadonlyMap<string, InputInfo>): EdgeInfo[] {
+  const { where } = ctx;
+  if (v === undefined) return [];
+  return arrayAt(where, v, path).map((x, i) => {
+    const p = `${path}[${i}]`;
+    const o = objectAt(where, x, p, 'an edge', ['from', 'to', 'role', 'arrays', 'fusible', 'reason', 'weight']);
+    const from = stringAt(where, o['from'], `${p}.from`);
+    const to = stringAt(where, o['to'], `${p}.to`);
+    const producer = nodes.get(from) ?? null;
+    const input = inputs.get(from) ?? null;
+    if (producer === null && input === null) {
+      fail(where, 'E615', `${p}.from`, `\`${from}\` is neither a node nor an input of this block`, [`a block lists what it reads from outside under \`inputs\``]);
+    }
+    const consumer = nodes.get(to);
+    if (consumer === undefined) {
+      fail(where, 'E615', `${p}.to`, inputs.has(to) ? `\`${to}\` is an input; edges end at nodes` : `\`${to}\` is not a node of this block`);
+    }
+    const roleValue = o['role'];
+    if (!graphReadRoles.includes(roleValue as GraphReadRole)) {
+      fail(where, 'E616', `${p}.role`, `unknown read role ${show(roleValue)}`, [`roles: ${graphReadRoles.join(', ')}`]);
+    }
+    const role = roleValue as GraphReadRole;
+    if (!rolesOf[consumer.kind].includes(role)) {
+      fail(where, 'E616', `${p}.role`, `a ${consumer.kind} does not read in role \`${role}\``, [`a ${consumer.kind} reads in: ${rolesOf[consumer.kind].join(', ')}`]);
+    }
+    const available = producer?.outs ?? input!.components;
+    const arrays = o['arrays'] === undefined ? available : stringsAt(where, o['arrays'], `${p}.arrays`);
+    if (arrays.length === 0) fail(where, 'E617', `${p}.arrays`, 'an edge carries at least one array');
+    for (const [k, a] of arrays.entries()) {
+      if (!available.includes(a)) fail(where, 'E617', `${p}.arrays[${k}]`, `\`${from}\` does not produce \`${a}\``, [`it produces: ${available.join(', ') || 'no arrays'}`]);
+    }
+    const fusible = o['fusible'];
+    if (fusible !== undefined && typeof fusible !== 'boolean') fail(where, 'E612', `${p}.fusible`, `expected true or false, found ${show(fusible)}`);
+    return {
+      path: p,
+      producer,
+      input,
+      consumer,
+      role,
+      arrays,
+      fusible,
+      reasons: readReasons(where, o['reason'], `${p}.reason`),
+      weight: weightAt(where, o['weight'], `${p}.weight`),
+    };
+  });
+}
+
+function producerName(e: EdgeInfo): string {
+  return e.producer?.name ?? e.input!.name;
+}
+
+/** Why the roles and kinds make an edge infusible (the rules of src/graph/build.ts). */
+function impliedReasons(e: EdgeInfo): InfusibleReason[] {
+  const out: InfusibleReason[] = [];
+  if (e.role === 'indexed') out.push('indexed');
+  if (e.role === 'force-input') out.push('force-input');
+  if (e.role === 'scatter-dest') out.push('scatter-dest');
+  if (e.role === 'control' || e.role === 'while-init') out.push('control-flow');
+  if (e.producer?.kind === 'force') out.push('force-output');
+  if (e.producer?.kind === 'scatter') out.push('scatter-output');
+  if ((e.producer !== null && isControlKind(e.producer.kind)) || isControlKind(e.consumer.kind)) out.push('control-flow');
+  return out;
+}
+
+/** Topological order of the nodes over edges and precedences, the given order breaking ties. */
+function topologicalOrder(where: Where, path: string, nodes: readonly NodeInfo[], arcs: readonly (readonly [NodeId, NodeId])[]): NodeInfo[] {
+  const position = new Map(nodes.map((n, i) => [n.id, i]));
+  const succ = nodes.map((): number[] => []);
+  const indegree = new Array<number>(nodes.length).fill(0);
+  for (const [a, b] of arcs) {
+    const i = position.get(a)!;
+    const j = position.get(b)!;
+    if (i === j) fail(where, 'E620', path, `\`${nodes[i]!.name}\` depends on itself`);
+    succ[i]!.push(j);
+    indegree[j]!++;
+  }
+  const order: NodeInfo[] = [];
+  const ready = nodes.map((_, i) => i).filter((i) => indegree[i] === 0);
+  while (ready.length > 0) {
+    ready.sort((a, b) => a - b);
+    const i = ready.shift()!;
+    order.push(nodes[i]!);
+    for (const j of succ[i]!) if (--indegree[j]! === 0) ready.push(j);
+  }
+  if (order.length < nodes.length) {
+    const cycle = findCycle(nodes.length, succ, indegree).map((i) => nodes[i]!.name);
+    fail(where, 'E620', path, `the graph has a cycle: ${[...cycle, cycle[0]].join(' -> ')}`, [
+      'edges go from producer to consumer, and every other reader of a scatter destination runs before the scatter',
+    ]);
+  }
+  return order;
+}
+
+/** A cycle among the nodes Kahn's algorithm could not order (those with indegree left). */
+function findCycle(n: number, succ: readonly (readonly number[])[], indegree: readonly number[]): number[] {
+  const stuck = new Set([...Array(n).keys()].filter((i) => indegree[i]! > 0));
+  // Walk backwards-free: from any stuck node follow stuck successors until a node repeats.
+  let current = [...stuck][0]!;
+  const seenAt = new Map<number, number>();
+  const walk: number[] = [];
+  while (!seenAt.has(current)) {
+    seenAt.set(current, walk.length);
+    walk.push(current);
+    current = succ[current]!.find((j) => stuck.has(j))!;
+  }
+  return walk.slice(seenAt.get(current)!);
+}
+
+const emptyLambda: Lambda = { params: [], lets: [], results: [] };
+const emptyBlock: Block = { params: [], stmts: [], results: [] };
+
+/**
+ * GraphNode.stmt for a node that has no IR. The planner never reads `stmt` (strategies, the
+ * model and the renderers use kinds, reads and edges), so a JSON node carries a statement of its
+ * kind with its arrays and empty element code; its blocks are in BlockGraphs.children.
+ */
+function placeholderStmt(n: NodeInfo, reads: readonly GraphRead[]): CombinatorNode | ControlNode {
+  const outs: ArrayVar[] = n.outs.map((name, i) => ({ name, elem: n.elems[i]!, rank: 1 }));
+  const arraysIn = (role: GraphReadRole): string[] => reads.filter((r) => r.consumer === n.id && r.role === role).flatMap((r) => r.arrays);
+  const base = { id: n.id, outs, span: noSpan };
+  switch (n.kind) {
+    case 'generate':
+      return { ...base, kind: 'generate', shape: [], fn: emptyLambda };
+    case 'map':
+      return { ...base, kind: 'map', inputs: arraysIn('map-input'), fn: emptyLambda };
+    case 'gather':
+      return { ...base, kind: 'gather', indices: arraysIn('gather-indices'), source: arraysIn('gather-source') };
+    case 'scatter':
+      return { ...base, kind: 'scatter', op: emptyLambda, dest: arraysIn('scatter-dest'), index: arraysIn('scatter-index'), values: arraysIn('scatter-values') };
+    case 'fold':
+      return { ...base, kind: 'fold', op: emptyLambda, init: [], input: arraysIn('fold-input') };
+    case 'scanl':
+      return { ...base, kind: 'scanl', op: emptyLambda, init: null, input: arraysIn('scanl-input') };
+    case 'scanr':
+      return { ...base, kind: 'scanr', op: emptyLambda, init: null, input: arraysIn('scanr-input') };
+    case 'force':
+      return { ...base, kind: 'force', input: arraysIn('force-input') };
+    case 'if':
+      return { kind: 'if', id: n.id, cond: { kind: 'const', type: 'bool', value: 1 }, then: emptyBlock, else: emptyBlock, outs: outs.map((o) => ({ kind: 'array', ...o })), span: noSpan };
+    case 'while':
+      return { kind: 'while', id: n.id, init: arraysIn('while-init'), cond: emptyBlock, body: emptyBlock, outs: outs.map((o) => ({ kind: 'array', ...o })), span: noSpan };
+    default:
+      return n.kind satisfies never;
+  }
+}
+
+interface GroupFacts {
+  readonly size: number | undefined;
+  readonly weight: number | undefined;
+}
+
+function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly string[]): BlockGraphs {
+  const { where } = ctx;
+  const o = objectAt(where, v, path, 'a block', fields);
+  if (o['nodes'] === undefined) fail(where, 'E612', path, 'a block needs `nodes` (a list, possibly empty)');
+  const inputs = readInputs(ctx, o['inputs'], `${path}.inputs`);
+  const nodes = readNodes(ctx, o['nodes'], `${path}.nodes`);
+
+  // Names: node names, input names and every array name are unique within the block.
+  const nodeByName = new Map<string, NodeInfo>();
+  const inputByName = new Map<string, InputInfo>();
+  const arrayOwner = new Map<string, string>();
+  const claim = (name: string, owner: string, p: string): void => {
+    const other = arrayOwner.get(name);
+    if (other !== undefined && other !== owner) fail(where, 'E614', p, `\`${name}\` is also the name of ${other}`);
+    arrayOwner.set(name, owner);
+  };
+  inputs.forEach((inp, i) => {
+    if (inputByName.has(inp.name)) fail(where, 'E614', `${path}.inputs[${i}].name`, `two inputs are named \`${inp.name}\``);
+    inputByName.set(inp.name, inp);
+    claim(inp.name, `input \`${inp.name}\``, `${path}.inputs[${i}].name`);
+    inp.components.forEach((c, k) => claim(c, `input \`${inp.name}\``, `${path}.inputs[${i}].components[${k}]`));
+  });
+  for (const n of nodes) {
+    if (nodeByName.has(n.name)) fail(where, 'E614', `${n.path}.name`, `two nodes are named \`${n.name}\``);
+    nodeByName.set(n.name, n);
+    claim(n.name, `node \`${n.name}\``, `${n.path}.name`);
+    n.outs.forEach((a, k) => claim(a, `node \`${n.name}\``, `${n.path}.outs[${k}]`));
+  }
+
+  const edges = readEdges(ctx, o['edges'], `${path}.edges`, nodeByName, inputByName);
+
+  // Array groups: each combinator's outputs, each input, each array a control-flow node defines.
+  const groups: ArrayGroup[] = [];
+  const facts: GroupFacts[] = [];
+  const groupOfArray = new Map<string, number>();
+  const addGroup = (g: Omit<ArrayGroup, 'index'>, f: GroupFacts): number => {
+    groups.push({ ...g, index: groups.length });
+    facts.push(f);
+    for (const a of g.names) groupOfArray.set(a, groups.length - 1);
+    return groups.length - 1;
+  };
+
+  // Scatter destinations first: they give precedences, which the node order must respect.
+  const destOf = new Map<NodeId, EdgeInfo>();
+  const scatterOfArray = new Map<string, EdgeInfo>();
+  for (const e of edges) {
+    if (e.role !== 'scatter-dest') continue;
+    const previous = destOf.get(e.consumer.id);
+    if (previous !== undefined && producerName(previous) !== producerName(e)) {
+      fail(where, 'E621', e.path, `the scatter \`${e.consumer.name}\` already has the destination \`${producerName(previous)}\`; a scatter has one`);
+    }
+    destOf.set(e.consumer.id, e);
+  }
+  for (const n of nodes) if (n.kind === 'scatter' && !destOf.has(n.id)) fail(where, 'E621', n.path, `the scatter \`${n.name}\` has no destination (an edge to it in role \`scatter-dest\`)`);
+  for (const e of destOf.values()) {
+    for (const a of e.arrays) {
+      const other = scatterOfArray.get(a);
+      if (other !== undefined && other.consumer.id !== e.consumer.id) {
+        fail(where, 'E622', e.path, `\`${a}\` is the destination of two scatters, \`${other.consumer.name}\` and \`${e.consumer.name}\`; a scatter updates its destination in place, so only one may`);
+      }
+      scatterOfArray.set(a, e);
+    }
+  }
+
+  // Node order: topological over producer → consumer and reader → scatter of what it reads.
+  const arcs: [NodeId, NodeId][] = [];
+  for (const e of edges) if (e.producer !== null) arcs.push([e.producer.id, e.consumer.id]);
+  const precedences: StrictPrecedence[] = [];
+  for (const e of edges) {
+    const scatters = new Set(e.arrays.map((a) => scatterOfArray.get(a)).filter((s) => s !== undefined && s.consumer.id !== e.consumer.id).map((s) => s!.consumer.id));
+    for (const s of scatters) {
+      if (!precedences.some((p) => p.before === e.consumer.id && p.scatter === s)) precedences.push({ before: e.consumer.id, scatter: s });
+      arcs.push([e.consumer.id, s]);
+    }
+  }
+  const ordered = topologicalOrder(where, path, nodes, arcs);
+
+  // Combinator groups in node order, so that group numbers follow the statement order.
+  const groupOfNode = new Map<NodeId, number>();
+  for (const n of ordered) {
+    if (!isControlKind(n.kind)) groupOfNode.set(n.id, addGroup({ name: n.outs[0]!, names: n.outs, elems: n.elems, producer: n.id, definedBy: null }, { size: n.size, weight: n.weight }));
+  }
+
+  // Reads: one per (consumer, group, role), touching the union of the arrays the edges name.
+  const reads: GraphRead[] = [];
+  const sourceGroup = (e: EdgeInfo, array: string): number => {
+    const known = groupOfArray.get(array);
+    if (known !== undefined) return known;
+    if (e.input !== null) {
+      const inp = e.input;
+      return addGroup({ name: inp.name, names: inp.components, elems: inp.elems, producer: null, definedBy: null }, { size: inp.size, weight: inp.weight });
+    }
+    const p = e.producer!;
+    return addGroup({ name: array, names: [array], elems: [p.elems[p.outs.indexOf(array)]!], producer: null, definedBy: p.id }, { size: undefined, weight: undefined });
+  };
+  for (const e of edges) {
+    for (const a of e.arrays) {
+      const group = sourceGroup(e, a);
+      const existing = reads.findIndex((r) => r.consumer === e.consumer.id && r.group === group && r.role === e.role);
+      if (existing < 0) reads.push({ consumer: e.consumer.id, group, role: e.role, order: orderRuleOf(e.role), arrays: [a] });
+      else if (!reads[existing]!.arrays.includes(a)) reads[existing] = { ...reads[existing]!, arrays: [...reads[existing]!.arrays, a] };
+    }
+  }
+
+  let gatherCount = 0;
+  const graphNodes: GraphNode[] = ordered.map((n, index) => ({
+    id: n.id,
+    index,
+    kind: n.kind,
+    name: n.name,
+    outs: n.outs,
+    group: groupOfNode.get(n.id) ?? null,
+    label: n.kind === 'gather' ? 2 + gatherCount++ : null,
+    stmt: placeholderStmt(n, reads),
+    span: noSpan,
+  }));
+
+  const graphEdges = pairEdges(where, edges, reads, groups, graphNodes);
+  const resultGroups = readResults(where, o['results'], `${path}.results`, groupOfArray, groups, arrayOwner);
+  const graph: DependenceGraph = { nodes: graphNodes, groups, reads, edges: graphEdges.edges, precedences, resultGroups, gatherCount };
+
+  const children: Record<number, readonly BlockGraphs[]> = {};
+  for (const n of ordered) {
+    if (isControlKind(n.kind)) children[n.id] = n.blocks.map((b, k) => readBlock(ctx, b, `${n.path}.blocks[${k}]`, blockFields));
+  }
+  return { graph, weights: modelWeights(graph, facts, graphEdges.weights, ctx.overrides), children };
+}
+
+/** Merges the JSON edges of each producer–consumer pair into one GraphEdge. */
+function pairEdges(
+  where: Where,
+  edges: readonly EdgeInfo[],
+  reads: readonly GraphRead[],
+  groups: readonly ArrayGroup[],
+  nodes: readonly GraphNode[],
+): { readonly edges: GraphEdge[]; readonly weights: ReadonlyMap<string, number> } {
+  const byPair = new Map<string, EdgeInfo[]>();
+  for (const e of edges) {
+    if (e.producer === null) {
+      if (e.fusible === true) fail(where, 'E618', `${e.path}.fusible`, `\`${e.input!.name}\` is an input: it is read from memory, never fused`);
+      if (e.reasons.length > 0 || e.fusible === false) fail(where, 'E618', e.path, `\`${e.input!.name}\` is an input: reads of inputs are never fused, so they take no \`fusible\` or \`reason\``);
+      continue;
+    }
+    const key = `${e.producer.id}->${e.consumer.id}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), e]);
+  }
+  const position = new Map(nodes.map((n) => [n.id, n.index]));
+  const weights = new Map<string, number>();
+  const out: GraphEdge[] = [];
+  for (const list of byPair.values()) {
+    const { producer, consumer } = list[0]!;
+    const reasons = new Set<InfusibleReason>();
+    for (const e of list) {
+      const implied = impliedReasons(e);
+      if (e.fusible === true && implied.length > 0) {
+        fail(where, 'E618', `${e.path}.fusible`, `this edge cannot be fused: ${implied.join(', ')}`, [`drop \`fusible\`; it follows from the role and the kinds`]);
+      }
+      if (e.fusible === true && e.reasons.length > 0) fail(where, 'E618', `${e.path}.reason`, 'a fusible edge has no reason to be infusible');
+      if (e.fusible === false && implied.length === 0 && e.reasons.length === 0) {
+        fail(where, 'E619', e.path, 'say why this edge is infusible: nothing in its role or kinds makes it so', [`give \`reason\`: one of ${infusibleReasons.join(', ')}`]);
+      }
+      for (const r of [...implied, ...e.reasons]) reasons.add(r);
+    }
+    const stated = list.filter((e) => e.weight !== undefined);
+    const weight = stated[0]?.weight;
+    const disagreeing = stated.find((e) => e.weight !== weight);
+    if (disagreeing !== undefined) {
+      fail(where, 'E623', `${disagreeing.path}.weight`, `the edges from \`${producer!.name}\` to \`${consumer.name}\` state different weights (${weight} and ${disagreeing.weight}); they are one edge of the graph`);
+    }
+    if (weight !== undefined) weights.set(edgeWeightKey(producer!.name, consumer.name), weight);
+    const pairReads = reads.filter((r) => r.consumer === consumer.id && (groups[r.group]!.producer ?? groups[r.group]!.definedBy) === producer!.id);
+    out.push({ from: producer!.id, to: consumer.id, fusible: reasons.size === 0, reasons: [...reasons], reads: pairReads });
+  }
+  out.sort((a, b) => position.get(a.from)! - position.get(b.from)! || position.get(a.to)! - position.get(b.to)!);
+  return { edges: out, weights };
+}
+
+function readResults(
+  where: Where,
+  v: Json,
+  path: string,
+  groupOfArray: ReadonlyMap<string, number>,
+  groups: readonly ArrayGroup[],
+  arrayOwner: ReadonlyMap<string, string>,
+): number[] {
+  if (v === undefined) return [];
+  const names = stringsAt(where, v, path);
+  const out: number[] = [];
+  names.forEach((name, i) => {
+    if (!arrayOwner.has(name)) fail(where, 'E625', `${path}[${i}]`, `the result \`${name}\` is not an array of this block`);
+    const group = groupOfArray.get(name);
+    // Results that are inputs (or control-flow outputs nobody reads) cost nothing here.
+    if (group !== undefined && groups[group]!.producer !== null && !out.includes(group)) out.push(group);
+  });
+  return out;
+}
+
+function modelWeights(graph: DependenceGraph, facts: readonly GroupFacts[], edgeWeights: ReadonlyMap<string, number>, overrides: Overrides): ModelWeights {
+  const nameOf = new Map(graph.nodes.map((n) => [n.id, n.name]));
+  return {
+    array(group, byteWeighted) {
+      const v = graph.groups[group]!;
+      if (!byteWeighted) return overrides.weights.arrays?.[v.name] ?? facts[group]!.weight ?? 1;
+      const shape = overrides.shapes[v.name];
+      const size = Array.isArray(shape) ? shape.reduce((a, b) => a * b, 1) : facts[group]!.size;
+      return size === undefined ? 1 : size * v.elems.reduce((s, t) => s + elementBytes(t), 0);
+    },
+    edge(e) {
+      const key = edgeWeightKey(nameOf.get(e.from)!, nameOf.get(e.to)!);
+      return overrides.weights.edges?.[key] ?? edgeWeights.get(key) ?? 1;
+    },
+  };
+}
+
+/** JSON.parse with a located E610 on malformed text. */
+function parseText(text: string, sourceName: string): { value: Json; file: SourceFile } {
+  const file = new SourceFile(sourceName, text);
+  try {
+    return { value: JSON.parse(text) as Json, file };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const at = /position (\d+)/.exec(message);
+    const start = at === null ? text.length : Math.min(Number(at[1]), text.length);
+    throw userError('E610', `$: the graph is not valid JSON: ${message}`, { file, span: { start, end: Math.min(start + 1, text.length) } });
+  }
+}
+
+/**
+ * Reads and checks a JSON graph (text or an already parsed value). Sizes in `options.shapes` and
+ * weights in `options.weights` override the graph's own, by array name and `producer->consumer`.
+ */
+export function parseGraphJson(json: string | unknown, options: Pick<PlanOptions, 'weights' | 'shapes'> = {}, sourceName = 'graph.json'): BlockGraphs {
+  let value: Json = json;
+  let file: SourceFile | undefined;
+  if (typeof json === 'string') ({ value, file } = parseText(json, sourceName));
+  const where: Where = { file };
+  const top = objectAt(where, value, '$', 'a graph', topFields);
+  if (top['format'] !== graphJsonFormat) fail(where, 'E611', '$.format', `expected "${graphJsonFormat}", found ${show(top['format'])}`);
+  if (top['version'] !== graphJsonVersion) fail(where, 'E611', '$.version', `this arrayfuse reads graph format version ${graphJsonVersion}, not ${show(top['version'])}`);
+  if (top['name'] !== undefined) stringAt(where, top['name'], '$.name');
+  const ids = new Map<number, string>();
+  collectIds(where, value, '$', ids);
+  const ctx: ReadContext = {
+    where,
+    overrides: { weights: options.weights ?? {}, shapes: options.shapes ?? {} },
+    ids: idAllocator(new Set(ids.keys())),
+  };
+  return readBlock(ctx, value, '$', topFields);
+}
+
+/** Plans a dependence graph given in the JSON graph format (docs/PLAN-FORMAT.md). */
+export async function planGraph(jsonGraph: string | unknown, options: PlanOptions = {}): Promise<Plan> {
+  return planGraphs(parseGraphJson(jsonGraph, options), options);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BlockGraphs → JSON
+// ---------------------------------------------------------------------------------------------
+
+/** The `size` that reproduces a group's byte weight, when its size is known. */
+function sizeOf(bg: BlockGraphs, group: ArrayGroup): number | undefined {
+  const bytesPerElement = group.elems.reduce((s, t) => s + elementBytes(t), 0);
+  const byteWeight = bg.weights.array(group.index, true);
+  // An unknown size weighs 1; so does a known size of one byte, where both spellings agree.
+  if (byteWeight === 1 || bytesPerElement === 0) return undefined;
+  const size = byteWeight / bytesPerElement;
+  return Number.isSafeInteger(size) ? size : undefined;
+}
+
+function arrayFacts(bg: BlockGraphs, group: ArrayGroup): ArrayFacts {
+  const weight = bg.weights.array(group.index, false);
+  const size = sizeOf(bg, group);
+  return {
+    elems: group.elems,
+    ...(size === undefined ? {} : { size }),
+    ...(weight === 1 ? {} : { weight }),
+  };
+}
+
+/** A source group's components: every one any read touches, even one the group's `names` missed. */
+function componentsOf(graph: DependenceGraph, g: ArrayGroup): string[] {
+  return [...new Set([...g.names, ...graph.reads.filter((r) => r.group === g.index).flatMap((r) => r.arrays)])];
+}
+
+function blockToJson(bg: BlockGraphs): BlockJson {
+  const { graph } = bg;
+  const nameOf = new Map(graph.nodes.map((n) => [n.id, n.name]));
+  const inputs: InputJson[] = graph.groups
+    .filter((g) => g.producer === null && g.definedBy === null)
+    .map((g) => {
+      const components = componentsOf(graph, g);
+      const { elems, ...facts } = arrayFacts(bg, g);
+      return {
+        name: g.name,
+        ...(components.length === 1 && components[0] === g.name ? {} : { components }),
+        // Element types only when known for every component (else they default to f64).
+        ...(elems !== undefined && elems.length === components.length ? { elems } : {}),
+        ...facts,
+      };
+    });
+  const nodes: NodeJson[] = graph.nodes.map((n) => {
+    const group = n.group === null ? null : graph.groups[n.group]!;
+    const control = n.kind === 'if' || n.kind === 'while';
+    const elems = group?.elems ?? (n.stmt.kind === 'if' || n.stmt.kind === 'while' ? n.stmt.outs.filter((o) => o.kind === 'array').map((o) => o.elem) : []);
+    const facts = group === null ? { elems } : arrayFacts(bg, group);
+    const children = bg.children[n.id];
+    return {
+      name: n.name,
+      kind: n.kind,
+      id: n.id,
+      ...(control || n.outs.length !== 1 || n.outs[0] !== n.name ? { outs: n.outs } : {}),
+      ...facts,
+      ...(children === undefined ? {} : { blocks: children.map(blockToJson) }),
+    };
+  });
+  const edges: EdgeJson[] = graph.reads.map((r) => {
+    const group = graph.groups[r.group]!;
+    const producer = group.producer ?? group.definedBy;
+    const edge = producer === null ? undefined : graph.edges.find((e) => e.from === producer && e.to === r.consumer);
+    const all = producer === null ? componentsOf(graph, group) : graph.nodes.find((n) => n.id === producer)!.outs;
+    const weight = edge !== undefined && edge.fusible ? bg.weights.edge(edge) : 1;
+    return {
+      from: producer === null ? group.name : nameOf.get(producer)!,
+      to: nameOf.get(r.consumer)!,
+      role: r.role,
+      ...(r.arrays.length === all.length && r.arrays.every((a, i) => all[i] === a) ? {} : { arrays: r.arrays }),
+      ...(edge === undefined ? {} : { fusible: edge.fusible }),
+      ...(edge === undefined || edge.fusible ? {} : { reason: edge.reasons.length === 1 ? edge.reasons[0]! : edge.reasons }),
+      ...(weight === 1 ? {} : { weight }),
+    };
+  });
+  const results = graph.resultGroups.map((g) => graph.groups[g]!.name);
+  return { inputs, nodes, edges, results };
+}
+
+/** The graphs of a program (or of a JSON graph) in the JSON graph format, version 1. */
+export function graphToJson(graphs: BlockGraphs, name?: string): GraphJson {
+  return { format: graphJsonFormat, version: graphJsonVersion, ...(name === undefined ? {} : { name }), ...blockToJson(graphs) };
+}

@@ -1,0 +1,294 @@
+// The JSON graph format (src/plan/graphJson.ts, docs/PLAN-FORMAT.md): a hand-written graph plans
+// like the program it describes; program → graph JSON → planGraph gives the same graph and the
+// same objective as plan(program), on the examples and on random programs with control flow;
+// weights and sizes in the JSON and in the options count; every malformed graph is one
+// UserError with its code and JSON path.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SourceFile, UserError } from '../../src/diagnostics/index.js';
+import type { Program } from '../../src/ir/types.js';
+import { lowerModule } from '../../src/lower/index.js';
+import { graphToJson, parseGraphJson, planGraph, type GraphJson } from '../../src/plan/graphJson.js';
+import { createSolverLoader } from '../../src/plan/ilp/solver.js';
+import { plan, programGraphs, type BlockGraphs } from '../../src/plan/index.js';
+import { parseModule } from '../../src/syntax/index.js';
+import { arbitraryCase } from '../util/index.js';
+
+const solver = createSolverLoader();
+const examplesDir = new URL('../../examples/', import.meta.url);
+const exampleNames = readdirSync(examplesDir).filter((f) => f.endsWith('.fuse')).map((f) => f.slice(0, -5)).sort();
+
+function lowerExample(name: string): Program {
+  const file = new SourceFile(`${name}.fuse`, readFileSync(new URL(`${name}.fuse`, examplesDir), 'utf8'));
+  return lowerModule(parseModule(file), file);
+}
+
+/**
+ * Source groups whose `names` miss a component some read touches: src/graph/build.ts can leave
+ * one out (with its element type) when a tuple's later component is read first. The JSON names
+ * every component, with element types only where known, so their types are not compared.
+ */
+function partialGroups(bg: BlockGraphs, out = new Set<string>()): ReadonlySet<string> {
+  const g = bg.graph;
+  for (const v of g.groups) {
+    if (g.reads.some((r) => r.group === v.index && r.arrays.some((a) => !v.names.includes(a)))) out.add(v.name);
+  }
+  for (const blocks of Object.values(bg.children)) for (const b of blocks) partialGroups(b, out);
+  return out;
+}
+
+/** Everything the planner sees of a graph, by names (statement IR and spans left out). */
+function summary(bg: BlockGraphs, partial: ReadonlySet<string> = partialGroups(bg)): unknown {
+  const g = bg.graph;
+  const name = (id: number): string => g.nodes.find((n) => n.id === id)!.name;
+  const group = (i: number): string => g.groups[i]!.name;
+  return {
+    nodes: g.nodes.map((n) => ({ id: n.id, index: n.index, kind: n.kind, name: n.name, outs: n.outs, label: n.label, group: n.group === null ? null : group(n.group) })),
+    groups: g.groups
+      .map((v) => ({
+        name: v.name,
+        names: [...new Set([...v.names, ...g.reads.filter((r) => r.group === v.index).flatMap((r) => r.arrays)])].sort(),
+        elems: partial.has(v.name) ? 'not compared' : v.elems,
+        producer: v.producer,
+        definedBy: v.definedBy,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    reads: g.reads.map((r) => ({ consumer: name(r.consumer), group: group(r.group), role: r.role, order: r.order, arrays: r.arrays })),
+    edges: g.edges.map((e) => ({ from: name(e.from), to: name(e.to), fusible: e.fusible, reasons: [...e.reasons].sort(), reads: e.reads.length })),
+    precedences: g.precedences.map((p) => `${name(p.before)}<${name(p.scatter)}`).sort(),
+    results: g.resultGroups.map(group).sort(),
+    gatherCount: g.gatherCount,
+    children: Object.fromEntries(Object.entries(bg.children).map(([id, blocks]) => [id, blocks.map((b) => summary(b, partial))])),
+  };
+}
+
+/** The graph JSON of simple1 (paper §3.2), written by hand as another compiler would. */
+const simple1: GraphJson = {
+  format: 'arrayfuse-graph',
+  version: 1,
+  name: 'simple1',
+  inputs: [{ name: 'is', elems: ['i32'] }, { name: 'xs' }],
+  nodes: [
+    { name: 'as', kind: 'map' },
+    { name: 'bs', kind: 'gather' },
+  ],
+  edges: [
+    { from: 'xs', to: 'as', role: 'map-input' },
+    { from: 'is', to: 'bs', role: 'gather-indices' },
+    { from: 'as', to: 'bs', role: 'gather-source' },
+  ],
+  results: ['bs'],
+};
+
+/** A deep copy of simple1 changed by `edit`, for the error table. */
+function broken(edit: (g: Record<string, any>) => void): unknown {
+  const g = structuredClone(simple1) as Record<string, any>;
+  edit(g);
+  return g;
+}
+
+describe('planGraph on hand-written graphs', () => {
+  it('simple1: one cluster, `as` fused into the gather in its label order, only `bs` written', async () => {
+    const p = await planGraph(simple1, { solver });
+    expect(p.stats.status).toBe('optimal');
+    expect(p.root.clusters).toHaveLength(1);
+    expect(p.root.clusters[0]!.manifest).toEqual(['bs']);
+    // Node ids default to positions: as = 0, bs = 1; `as` is produced in the gather's order ℓ.
+    expect(p.root.orders[0]).toEqual({ gather: 1 });
+    expect(p.root.orders[1]).toBe(0);
+    expect(p.stats.objective).toBe(3); // reads of is and xs, one write of bs
+  });
+
+  it('accepts the graph as JSON text, and nodes listed out of dependence order', async () => {
+    const reordered = { ...simple1, nodes: [...simple1.nodes].reverse() };
+    const p = await planGraph(JSON.stringify(reordered), { solver });
+    expect(p.stats.objective).toBe(3);
+    expect(p.root.clusters).toHaveLength(1);
+  });
+
+  it('the same graph with `as` a result keeps it manifest, in two clusters (simple3)', async () => {
+    const p = await planGraph({ ...simple1, results: ['as', 'bs'] }, { solver });
+    expect(p.root.clusters.map((c) => c.manifest)).toEqual([['as'], ['bs']]);
+  });
+
+  it('a stated infusible edge with a reason is respected', async () => {
+    const g = { ...simple1, edges: simple1.edges!.map((e) => (e.from === 'as' ? { ...e, fusible: false, reason: 'force-output' as const } : e)) };
+    const p = await planGraph(g, { solver });
+    expect(p.root.clusters).toHaveLength(2);
+    expect(parseGraphJson(g).graph.edges[0]!.reasons).toEqual(['force-output']);
+  });
+
+  it('edge weights steer fused-edges; options.weights override the JSON', async () => {
+    // Cost fused-edges + writes with the only fusible edge weighted 0: fusing it saves nothing.
+    const weighted = { ...simple1, edges: simple1.edges!.map((e) => (e.from === 'as' ? { ...e, weight: 0 } : e)) };
+    expect((await planGraph(weighted, { solver, cost: 'fused-edges' })).stats.objective).toBe(0);
+    const none = await planGraph(weighted, { solver, cost: 'fused-edges', strategy: 'none' });
+    expect(none.stats.objective).toBe(0);
+    const overridden = await planGraph(weighted, { solver, cost: 'fused-edges', strategy: 'none', weights: { edges: { 'as->bs': 5 } } });
+    expect(overridden.stats.objective).toBe(5);
+  });
+
+  it('array weights and sizes: `bytes` weighs size × bytes per element; options.shapes override', async () => {
+    const sized: GraphJson = {
+      ...simple1,
+      inputs: [{ name: 'is', elems: ['i32'], size: 10 }, { name: 'xs', size: 100, weight: 7 }],
+      nodes: [{ name: 'as', kind: 'map', size: 100 }, { name: 'bs', kind: 'gather', size: 10 }],
+    };
+    // Fused: read is (40 bytes) and xs (800 bytes), write bs (80 bytes).
+    expect((await planGraph(sized, { solver, cost: 'bytes' })).stats.objective).toBe(40 + 800 + 80);
+    expect((await planGraph(sized, { solver, cost: 'bytes', shapes: { xs: [2, 3] } })).stats.objective).toBe(40 + 48 + 80);
+    // Plain weights: xs weighs 7.
+    expect((await planGraph(sized, { solver })).stats.objective).toBe(1 + 7 + 1);
+    expect((await planGraph(sized, { solver, weights: { arrays: { xs: 2 } } })).stats.objective).toBe(1 + 2 + 1);
+  });
+
+  it('nested blocks: an if node with [then, else], each planned on its own', async () => {
+    const g: GraphJson = {
+      format: 'arrayfuse-graph',
+      version: 1,
+      inputs: [{ name: 'xs' }],
+      nodes: [
+        { name: 'ys', kind: 'map' },
+        {
+          name: 'if', kind: 'if', outs: ['zs'],
+          blocks: [
+            { inputs: [{ name: 'ys' }], nodes: [{ name: 'a', kind: 'map' }, { name: 'b', kind: 'map' }], edges: [{ from: 'ys', to: 'a', role: 'map-input' }, { from: 'a', to: 'b', role: 'map-input' }], results: ['b'] },
+            { inputs: [{ name: 'ys' }], nodes: [], results: ['ys'] },
+          ],
+        },
+        { name: 'ws', kind: 'map' },
+      ],
+      edges: [
+        { from: 'xs', to: 'ys', role: 'map-input' },
+        { from: 'ys', to: 'if', role: 'control' },
+        { from: 'if', to: 'ws', role: 'map-input', arrays: ['zs'] },
+      ],
+      results: ['ws'],
+    };
+    const p = await planGraph(g, { solver });
+    expect(p.root.clusters.map((c) => c.nodes.length)).toEqual([1, 1, 1]);
+    const ifId = parseGraphJson(g).graph.nodes.find((n) => n.kind === 'if')!.id;
+    const [then, otherwise] = p.root.children[ifId]!;
+    expect(then!.clusters).toHaveLength(1);
+    expect(otherwise!.clusters).toHaveLength(0);
+    // root: xs read, ys written, ys read by if (unordered), zs read, ws written; then: ys read, b written.
+    expect(p.stats.objective).toBe(5 + 2);
+  });
+});
+
+describe('round trip: program → graph JSON → planGraph', () => {
+  it.each(exampleNames)('%s: the same graph and the same optimum for three costs', async (name) => {
+    const program = lowerExample(name);
+    const graphs = programGraphs(program);
+    const json = JSON.parse(JSON.stringify(graphToJson(graphs, name))) as unknown;
+    expect(summary(parseGraphJson(json))).toEqual(summary(graphs));
+    for (const cost of ['reads+writes', 'everything', 'fused-edges']) {
+      const direct = await plan(program, { solver, cost });
+      const viaJson = await planGraph(json, { solver, cost });
+      expect(viaJson.stats.objective).toBe(direct.stats.objective);
+      expect(viaJson.root.clusters.length).toBe(direct.root.clusters.length);
+    }
+  });
+
+  it('weights and byte sizes survive the trip', async () => {
+    const program = lowerExample('greedyBottomUpBad');
+    const weights = { arrays: { large: 50, xs: 3 }, edges: { 'ys->result': 4 } };
+    const shapes = { xs: [10], m: 20 };
+    const json = graphToJson(programGraphs(program, weights, shapes));
+    for (const cost of ['bytes', 'everything', 'reads+writes']) {
+      const direct = await plan(program, { solver, cost, weights, shapes });
+      expect((await planGraph(json, { solver, cost })).stats.objective).toBe(direct.stats.objective);
+    }
+  });
+
+  it('random programs with control flow (60 cases)', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 10 } }), async ({ program }) => {
+        const graphs = programGraphs(program);
+        const json = graphToJson(graphs);
+        expect(summary(parseGraphJson(JSON.stringify(json)), partialGroups(graphs))).toEqual(summary(graphs));
+        const direct = await plan(program, { solver, cost: 'everything' });
+        expect((await planGraph(json, { solver, cost: 'everything' })).stats.objective).toBeCloseTo(direct.stats.objective, 9);
+      }),
+      { numRuns: 60, seed: 9 },
+    );
+  });
+});
+
+describe('malformed graphs: one UserError each, with its code and JSON path', () => {
+  const cases: readonly (readonly [string, string, string, unknown])[] = [
+    ['not JSON', 'E610', '$: the graph is not valid JSON', '{"format": "arrayfuse-graph",'],
+    ['not an object', 'E612', '$: expected a graph', '[1, 2]'],
+    ['wrong format', 'E611', '$.format: expected "arrayfuse-graph"', broken((g) => (g.format = 'dot'))],
+    ['future version', 'E611', '$.version: this arrayfuse reads graph format version 1, not 2', broken((g) => (g.version = 2))],
+    ['unknown top-level field', 'E628', '$.nodez: unknown field `nodez`', broken((g) => (g.nodez = []))],
+    ['no nodes', 'E612', '$: a block needs `nodes`', broken((g) => delete g.nodes)],
+    ['unknown node kind', 'E613', '$.nodes[0].kind: unknown node kind "zipWith"', broken((g) => (g.nodes[0].kind = 'zipWith'))],
+    ['node without a name', 'E612', '$.nodes[1].name: expected a non-empty string', broken((g) => delete g.nodes[1].name)],
+    ['misspelt edge field', 'E628', '$.edges[2].fusable: unknown field', broken((g) => (g.edges[2].fusable = true))],
+    ['two nodes named alike', 'E614', '$.nodes[1].name: two nodes are named `as`', broken((g) => (g.nodes[1].name = 'as'))],
+    ['a node named like an input', 'E614', '$.nodes[0].name: `xs` is also the name of input `xs`', broken((g) => (g.nodes[0].name = 'xs'))],
+    ['duplicate ids', 'E614', '$.nodes[1].id: id 4 is also the id of $.nodes[0].id', broken((g) => { g.nodes[0].id = 4; g.nodes[1].id = 4; })],
+    ['negative id', 'E612', '$.nodes[0].id: an id is a whole number', broken((g) => (g.nodes[0].id = -1))],
+    ['edge from an unknown node', 'E615', '$.edges[2].from: `cs` is neither a node nor an input', broken((g) => (g.edges[2].from = 'cs'))],
+    ['edge to an unknown node', 'E615', '$.edges[2].to: `cs` is not a node of this block', broken((g) => (g.edges[2].to = 'cs'))],
+    ['edge to an input', 'E615', '$.edges[2].to: `xs` is an input; edges end at nodes', broken((g) => (g.edges[2].to = 'xs'))],
+    ['unknown role', 'E616', '$.edges[0].role: unknown read role "input"', broken((g) => (g.edges[0].role = 'input'))],
+    ['role of another kind', 'E616', '$.edges[0].role: a map does not read in role `scanl-input`', broken((g) => (g.edges[0].role = 'scanl-input'))],
+    ['array the producer lacks', 'E617', '$.edges[2].arrays[1]: `as` does not produce `bs`', broken((g) => (g.edges[2].arrays = ['as', 'bs']))],
+    ['indexed read said fusible', 'E618', '$.edges[2].fusible: this edge cannot be fused: indexed', broken((g) => { g.edges[2].role = 'indexed'; g.edges[2].fusible = true; })],
+    ['input read said fusible', 'E618', '$.edges[0].fusible: `xs` is an input', broken((g) => (g.edges[0].fusible = true))],
+    ['infusible without a reason', 'E619', '$.edges[2]: say why this edge is infusible', broken((g) => (g.edges[2].fusible = false))],
+    ['unknown reason', 'E619', '$.edges[2].reason: unknown reason "slow"', broken((g) => { g.edges[2].fusible = false; g.edges[2].reason = 'slow'; })],
+    ['cycle', 'E620', '$: the graph has a cycle: as -> bs -> as', broken((g) => g.edges.push({ from: 'bs', to: 'as', role: 'map-input' }))],
+    ['self loop', 'E620', '$: `as` depends on itself', broken((g) => g.edges.push({ from: 'as', to: 'as', role: 'indexed' }))],
+    ['scatter without a dest', 'E621', '$.nodes[2]: the scatter `cs` has no destination', broken((g) => { g.nodes.push({ name: 'cs', kind: 'scatter' }); g.edges.push({ from: 'bs', to: 'cs', role: 'scatter-values' }); })],
+    ['scatter with two dests', 'E621', '$.edges[4]: the scatter `cs` already has the destination `bs`', broken((g) => { g.nodes.push({ name: 'cs', kind: 'scatter' }); g.edges.push({ from: 'bs', to: 'cs', role: 'scatter-dest' }, { from: 'xs', to: 'cs', role: 'scatter-dest' }); })],
+    ['two scatters on one dest', 'E622', '$.edges[4]: `bs` is the destination of two scatters', broken((g) => { g.nodes.push({ name: 'c1', kind: 'scatter' }, { name: 'c2', kind: 'scatter' }); g.edges.push({ from: 'bs', to: 'c1', role: 'scatter-dest' }, { from: 'bs', to: 'c2', role: 'scatter-dest' }); })],
+    ['reading a dest after its scatter', 'E620', 'the graph has a cycle: cs -> ds -> cs', broken((g) => { g.nodes.push({ name: 'cs', kind: 'scatter' }, { name: 'ds', kind: 'map' }); g.edges.push({ from: 'as', to: 'cs', role: 'scatter-dest' }, { from: 'cs', to: 'ds', role: 'map-input' }, { from: 'as', to: 'ds', role: 'map-input' }); })],
+    ['negative weight', 'E623', '$.inputs[1].weight: a weight is a finite non-negative number, not -1', broken((g) => (g.inputs[1].weight = -1))],
+    ['text weight', 'E623', '$.edges[2].weight: a weight is a finite non-negative number, not "heavy"', broken((g) => (g.edges[2].weight = 'heavy'))],
+    ['disagreeing edge weights', 'E623', '$.edges[3].weight: the edges from `as` to `bs` state different weights (2 and 3)', broken((g) => { g.edges[2].weight = 2; g.edges.push({ from: 'as', to: 'bs', role: 'indexed', weight: 3 }); })],
+    ['fractional size', 'E624', '$.nodes[0].size: a size is a whole number', broken((g) => (g.nodes[0].size = 1.5))],
+    ['unknown result', 'E625', '$.results[0]: the result `cs` is not an array of this block', broken((g) => (g.results = ['cs']))],
+    ['if without blocks', 'E626', '$.nodes[2]: an `if` node needs `blocks`', broken((g) => g.nodes.push({ name: 'c', kind: 'if' }))],
+    ['while with one block', 'E626', '$.nodes[2].blocks: an `while` node has two blocks', broken((g) => g.nodes.push({ name: 'c', kind: 'while', blocks: [{ nodes: [] }] }))],
+    ['map with blocks', 'E626', '$.nodes[0].blocks: only `if` and `while` nodes have blocks', broken((g) => (g.nodes[0].blocks = []))],
+    ['error inside a nested block', 'E613', '$.nodes[2].blocks[0].nodes[0].kind: unknown node kind "mop"', broken((g) => g.nodes.push({ name: 'c', kind: 'if', blocks: [{ nodes: [{ name: 'k', kind: 'mop' }] }, { nodes: [] }] }))],
+    ['unknown element type', 'E627', '$.inputs[0].elems[0]: unknown element type "int"', broken((g) => (g.inputs[0].elems = ['int']))],
+    ['elems of the wrong length', 'E627', '$.nodes[0].elems: expected 1 element type(s), one per array, found 2', broken((g) => (g.nodes[0].elems = ['f64', 'f64']))],
+  ];
+
+  it.each(cases)('%s → %s', (_, code, message, json) => {
+    let error: unknown;
+    try {
+      parseGraphJson(json);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UserError);
+    const u = error as UserError;
+    expect(u.diagnostics).toHaveLength(1);
+    expect(u.code).toBe(code);
+    expect(u.diagnostics[0]!.message).toContain(message);
+  });
+
+  it('malformed text points at the offending character', () => {
+    const text = '{\n  "format": "arrayfuse-graph",\n  "version": 1 2\n}';
+    try {
+      parseGraphJson(text, {}, 'input.json');
+      expect.unreachable();
+    } catch (e) {
+      const d = (e as UserError).diagnostics[0]!;
+      expect(d.code).toBe('E610');
+      expect(d.file?.name).toBe('input.json');
+      expect(d.file?.lineCol(d.span!.start)).toEqual({ line: 3, col: 16 });
+    }
+  });
+
+  it('planGraph rejects the same way (no plan is made from a bad graph)', async () => {
+    await expect(planGraph(broken((g) => (g.edges[2].from = 'cs')), { solver })).rejects.toThrow(/E615/);
+  });
+});
