@@ -28,7 +28,7 @@ interface Ctx {
 /** A broken invariant; becomes a CompilerBug (our IR) or a UserError (a user's JSON). */
 class InvalidIr extends Error {}
 
-function fail(_ctx: Ctx, message: string): never {
+function fail(message: string): never {
   throw new InvalidIr(message);
 }
 
@@ -37,8 +37,8 @@ function child(parent: Scope): Scope {
 }
 
 function declare(ctx: Ctx, scope: Scope, name: VarName, binding: Binding, where: string): void {
-  if (typeof name !== 'string' || name === '') fail(ctx, `${where}: a name must be a non-empty string`);
-  if (ctx.names.has(name)) fail(ctx, `${where}: ${name} is bound twice (the IR is in SSA form: every name once per program)`);
+  if (typeof name !== 'string' || name === '') fail(`${where}: a name must be a non-empty string`);
+  if (ctx.names.has(name)) fail(`${where}: ${name} is bound twice (the IR is in SSA form: every name once per program)`);
   ctx.names.add(name);
   scope.vars.set(name, binding);
 }
@@ -48,12 +48,12 @@ function lookup(ctx: Ctx, scope: Scope, name: VarName, where: string): Binding {
     const b = s.vars.get(name);
     if (b !== undefined) return b;
   }
-  return fail(ctx, `${where}: ${name} is not in scope (used before its definition, or defined in another block)`);
+  return fail(`${where}: ${name} is not in scope (used before its definition, or defined in another block)`);
 }
 
 function lookupArray(ctx: Ctx, scope: Scope, name: VarName, where: string): { readonly elem: ScalarType; readonly rank: number } {
   const b = lookup(ctx, scope, name, where);
-  if (b.kind !== 'array') fail(ctx, `${where}: ${name} is a scalar where an array is expected`);
+  if (b.kind !== 'array') fail(`${where}: ${name} is a scalar where an array is expected`);
   return b;
 }
 
@@ -66,7 +66,7 @@ function bindingText(b: Binding): string {
 /** Checks an expression and returns its type (which equals `e.type`). */
 function checkExpr(ctx: Ctx, e: Expr, scope: Scope, where: string): ScalarType {
   const expect = (cond: boolean, message: string): void => {
-    if (!cond) fail(ctx, `${where}: ${message}`);
+    if (!cond) fail(`${where}: ${message}`);
   };
   switch (e.kind) {
     case 'const': {
@@ -145,11 +145,11 @@ function checkExpr(ctx: Ctx, e: Expr, scope: Scope, where: string): ScalarType {
 
 /** Checks a lambda against the parameter and result types its combinator gives it. */
 function checkLambda(ctx: Ctx, l: Lambda, scope: Scope, params: readonly ScalarType[], results: readonly ScalarType[], where: string): void {
-  if (l.params.length !== params.length) fail(ctx, `${where}: the lambda takes ${l.params.length} parameters, expected ${params.length}`);
-  if (l.results.length !== results.length) fail(ctx, `${where}: the lambda returns ${l.results.length} results, expected ${results.length}`);
+  if (l.params.length !== params.length) fail(`${where}: the lambda takes ${l.params.length} parameters, expected ${params.length}`);
+  if (l.results.length !== results.length) fail(`${where}: the lambda returns ${l.results.length} results, expected ${results.length}`);
   const inner = child(scope);
   l.params.forEach((p, i) => {
-    if (p.type !== params[i]) fail(ctx, `${where}: lambda parameter ${p.name} has type ${p.type}, expected ${params[i]}`);
+    if (p.type !== params[i]) fail(`${where}: lambda parameter ${p.name} has type ${p.type}, expected ${params[i]}`);
     declare(ctx, inner, p.name, { kind: 'scalar', elem: p.type }, where);
   });
   for (const b of l.lets) {
@@ -158,7 +158,7 @@ function checkLambda(ctx: Ctx, l: Lambda, scope: Scope, params: readonly ScalarT
   }
   l.results.forEach((r, i) => {
     const t = checkExpr(ctx, r, inner, `${where}, result ${i}`);
-    if (t !== results[i]) fail(ctx, `${where}: lambda result ${i} has type ${t}, expected ${results[i]}`);
+    if (t !== results[i]) fail(`${where}: lambda result ${i} has type ${t}, expected ${results[i]}`);
   });
 }
 
@@ -170,25 +170,25 @@ function inputArrays(
   what: string,
   where: string,
 ): readonly { readonly elem: ScalarType; readonly rank: number }[] {
-  if (names.length === 0) fail(ctx, `${where}: no ${what}`);
+  if (names.length === 0) fail(`${where}: no ${what}`);
   const arrays = names.map((name) => lookupArray(ctx, scope, name, where));
-  if (!arrays.every((a) => a.rank === arrays[0]!.rank)) fail(ctx, `${where}: ${what} have different ranks`);
+  if (!arrays.every((a) => a.rank === arrays[0]!.rank)) fail(`${where}: ${what} have different ranks`);
   return arrays;
 }
 
 function checkOuts(ctx: Ctx, n: CombinatorNode, elems: readonly ScalarType[], rank: number, where: string): void {
-  if (n.outs.length !== elems.length) fail(ctx, `${where}: ${n.outs.length} outputs, expected ${elems.length}`);
+  if (n.outs.length !== elems.length) fail(`${where}: ${n.outs.length} outputs, expected ${elems.length}`);
   n.outs.forEach((o, i) => {
-    if (o.elem !== elems[i]) fail(ctx, `${where}: output ${o.name} has type ${o.elem}, expected ${elems[i]}`);
-    if (o.rank !== rank) fail(ctx, `${where}: output ${o.name} has rank ${o.rank}, expected ${rank}`);
+    if (o.elem !== elems[i]) fail(`${where}: output ${o.name} has type ${o.elem}, expected ${elems[i]}`);
+    if (o.rank !== rank) fail(`${where}: output ${o.name} has rank ${o.rank}, expected ${rank}`);
   });
 }
 
 function checkSeeds(ctx: Ctx, init: readonly Expr[], elems: readonly ScalarType[], scope: Scope, where: string): void {
-  if (init.length !== elems.length) fail(ctx, `${where}: ${init.length} seeds for ${elems.length} components`);
+  if (init.length !== elems.length) fail(`${where}: ${init.length} seeds for ${elems.length} components`);
   init.forEach((e, i) => {
     const t = checkExpr(ctx, e, scope, `${where}, seed ${i}`);
-    if (t !== elems[i]) fail(ctx, `${where}: seed ${i} has type ${t}, expected ${elems[i]}`);
+    if (t !== elems[i]) fail(`${where}: seed ${i} has type ${t}, expected ${elems[i]}`);
   });
 }
 
@@ -197,7 +197,7 @@ function checkCombinator(ctx: Ctx, n: CombinatorNode, scope: Scope): void {
   switch (n.kind) {
     case 'generate': {
       n.shape.forEach((e, i) => {
-        if (checkExpr(ctx, e, scope, `${where}, size ${i}`) !== 'i32') fail(ctx, `${where}: size ${i} is not i32`);
+        if (checkExpr(ctx, e, scope, `${where}, size ${i}`) !== 'i32') fail(`${where}: size ${i} is not i32`);
       });
       checkLambda(ctx, n.fn, scope, n.shape.map(() => 'i32'), n.outs.map((o) => o.elem), where);
       checkOuts(ctx, n, n.outs.map((o) => o.elem), n.shape.length, where);
@@ -212,8 +212,8 @@ function checkCombinator(ctx: Ctx, n: CombinatorNode, scope: Scope): void {
     case 'gather': {
       const src = inputArrays(ctx, scope, n.source, 'source components', where);
       const idx = inputArrays(ctx, scope, n.indices, 'index arrays', where);
-      if (idx.length !== src[0]!.rank) fail(ctx, `${where}: ${idx.length} index arrays for a source of rank ${src[0]!.rank}`);
-      if (!idx.every((a) => a.elem === 'i32')) fail(ctx, `${where}: index arrays must be i32`);
+      if (idx.length !== src[0]!.rank) fail(`${where}: ${idx.length} index arrays for a source of rank ${src[0]!.rank}`);
+      if (!idx.every((a) => a.elem === 'i32')) fail(`${where}: index arrays must be i32`);
       checkOuts(ctx, n, src.map((a) => a.elem), idx[0]!.rank, where);
       return;
     }
@@ -222,10 +222,10 @@ function checkCombinator(ctx: Ctx, n: CombinatorNode, scope: Scope): void {
       const idx = inputArrays(ctx, scope, n.index, 'index arrays', where);
       const vals = inputArrays(ctx, scope, n.values, 'value arrays', where);
       const elems = dest.map((a) => a.elem);
-      if (idx.length !== dest[0]!.rank) fail(ctx, `${where}: ${idx.length} index arrays for a destination of rank ${dest[0]!.rank}`);
-      if (!idx.every((a) => a.elem === 'i32')) fail(ctx, `${where}: index arrays must be i32`);
-      if (vals.length !== dest.length || !vals.every((a, i) => a.elem === elems[i])) fail(ctx, `${where}: value arrays do not match the destination's components`);
-      if (vals[0]!.rank !== idx[0]!.rank) fail(ctx, `${where}: value arrays have rank ${vals[0]!.rank}, index arrays ${idx[0]!.rank}`);
+      if (idx.length !== dest[0]!.rank) fail(`${where}: ${idx.length} index arrays for a destination of rank ${dest[0]!.rank}`);
+      if (!idx.every((a) => a.elem === 'i32')) fail(`${where}: index arrays must be i32`);
+      if (vals.length !== dest.length || !vals.every((a, i) => a.elem === elems[i])) fail(`${where}: value arrays do not match the destination's components`);
+      if (vals[0]!.rank !== idx[0]!.rank) fail(`${where}: value arrays have rank ${vals[0]!.rank}, index arrays ${idx[0]!.rank}`);
       checkLambda(ctx, n.op, scope, [...elems, ...elems], elems, where);
       checkOuts(ctx, n, elems, dest[0]!.rank, where);
       return;
@@ -236,7 +236,7 @@ function checkCombinator(ctx: Ctx, n: CombinatorNode, scope: Scope): void {
       const ins = inputArrays(ctx, scope, n.input, 'input components', where);
       const elems = ins.map((a) => a.elem);
       const rank = ins[0]!.rank;
-      if (rank < 1) fail(ctx, `${where}: input of rank 0 (needs rank ≥ 1)`);
+      if (rank < 1) fail(`${where}: input of rank 0 (needs rank ≥ 1)`);
       if (n.init !== null) checkSeeds(ctx, n.init, elems, scope, where);
       checkLambda(ctx, n.op, scope, [...elems, ...elems], elems, where);
       checkOuts(ctx, n, elems, n.kind === 'fold' ? rank - 1 : rank, where);
@@ -275,22 +275,22 @@ function checkBlock(ctx: Ctx, b: Block, parent: Scope, where: string): readonly 
 function checkLastUse(ctx: Ctx, dest: readonly VarName[], later: readonly Stmt[], results: readonly VarName[], where: string): void {
   for (const name of dest) {
     const user = later.find((s) => stmtFreeVars(s).has(name));
-    if (user !== undefined) fail(ctx, `${where}: its destination ${name} is used again by a later ${user.kind} (a scatter must be its destination's last use)`);
-    if (results.includes(name)) fail(ctx, `${where}: its destination ${name} is also a block result`);
+    if (user !== undefined) fail(`${where}: its destination ${name} is used again by a later ${user.kind} (a scatter must be its destination's last use)`);
+    if (results.includes(name)) fail(`${where}: its destination ${name} is also a block result`);
   }
 }
 
 function expectResults(ctx: Ctx, got: readonly Binding[], outs: readonly Value[], where: string): void {
-  if (got.length !== outs.length) fail(ctx, `${where}: ${got.length} results for ${outs.length} outputs`);
+  if (got.length !== outs.length) fail(`${where}: ${got.length} results for ${outs.length} outputs`);
   outs.forEach((o, i) => {
-    if (!sameBinding(got[i]!, valueBinding(o))) fail(ctx, `${where}: result ${i} is ${bindingText(got[i]!)}, output ${o.name} is ${bindingText(valueBinding(o))}`);
+    if (!sameBinding(got[i]!, valueBinding(o))) fail(`${where}: result ${i} is ${bindingText(got[i]!)}, output ${o.name} is ${bindingText(valueBinding(o))}`);
   });
 }
 
 function checkStmt(ctx: Ctx, s: Stmt, scope: Scope): void {
   if (s.kind !== 'scalar') {
-    if (!Number.isInteger(s.id)) fail(ctx, `${s.kind}: node id ${s.id} is not an integer`);
-    if (ctx.ids.has(s.id)) fail(ctx, `${s.kind} #${s.id}: node id ${s.id} is used twice`);
+    if (!Number.isInteger(s.id)) fail(`${s.kind}: node id ${s.id} is not an integer`);
+    if (ctx.ids.has(s.id)) fail(`${s.kind} #${s.id}: node id ${s.id} is used twice`);
     ctx.ids.add(s.id);
   }
   switch (s.kind) {
@@ -299,8 +299,8 @@ function checkStmt(ctx: Ctx, s: Stmt, scope: Scope): void {
       break;
     case 'if': {
       const where = `if #${s.id}`;
-      if (checkExpr(ctx, s.cond, scope, where) !== 'bool') fail(ctx, `${where}: condition is not bool`);
-      if (s.then.params.length > 0 || s.else.params.length > 0) fail(ctx, `${where}: branches take no parameters`);
+      if (checkExpr(ctx, s.cond, scope, where) !== 'bool') fail(`${where}: condition is not bool`);
+      if (s.then.params.length > 0 || s.else.params.length > 0) fail(`${where}: branches take no parameters`);
       expectResults(ctx, checkBlock(ctx, s.then, scope, `${where} then`), s.outs, `${where} then`);
       expectResults(ctx, checkBlock(ctx, s.else, scope, `${where} else`), s.outs, `${where} else`);
       break;
@@ -309,17 +309,17 @@ function checkStmt(ctx: Ctx, s: Stmt, scope: Scope): void {
       const where = `while #${s.id}`;
       const init = s.init.map((name) => lookup(ctx, scope, name, where));
       const carried = s.outs.map(valueBinding);
-      if (init.length !== carried.length) fail(ctx, `${where}: ${init.length} initial values for ${carried.length} outputs`);
+      if (init.length !== carried.length) fail(`${where}: ${init.length} initial values for ${carried.length} outputs`);
       init.forEach((b, i) => {
-        if (!sameBinding(b, carried[i]!)) fail(ctx, `${where}: initial value ${s.init[i]} is ${bindingText(b)}, output ${s.outs[i]!.name} is ${bindingText(carried[i]!)}`);
+        if (!sameBinding(b, carried[i]!)) fail(`${where}: initial value ${s.init[i]} is ${bindingText(b)}, output ${s.outs[i]!.name} is ${bindingText(carried[i]!)}`);
       });
       for (const [name, blk] of [['cond', s.cond], ['body', s.body]] as const) {
         if (blk.params.length !== carried.length || !blk.params.every((p, i) => sameBinding(valueBinding(p), carried[i]!))) {
-          fail(ctx, `${where} ${name}: its parameters do not match the loop-carried values`);
+          fail(`${where} ${name}: its parameters do not match the loop-carried values`);
         }
       }
       const go = checkBlock(ctx, s.cond, scope, `${where} cond`);
-      if (go.length !== 1 || !sameBinding(go[0]!, { kind: 'scalar', elem: 'bool' })) fail(ctx, `${where} cond: must return one bool scalar`);
+      if (go.length !== 1 || !sameBinding(go[0]!, { kind: 'scalar', elem: 'bool' })) fail(`${where} cond: must return one bool scalar`);
       expectResults(ctx, checkBlock(ctx, s.body, scope, `${where} body`), s.outs, `${where} body`);
       break;
     }
@@ -341,10 +341,10 @@ function checkStmt(ctx: Ctx, s: Stmt, scope: Scope): void {
 }
 
 function componentsMatch(ctx: Ctx, what: string, ifaceComps: readonly Value[], names: readonly VarName[], bindings: readonly Binding[]): void {
-  if (ifaceComps.length !== names.length) fail(ctx, `program ${what}: ${ifaceComps.length} interface components for ${names.length} block ${what}`);
+  if (ifaceComps.length !== names.length) fail(`program ${what}: ${ifaceComps.length} interface components for ${names.length} block ${what}`);
   ifaceComps.forEach((c, i) => {
-    if (c.name !== names[i]) fail(ctx, `program ${what}: interface component ${c.name} is block ${what.replace(/s$/, '')} ${names[i]}`);
-    if (!sameBinding(valueBinding(c), bindings[i]!)) fail(ctx, `program ${what}: ${c.name} is declared ${bindingText(valueBinding(c))} but is ${bindingText(bindings[i]!)}`);
+    if (c.name !== names[i]) fail(`program ${what}: interface component ${c.name} is block ${what.replace(/s$/, '')} ${names[i]}`);
+    if (!sameBinding(valueBinding(c), bindings[i]!)) fail(`program ${what}: ${c.name} is declared ${bindingText(valueBinding(c))} but is ${bindingText(bindings[i]!)}`);
   });
 }
 
