@@ -16,17 +16,21 @@ import type { BlockPlan } from '../../src/plan/types.js';
 import { formatViolation, validateBlockPlan, validatePlan } from '../../src/plan/validate.js';
 import {
   diagonal,
+  dimOnlyInBranch,
   gatherByIndexing,
   greedyBottomUpBad,
   greedyTopDownBad,
   mapChain,
   mapFan,
+  outerScalarInBranch,
   reverse,
+  scalarBetween,
   scatterExample,
   scatterWithReader,
   simple3,
   singleLoop,
   statedPlans,
+  tupleEntry,
   twoMapsOfOneSource,
 } from './fixtures-validate.js';
 
@@ -99,6 +103,9 @@ describe('brute force against the planner strategies (DESIGN.md invariants 1 and
     ['diagonal', diagonal] as const,
     ['scatterWithReader', scatterWithReader] as const,
     ['fan5', () => mapFan(5)] as const,
+    ['dimOnlyInBranch', dimOnlyInBranch] as const,
+    ['outerScalarInBranch', outerScalarInBranch] as const,
+    ['scalarBetween', scalarBetween] as const,
   ];
   const cases = programs.flatMap(([name, make]) => costs.map((c) => [name, c, make] as const));
 
@@ -116,6 +123,17 @@ describe('brute force against the planner strategies (DESIGN.md invariants 1 and
     const evaluated = evaluatePlan(program, p, cost).total;
     expect(p.stats.objective).toBeCloseTo(evaluated, 6);
     expect(evaluated).toBeCloseTo(brute.objective, 6);
+  });
+
+  it('an entry array of tuples under bytes: the ILP objective is the evaluated cost', async () => {
+    const cost = parseCost('bytes');
+    const shapes = { ps: [4] };
+    const p = await plan(tupleEntry(), { cost, solver, shapes });
+    expect(validatePlan(tupleEntry(), p)).toEqual([]);
+    const evaluated = evaluatePlan(tupleEntry(), p, cost, { shapes }).total;
+    expect(evaluated).toBe(80);
+    expect(p.stats.objective).toBe(evaluated);
+    expect(bruteForce(tupleEntry(), cost, { shapes }).objective).toBe(evaluated);
   });
 
   it.each(programs.flatMap(([name, make]) => (['greedy-up', 'greedy-down', 'none'] as const).map((s) => [name, s, make] as const)))(

@@ -18,6 +18,7 @@ import {
   simple3,
   simple5,
   statedPlans,
+  tupleEntry,
   twoMapsOfOneSource,
 } from './fixtures-validate.js';
 
@@ -147,6 +148,12 @@ describe('bytes', () => {
     const e = evaluateBlockPlan(simple1(), stated('simple1').plan, parseCost('bytes'), { shapes: { is: [4], xs: [10] } });
     expect(e.total).toBe(128);
     expect(e.byteTerms).toEqual({ reads: 96, 'intermediate-arrays': 32 });
+  });
+
+  it('weighs an entry array of tuples by all its components', () => {
+    // ps: 4 elements × (4 + 8) bytes read once = 48; ys: 4 × 8 written = 32.
+    const e = evaluateBlockPlan(tupleEntry(), blockPlan([[[0], ['ys']]], { 0: 0 }), parseCost('bytes'), { shapes: { ps: [4] } });
+    expect(e.total).toBe(80);
   });
 
   it('weighs an array of unknown size 1', () => {

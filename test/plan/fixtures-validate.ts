@@ -7,6 +7,7 @@ import type { BlockPlan, Order } from '../../src/plan/types.js';
 import {
   arr,
   arrayParam,
+  arrayValue,
   bin,
   block,
   cast,
@@ -20,6 +21,7 @@ import {
   program,
   scalarParam,
   scalarStmt,
+  tupleParam,
   v,
 } from '../ir/builders.js';
 
@@ -330,4 +332,15 @@ export function scalarBetween(): Program {
     scalarStmt('t', bin('*', v('t0', 'f64'), f64(2))),
     n.map([arr('zs', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('*', x, v('t', 'f64')))),
   ], ['zs']);
+}
+
+/**
+ * An entry array of tuples, its second component read first: ps = (ps_0: i32, ps_1: f64)[n];
+ * ys = map((b, a) ↦ b + f64(a), ps_1, ps_0) (0).
+ */
+export function tupleEntry(): Program {
+  const n = nodes();
+  return program('tupleEntry', [tupleParam('ps', [arrayValue('ps_0', 'i32', 1), arrayValue('ps_1', 'f64', 1)])], [
+    n.map([arr('ys', 'f64', 1)], ['ps_1', 'ps_0'], lam([['b', 'f64'], ['a', 'i32']], bin('+', v('b', 'f64'), cast('f64', v('a', 'i32'))))),
+  ], ['ys']);
 }
