@@ -6,14 +6,17 @@ import { readFileSync } from 'node:fs';
 import { SourceFile, UserError } from '../../src/diagnostics/index.js';
 import { lowerModule } from '../../src/lower/index.js';
 import { parseModule } from '../../src/syntax/index.js';
+import type { Program } from '../../src/ir/types.js';
+import { programGraph, readOrderOf, type BlockGraph } from '../../src/plan/reads.js';
 import { generatorSizes, randomProgram } from '../util/index.js';
+import { type Rng, seededRng } from '../util/rng.js';
 import { bruteForce } from '../../src/plan/bruteforce.js';
 import { parseCost } from '../../src/plan/cost.js';
-import { evaluateBlockPlan, evaluatePlan } from '../../src/plan/evaluate.js';
+import { combine, evaluateBlock, evaluateBlockPlan, evaluatePlan, evaluationContext } from '../../src/plan/evaluate.js';
 import { plan } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import type { BlockPlan } from '../../src/plan/types.js';
-import { formatViolation, validateBlockPlan, validatePlan } from '../../src/plan/validate.js';
+import type { BlockPlan, Order } from '../../src/plan/types.js';
+import { formatViolation, validateBlock, validateBlockPlan, validatePlan, type PlanViolation } from '../../src/plan/validate.js';
 import {
   diagonal,
   dimOnlyInBranch,
@@ -192,4 +195,67 @@ describe('random programs of up to 7 combinators (DESIGN.md invariant 2)', () =>
       expect(evaluated).toBeCloseTo(bruteForce(program, cost).objective, 6);
     },
   );
+});
+
+describe('no valid plan beats the brute force', () => {
+  // Random plans (random partitions, orders, voluntary manifest arrays) of programs without
+  // control flow: whichever the validator accepts must cost at least the brute-force minimum.
+  // This checks the enumeration's shortcuts (orders chosen cluster by cluster, no voluntary
+  // manifest) against plans built without them.
+  const randomPlan = (g: BlockGraph, rng: Rng): BlockPlan => {
+    const count = rng.int(1, g.nodes.length);
+    const clusterOf = new Map(g.nodes.map((n) => [n.id, rng.int(0, count - 1)] as const));
+    const gathers = g.nodes.filter((n) => n.stmt.kind === 'gather').map((n): Order => ({ gather: n.id }));
+    const orderChoices: Order[] = [0, 1, ...gathers];
+    // Consumers first; a node usually (not always) takes the order a fused consumer reads it in.
+    const orders: Record<number, Order> = {};
+    for (const n of [...g.nodes].reverse()) {
+      const fused = g.edges.find((e) => e.producer === n.id && clusterOf.get(e.consumer) === clusterOf.get(n.id));
+      const inherited = fused === undefined ? null : readOrderOf(fused.reads[0]!, orders[fused.consumer]);
+      orders[n.id] = inherited !== null && rng.int(0, 3) > 0 ? inherited : orderChoices[rng.int(0, orderChoices.length - 1)]!;
+    }
+    const manifest = (id: number): boolean =>
+      g.results.has(id) ||
+      !g.edges.some((e) => e.producer === id) ||
+      g.edges.some((e) => e.producer === id && clusterOf.get(e.consumer) !== clusterOf.get(id)) ||
+      rng.int(0, 3) === 0;
+    const clusters = [...new Set(clusterOf.values())]
+      .map((c) => g.nodes.filter((n) => clusterOf.get(n.id) === c))
+      .filter((members) => members.length > 0)
+      .sort((a, b) => a[0]!.index - b[0]!.index)
+      .map((members) => ({
+        nodes: members.map((n) => n.id),
+        manifest: members.flatMap((n) => (n.stmt.kind !== 'if' && n.stmt.kind !== 'while' && manifest(n.id) ? n.stmt.outs.map((o) => o.name) : [])),
+      }));
+    return { clusters, orders, children: {} };
+  };
+
+  const programs: readonly (readonly [string, () => Program])[] = [
+    ['singleLoop', singleLoop],
+    ['greedyBottomUpBad', greedyBottomUpBad],
+    ['greedyTopDownBad', greedyTopDownBad],
+    ['scatterWithReader', scatterWithReader],
+    ['simple5', statedPlans.find((s) => s.name === 'simple5')!.program],
+    ...Array.from({ length: 8 }, (_, i) => [`random seed ${i + 1}`, () => randomProgram(i + 1, { combinators: { min: 3, max: 6 }, controlFlow: false }).program] as const),
+  ];
+  it.each(programs)('%s', (_, make) => {
+    const program = make();
+    const g = programGraph(program);
+    const ctx = evaluationContext(program);
+    const rng = seededRng(7);
+    let valid = 0;
+    for (const costText of ['reads+writes', 'everything']) {
+      const cost = parseCost(costText);
+      const best = bruteForce(program, cost).objective;
+      for (let i = 0; i < 200; i++) {
+        const candidate = randomPlan(g, rng);
+        const violations: PlanViolation[] = [];
+        validateBlock(g, candidate, violations);
+        if (violations.length > 0) continue;
+        valid++;
+        expect(combine(evaluateBlock(g, candidate, ctx), cost).total).toBeGreaterThanOrEqual(best - 1e-9);
+      }
+    }
+    expect(valid).toBeGreaterThan(0);
+  });
 });
