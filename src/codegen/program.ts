@@ -101,10 +101,12 @@ class ProgramGen {
     throw bug(`${JSON.stringify(name)} is not bound`);
   }
 
+  /** Whether a name can be used now: bound, in memory if `needData`, or at least shapeable. */
   private has(env: Env, name: VarName, needData: boolean): boolean {
     for (let e: Env | null = env; e !== null; e = e.parent) {
       const b = e.vars.get(name);
       if (b !== undefined) return !needData || b.kind !== 'array' || b.materialized;
+      if (!needData && e.block?.producers.has(name) === true) return true;
     }
     return false;
   }
@@ -202,9 +204,10 @@ class ProgramGen {
           k++;
           continue;
         }
-        if (all && ![...exprUses(s.expr).indexed].every((n) => this.has(env, n, true))) {
+        const uses = exprUses(s.expr);
+        if (all && !([...uses.indexed].every((n) => this.has(env, n, true)) && [...uses.scalars].every((n) => this.has(env, n, false)))) {
           // A scalar nothing uses may index an array the plan fused away (no graph edge keeps
-          // it in memory). Its value cannot matter, so it is not computed.
+          // it in memory), or use such a scalar. Its value cannot matter: it is not computed.
           pending.splice(k, 1);
           continue;
         }
