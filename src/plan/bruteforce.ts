@@ -13,7 +13,9 @@
 //    Orders are chosen cluster by cluster (their effects are local; see bestForPartition);
 //  - manifest: exactly the forced ones. A voluntary manifest array only adds writes and only
 //    restricts orders, so with non-negative coefficients it never lowers the cost.
-// Every candidate is checked by validateBlock and costed by evaluateBlock.
+// The judges are the validator and the evaluator: each cluster's order choices are kept only
+// if validateBlock finds nothing wrong with that cluster and ranked by evaluateBlock's total,
+// every partition's plan is costed by evaluateBlock, and the winner is validated as a whole.
 
 import { CompilerBug, userError } from '../diagnostics/index.js';
 import type { NodeId, Program } from '../ir/types.js';
@@ -76,7 +78,8 @@ function bestBlockPlan(g: BlockGraph, cost: CostSpec, ctx: EvaluationContext): B
     const objective = combine(evaluateBlock(alone, candidate, ctx), cost).total;
     if (best === null || objective < best.objective) best = { plan: candidate, objective };
   }
-  if (best === null) throw userError('E671', `brute force found no valid plan for ${g.path}`);
+  // The plan fusing nothing is always valid, so finding none is our bug.
+  if (best === null) throw new CompilerBug('brute force', `found no valid plan for ${g.path}`);
   // Each cluster of the winner passed the validator (bestForPartition); the whole must too.
   const violations: PlanViolation[] = [];
   validateBlock(alone, best.plan, violations);
