@@ -201,7 +201,8 @@ function addInto(acc: RawTerms, x: RawTerms): void {
 /**
  * Shapes of every array whose shape follows at compile time from the entry sizes: entry
  * arrays as given, `generate` by evaluating its shape expressions, the others from their
- * inputs. Arrays made by control flow, and `while` parameters, are left out (unknown).
+ * inputs, an `if` output when both branches agree. `while` outputs and parameters are left
+ * out (unknown): their shapes may change from one iteration to the next.
  */
 export function staticSizes(program: Program, entry: EntrySizes): ReadonlyMap<VarName, Shape> {
   const shapes = new Map<VarName, Shape>();
@@ -234,6 +235,12 @@ export function staticSizes(program: Program, entry: EntrySizes): ReadonlyMap<Va
         case 'if':
           visit(s.then);
           visit(s.else);
+          // Known when both branches give the same static shape.
+          s.outs.forEach((o, k) => {
+            const a = shapes.get(s.then.results[k]!);
+            const b = shapes.get(s.else.results[k]!);
+            if (o.kind === 'array' && a !== undefined && b !== undefined && a.join() === b.join()) shapes.set(o.name, a);
+          });
           continue;
         case 'while':
           visit(s.cond);

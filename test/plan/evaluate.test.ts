@@ -170,6 +170,12 @@ describe('bytes', () => {
     expect(staticSizes(greedyBottomUpBad(), { xs: [5] }).get('large')).toBeUndefined();
   });
 
+  it('staticSizes knows an if output when both branches agree, not a while output', () => {
+    expect(staticSizes(dimOnlyInBranch(), { xs: [6] }).get('r')).toEqual([6]);
+    expect(staticSizes(doubling(), { xs: [6] }).get('start')).toEqual([6]);
+    expect(staticSizes(doubling(), { xs: [6] }).get('out')).toBeUndefined();
+  });
+
   it('byte-weighted greedyBottomUpBad: large is never written in the stated plan', () => {
     // xs 5·8 = 40 read once; ys, zs written (40 each), ys read by result (40), zs indexed (40); result 40.
     const e = evaluateBlockPlan(greedyBottomUpBad(), stated('greedyBottomUpBad').plan, parseCost('bytes'), { shapes: { xs: [5], m: 3 } });
