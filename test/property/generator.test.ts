@@ -9,8 +9,12 @@ import type { Block } from '../../src/ir/types.js';
 import { verifyProgram } from '../../src/ir/verify.js';
 import { interpret } from '../../src/interp/index.js';
 import { printProgram } from '../../src/ir/printer.js';
+import { SourceFile } from '../../src/diagnostics/index.js';
+import { lowerModule } from '../../src/lower/index.js';
+import { parseModule } from '../../src/syntax/index.js';
 import {
-  type GeneratedCase, arbitraryCase, arbitraryCaseDrawByDraw, components, countNodes, generateCase, generatorSizes, randomProgram, seededRng,
+  type GeneratedCase, arbitraryCase, arbitraryCaseDrawByDraw, components, countNodes, generateCase, generatorSizes, printFuse,
+  randomProgram, seededRng,
 } from '../util/index.js';
 
 function hasNaN(results: ReturnType<typeof interpret>): boolean {
@@ -137,6 +141,18 @@ describe('random program generator', () => {
       ...['f64', 'f32', 'i32', 'u32', 'bool'].flatMap((t) => [0, 1, 2, 3].map((r) => `${t}[rank ${r}]`)),
     ];
     expect(expected.filter((e) => !seen.has(e))).toEqual([]);
+  });
+
+  it('prints programs as .fuse text that parses, lowers and computes the same results', () => {
+    for (const [options, count] of [[generatorSizes.small, 200], [generatorSizes.medium, 80]] as const) {
+      for (let seed = 0; seed < count; seed++) {
+        const c = randomProgram(seed, options);
+        const text = printFuse(c.program);
+        const file = new SourceFile('generated.fuse', text);
+        const lowered = lowerModule(parseModule(file), file);
+        expect(interpret(lowered, c.inputs, { file }), `${c.description}\n${text}`).toEqual(interpret(c.program, c.inputs));
+      }
+    }
   });
 
   it('draws only from its Rng: the same draws give the same program', () => {

@@ -28,7 +28,7 @@ export function genMap(ctx: Ctx, b: BlockState): void {
 export function genGenerate(ctx: Ctx, b: BlockState): void {
   const { rng } = ctx;
   const shape = randomShape(ctx, b);
-  const ps = params(ctx, 'i', shape.exprs.map(() => 'i32' as const));
+  const ps = params(ctx, 'ix', shape.exprs.map(() => 'i32' as const));
   const outTypes = Array.from({ length: chance(rng, 0.2) ? 2 : 1 }, () => randomElem(ctx));
   const outs = newArrs(ctx, 'gen', outTypes, shape.extents);
   const node: CombinatorNode = {
@@ -58,7 +58,7 @@ export function genIndexArrays(ctx: Ctx, b: BlockState, over: Arr | ShapeChoice,
     }, outs);
   } else {
     const choice = 'name' in over ? shapeOf(over) : over;
-    const ps = params(ctx, 'i', choice.exprs.map(() => 'i32' as const));
+    const ps = params(ctx, 'ix', choice.exprs.map(() => 'i32' as const));
     const scope = exprScope(b, ps, 0.05);
     const results = bounds.map((_, k) => modPositive(randomExpr(rng, scope, 'i32', rng.int(1, 2)), dimE(target.name, k)));
     emit(ctx, b, {
@@ -156,7 +156,7 @@ export function genScatter(ctx: Ctx, b: BlockState, budget: number): boolean {
   if (existing.length > 0 && (budget < 3 || chance(rng, 0.3))) dest = pickRecent(rng, existing);
   else if (budget >= 3) {
     const shape = op === 'replace' ? shapeOf(v0) : randomShape(ctx, b);
-    const ps = params(ctx, 'i', shape.exprs.map(() => 'i32' as const));
+    const ps = params(ctx, 'ix', shape.exprs.map(() => 'i32' as const));
     const outs = newArrs(ctx, 'dst', elems, shape.extents);
     emit(ctx, b, {
       kind: 'generate', id: ctx.nextId++, outs: outVars(outs), span: noSpan,
@@ -168,7 +168,7 @@ export function genScatter(ctx: Ctx, b: BlockState, budget: number): boolean {
   let index: Arr[];
   if (op === 'replace') {
     const shape = shapeOf(v0);
-    const ps = params(ctx, 'i', shape.exprs.map(() => 'i32' as const));
+    const ps = params(ctx, 'ix', shape.exprs.map(() => 'i32' as const));
     index = newArrs(ctx, 'idx', d0.shape.map(() => 'i32' as const), v0.shape, d0.shape);
     emit(ctx, b, {
       kind: 'generate', id: ctx.nextId++, outs: outVars(index), span: noSpan, shape: shape.exprs,
