@@ -2,14 +2,13 @@
 // the right-hand side generator, the plain TypeScript oracle, the program interpreted and fused
 // under every strategy, and the shape of its optimal plan.
 //
-// Class S interpreted (about 14 s) and class W fused (minutes) are slow; they run only with
+// Class S interpreted (about 14 s) and class W fused (about 60 s) are slow; they run only with
 // MG_SLOW=1:  MG_SLOW=1 npx vitest run test/programs/mg.test.ts  (see bench/programs/README-mg.md).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile, type FuseProgram } from '../../src/index.js';
-import type { Strategy } from '../../src/plan/types.js';
-import type { BlockPlan } from '../../src/plan/types.js';
+import type { BlockPlan, Strategy } from '../../src/plan/types.js';
 import { allStmts } from '../../src/ir/walk.js';
 import { combinatorKinds, type CombinatorKind } from '../../src/ir/types.js';
 import { MG_CLASSES, MG_EPSILON, mgReference, relativeError, zran3, type MgClass } from '../../bench/programs/mg-reference.js';
