@@ -88,7 +88,7 @@ function genFinisher(ctx: Ctx, b: BlockState, like: Arr, firstInput?: Arr): Arr 
   return out!;
 }
 
-function genIf(ctx: Ctx, b: BlockState, budget: number): boolean {
+function genIf(ctx: Ctx, b: BlockState, budget: number): void {
   const { rng } = ctx;
   const templates = sample(rng, b.arrays, rng.int(1, Math.min(2, Math.floor((budget - 1) / 2))));
   const spare = rng.int(0, Math.min(6, budget - 1 - 2 * templates.length));
@@ -112,10 +112,9 @@ function genIf(ctx: Ctx, b: BlockState, budget: number): boolean {
   b.arrays.push(...outArrs);
   ctx.nodes++;
   for (const a of templates) ctx.used.add(a.name);
-  return true;
 }
 
-function genWhile(ctx: Ctx, b: BlockState, budget: number): boolean {
+function genWhile(ctx: Ctx, b: BlockState, budget: number): void {
   const { rng } = ctx;
   const carried = sample(rng, b.arrays, rng.int(1, Math.min(2, budget - 1)));
   const spare = rng.int(0, Math.min(5, budget - 1 - carried.length));
@@ -158,7 +157,6 @@ function genWhile(ctx: Ctx, b: BlockState, budget: number): boolean {
   b.arrays.push(...outArrs);
   b.scalars.push({ name: counterOut, type: 'i32', reads: new Set() });
   ctx.nodes++;
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
