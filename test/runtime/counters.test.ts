@@ -1,0 +1,122 @@
+// Invariant 4 of DESIGN.md: with counters on, the arrays written and the (array, order) reads
+// performed are exactly what the plan says, and the elements moved equal the plan's
+// size-weighted estimate, computed here from the plan and the array sizes alone. Also: only
+// manifest arrays are ever allocated (fused-away ones never are).
+
+import { describe, expect, test } from 'vitest';
+import type { CombinatorNode, NodeId, Program, VarName } from '../../src/ir/types.js';
+import { sizeOf, type InterfaceValue } from '../../src/ir/values.js';
+import type { Order, Plan } from '../../src/plan/types.js';
+import { compileProgram } from '../../src/runtime/index.js';
+import { array } from '../ir/builders.js';
+import { nonePlan, paperCases } from '../codegen/paper.js';
+import { interpret } from '../../src/interp/index.js';
+
+const key = (o: Order | 'unordered'): string => (typeof o === 'object' ? `g${o.gather}` : String(o));
+
+/** The reads a node makes, by role, in the order PLANNING.md's table gives them. */
+function roleReads(n: CombinatorNode, order: (id: NodeId) => Order): readonly (readonly [VarName, string])[] {
+  const o = key(order(n.id));
+  switch (n.kind) {
+    case 'generate':
+      return [];
+    case 'map':
+      return n.inputs.map((a) => [a, o] as const);
+    case 'gather':
+      return [...n.indices.map((a) => [a, o] as const), ...n.source.map((a) => [a, key({ gather: n.id })] as const)];
+    case 'scatter':
+      return [...n.index.map((a) => [a, o] as const), ...n.values.map((a) => [a, o] as const), ...n.dest.map((a) => [a, 'unordered'] as const)];
+    case 'fold':
+    case 'scanl':
+    case 'scanr':
+      return n.input.map((a) => [a, o] as const);
+    case 'force':
+      return n.input.map((a) => [a, 'unordered'] as const);
+    default:
+      return n satisfies never;
+  }
+}
+
+/** Expected traffic of a plan: one stream per (cluster, array, read order) from memory. */
+function expectedTraffic(p: Program, plan: Plan, sizes: ReadonlyMap<VarName, number>) {
+  const byId = new Map(p.body.stmts.filter((s): s is CombinatorNode => 'outs' in s && s.kind !== 'if' && s.kind !== 'while').map((s) => [s.id, s]));
+  const reads: Record<string, Record<string, number>> = {};
+  const writes: Record<string, number> = {};
+  for (const cluster of plan.root.clusters) {
+    const nodes = cluster.nodes.map((id) => byId.get(id)!);
+    const produced = new Set(nodes.flatMap((n) => n.outs.map((o) => o.name)));
+    const streams = new Set<string>();
+    for (const n of nodes) {
+      for (const [a, o] of roleReads(n, (id) => plan.root.orders[id]!)) {
+        if (produced.has(a) || streams.has(`${a}\u0000${o}`)) continue;
+        streams.add(`${a}\u0000${o}`);
+        (reads[a] ??= {})[o] = (reads[a]![o] ?? 0) + sizes.get(a)!;
+      }
+      for (const out of n.outs) if (cluster.manifest.includes(out.name)) writes[out.name] = (writes[out.name] ?? 0) + sizes.get(out.name)!;
+    }
+  }
+  return { reads, writes };
+}
+
+/** Sizes of every array, from the interpreter's run of the unfused program. */
+function sizesOf(p: Program, inputs: readonly InterfaceValue[]): Map<VarName, number> {
+  const everything = { ...p, results: [...p.params, ...p.body.stmts.flatMap((s) => ('outs' in s ? s.outs.map((o) => ({ name: o.name, components: [{ kind: 'array' as const, ...(o as { name: string; elem: 'f64'; rank: number }) }] })) : []))] };
+  const all = { ...everything, body: { ...p.body, results: everything.results.flatMap((r) => r.components.map((c) => c.name)) } };
+  const values = interpret(all, inputs);
+  const names = all.body.results;
+  return new Map(values.map((v, k) => [names[k]!, !Array.isArray(v) && (v as { kind: string }).kind === 'array' ? sizeOf((v as { shape: number[] }).shape) : 1]));
+}
+
+// Inputs whose gathers are permutations (index arrays as long as their sources), so that
+// every stream moves exactly as many elements as its array has: the estimate is exact.
+const inputs: Record<string, readonly InterfaceValue[]> = {
+  singleLoop: [array('f64', [5], [1, 2, 3, 4, 5])],
+  simple1: [array('i32', [3], [2, 0, 1]), array('f64', [3], [0.5, 1.5, -2])],
+  simple2: [array('i32', [3], [2, 1, 0]), array('i32', [3], [0, 2, 1]), array('f64', [3], [7, 8, 9])],
+  simple3: [array('i32', [3], [2, 0, 1]), array('f64', [3], [0.5, 1.5, -2])],
+  simple4: [array('i32', [3], [2, 0, 1]), array('f64', [3, 4], Array.from({ length: 12 }, (_, i) => i))],
+  simple5: [array('i32', [3], [2, 1, 0]), array('f64', [3], [1, 2, 3])],
+  scatterExample: [array('f64', [4], [1, 2.5, 3, -1])],
+};
+
+describe.each(paperCases.map((c) => c()))('$name', (c) => {
+  test.each([
+    ['its optimal plan', c.plan],
+    ['no fusion', nonePlan(c.program)],
+  ])('under %s, counters match the plan and its size-weighted estimate', (_, plan) => {
+    const args = inputs[c.name]!;
+    const expected = expectedTraffic(c.program, plan, sizesOf(c.program, args));
+    const { stats } = compileProgram(c.program, plan).run(args, { counters: true });
+    const counters = stats.counters!;
+    const reads = Object.fromEntries(Object.entries(counters).filter(([, t]) => Object.keys(t.reads).length > 0).map(([a, t]) => [a, { ...t.reads }]));
+    const writes = Object.fromEntries(Object.entries(counters).filter(([, t]) => t.writes > 0).map(([a, t]) => [a, t.writes]));
+    expect(reads).toEqual(expected.reads);
+    expect(writes).toEqual(expected.writes);
+  });
+
+  test('only manifest arrays are allocated; fused-away arrays never are', () => {
+    const { stats } = compileProgram(c.program, c.plan).run(inputs[c.name]!);
+    const manifest = new Set(c.plan.root.clusters.flatMap((k) => k.manifest));
+    const scatterOuts = new Set(c.program.body.stmts.flatMap((s) => (s.kind === 'scatter' ? s.outs.map((o) => o.name) : [])));
+    // A scatter updates its destination in place: no allocation of its own.
+    const expected = [...manifest].filter((a) => !scatterOuts.has(a)).sort();
+    expect(stats.allocations.map((a) => a.array).sort()).toEqual(expected);
+    expect(stats.bytesAllocated).toBe(stats.allocations.reduce((s, a) => s + a.bytes, 0));
+  });
+});
+
+test('singleLoop allocates exactly one array of 5 f64 under its optimal plan, five without fusion', () => {
+  const c = paperCases[0]!();
+  const fused = compileProgram(c.program, c.plan).run(inputs['singleLoop']!);
+  expect(fused.stats.allocations).toEqual([{ array: 'result', elements: 5, bytes: 40 }]);
+  const none = compileProgram(c.program, nonePlan(c.program)).run(inputs['singleLoop']!);
+  expect(none.stats.allocations.map((a) => a.array)).toEqual(['inds', 'bs', 'cs', 'ds', 'result']);
+});
+
+test('stats give time per cluster and no counters unless asked', () => {
+  const c = paperCases[3]!();
+  const { stats } = compileProgram(c.program, c.plan).run(inputs['simple3']!);
+  expect(stats.counters).toBeNull();
+  expect(stats.clusters.map((k) => [k.nodes, k.runs])).toEqual([[[0], 1], [[1], 1]]);
+  expect(stats.clusters.every((k) => k.timeMs >= 0)).toBe(true);
+});
