@@ -88,23 +88,25 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     return { id: s.id, index, kind: s.kind, name: outs[0] ?? `${s.kind}#${s.id}`, outs, group, label, stmt: s, span: s.span };
   });
 
-  // Source groups: entry-parameter components grouped, everything else one group per name.
+  // Source groups: entry-parameter components grouped (keyed by the parameter's first
+  // component, whichever component is read first), everything else one group per name.
+  const sourceGroupByKey = new Map<string, number>();
   const groupFor = (name: VarName): number | null => {
     const known = groupByName.get(name);
     if (known !== undefined) return known;
     const elem = elemOf.get(name);
     if (elem === undefined) return null; // a scalar
-    const groupName = context.groupOf?.get(name) ?? name;
-    const existing = groupByName.get(groupName);
-    if (existing !== undefined && groups[existing]!.producer === null) {
+    const key = context.groupOf?.get(name) ?? name;
+    const existing = sourceGroupByKey.get(key);
+    if (existing !== undefined) {
       const g = groups[existing]!;
       groups[existing] = { ...g, names: [...g.names, name], elems: [...g.elems, elem] };
       groupByName.set(name, existing);
       return existing;
     }
     const index = groups.length;
-    groups.push({ index, name: groupName, names: [name], elems: [elem], producer: null, definedBy: controlOutput.get(name) ?? null });
-    groupByName.set(groupName, index);
+    groups.push({ index, name: key, names: [name], elems: [elem], producer: null, definedBy: controlOutput.get(name) ?? null });
+    sourceGroupByKey.set(key, index);
     groupByName.set(name, index);
     return index;
   };
@@ -125,6 +127,8 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     const control = isControl(s);
     for (const input of r.inputs) add(input.name, control ? 'control' : input.role);
     const indexed = new Set<VarName>(r.indexed);
+    // A control-flow node's blocks read what they capture, except names they only ask the
+    // shape of (`capturedDims`): a shape query adds no edge (PLANNING.md).
     for (const scalar of [...r.scalars, ...(control ? r.captured : [])]) {
       for (const a of indexedByScalar.get(scalar) ?? []) indexed.add(a);
     }

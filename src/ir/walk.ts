@@ -119,8 +119,10 @@ export interface RoleRead {
 export interface StmtReads extends Uses {
   /** Combinator inputs (and a `while`'s init), in the order the statement lists them. */
   readonly inputs: readonly RoleRead[];
-  /** For `if`/`while`: every name its blocks take from outside; empty for other statements. */
+  /** For `if`/`while`: every name its blocks read from outside; empty for other statements. */
   readonly captured: ReadonlySet<VarName>;
+  /** For `if`/`while`: names its blocks take from outside only to ask their shape (`dim`). */
+  readonly capturedDims: ReadonlySet<VarName>;
 }
 
 /** The array inputs of a combinator, by role, in the order the node lists them. */
@@ -221,13 +223,15 @@ export function stmtReads(s: Stmt): StmtReads {
     default:
       inputs = combinatorInputs(s);
   }
-  return { ...acc, inputs, captured: blockFreeVarsOf(s) };
+  const captured = blockFreeVarsOf(s, false);
+  const capturedDims = new Set([...blockFreeVarsOf(s, true)].filter((name) => !captured.has(name)));
+  return { ...acc, inputs, captured, capturedDims };
 }
 
-/** Every name a control-flow node's blocks need from outside (not defined inside them). */
-function blockFreeVarsOf(s: Stmt): ReadonlySet<VarName> {
-  if (s.kind === 'if') return new Set([...blockFreeVars(s.then), ...blockFreeVars(s.else)]);
-  if (s.kind === 'while') return new Set([...blockFreeVars(s.cond), ...blockFreeVars(s.body)]);
+/** Every name a control-flow node's blocks need from outside; `withDims`: shape queries too. */
+function blockFreeVarsOf(s: Stmt, withDims: boolean): ReadonlySet<VarName> {
+  if (s.kind === 'if') return new Set([...blockFreeVars(s.then, withDims), ...blockFreeVars(s.else, withDims)]);
+  if (s.kind === 'while') return new Set([...blockFreeVars(s.cond, withDims), ...blockFreeVars(s.body, withDims)]);
   return new Set();
 }
 
@@ -235,17 +239,18 @@ function blockFreeVarsOf(s: Stmt): ReadonlySet<VarName> {
  * Every name a statement mentions that is defined outside it: inputs, indexed arrays, dims,
  * scalars, and (for control flow) whatever its blocks need from outside.
  */
-export function stmtFreeVars(s: Stmt): ReadonlySet<VarName> {
+export function stmtFreeVars(s: Stmt, withDims = true): ReadonlySet<VarName> {
   const r = stmtReads(s);
-  return new Set([...r.inputs.map((i) => i.name), ...r.scalars, ...r.indexed, ...r.dims, ...r.captured]);
+  const dims = withDims ? [...r.dims, ...r.capturedDims] : [];
+  return new Set([...r.inputs.map((i) => i.name), ...r.scalars, ...r.indexed, ...r.captured, ...dims]);
 }
 
 /** Every name a block mentions that it does not bind itself (params and statement definitions). */
-export function blockFreeVars(b: Block): ReadonlySet<VarName> {
+export function blockFreeVars(b: Block, withDims = true): ReadonlySet<VarName> {
   const local = new Set<VarName>(b.params.map((p) => p.name));
   const free = new Set<VarName>();
   for (const s of b.stmts) {
-    for (const name of stmtFreeVars(s)) if (!local.has(name)) free.add(name);
+    for (const name of stmtFreeVars(s, withDims)) if (!local.has(name)) free.add(name);
     for (const d of stmtDefs(s)) local.add(d.name);
   }
   for (const r of b.results) if (!local.has(r)) free.add(r);
