@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { interpret } from '../../src/interp/index.js';
 import type { Program } from '../../src/ir/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { BlockPlan, Plan } from '../../src/plan/types.js';
 import { validatePlan } from '../../src/plan/validate.js';
 import { compileProgram, emitJs } from '../../src/runtime/index.js';
 import {
@@ -180,7 +180,7 @@ function controlFlow(): Case {
     block([scalarValue('c', 'i32'), arrayValue('acc', 'f64', 1)], [inc, step], ['c2', 'acc2']),
   );
   const p = program('control', [arrayParam('xs', 'f64', 1), scalarParam('k', 'i32')], [iff, s, scalarStmt('zero', i32(0)), loop], ['zs', 'cn']);
-  const children = {
+  const children: Record<number, readonly BlockPlan[]> = {
     [iff.id]: [
       { clusters: [{ nodes: [thenMap.id, thenMap2.id], manifest: ['t2'] }], orders: { [thenMap.id]: 0, [thenMap2.id]: 0 }, children: {} },
       { clusters: [{ nodes: [elseMap.id], manifest: ['e1'] }], orders: { [elseMap.id]: 0 }, children: {} },
@@ -190,7 +190,8 @@ function controlFlow(): Case {
       { clusters: [{ nodes: [step.id], manifest: ['acc2'] }], orders: { [step.id]: 0 }, children: {} },
     ],
   };
-  const plan: Plan = { ...planOf([{ nodes: [iff.id], manifest: [] }, { nodes: [loop.id], manifest: [] }], {}), root: { clusters: [{ nodes: [iff.id], manifest: [] }, { nodes: [loop.id], manifest: [] }], orders: {}, children } };
+  const top = planOf([{ nodes: [iff.id], manifest: [] }, { nodes: [loop.id], manifest: [] }], {});
+  const plan: Plan = { ...top, root: { ...top.root, children } };
   return { name: 'if and while', program: p, plans: [['with child plans', plan]], inputs: [array('f64', [3], [1, 2, 3]), scalar('i32', 3)] };
 }
 

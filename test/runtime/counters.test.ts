@@ -4,8 +4,8 @@
 // manifest arrays are ever allocated (fused-away ones never are).
 
 import { describe, expect, test } from 'vitest';
-import type { CombinatorNode, NodeId, Program, VarName } from '../../src/ir/types.js';
-import { sizeOf, type InterfaceValue } from '../../src/ir/values.js';
+import type { CombinatorNode, NodeId, Program, Value, VarName } from '../../src/ir/types.js';
+import { sizeOf, type InterfaceValue, type RuntimeValue } from '../../src/ir/values.js';
 import type { Order, Plan } from '../../src/plan/types.js';
 import { compileProgram } from '../../src/runtime/index.js';
 import { array } from '../ir/builders.js';
@@ -58,13 +58,19 @@ function expectedTraffic(p: Program, plan: Plan, sizes: ReadonlyMap<VarName, num
   return { reads, writes };
 }
 
-/** Sizes of every array, from the interpreter's run of the unfused program. */
+/** Sizes of every array, from the interpreter's run of the program with every array a result. */
 function sizesOf(p: Program, inputs: readonly InterfaceValue[]): Map<VarName, number> {
-  const everything = { ...p, results: [...p.params, ...p.body.stmts.flatMap((s) => ('outs' in s ? s.outs.map((o) => ({ name: o.name, components: [{ kind: 'array' as const, ...(o as { name: string; elem: 'f64'; rank: number }) }] })) : []))] };
-  const all = { ...everything, body: { ...p.body, results: everything.results.flatMap((r) => r.components.map((c) => c.name)) } };
-  const values = interpret(all, inputs);
-  const names = all.body.results;
-  return new Map(values.map((v, k) => [names[k]!, !Array.isArray(v) && (v as { kind: string }).kind === 'array' ? sizeOf((v as { shape: number[] }).shape) : 1]));
+  const arrays = [
+    ...p.params.flatMap((i) => i.components),
+    ...p.body.stmts.flatMap((s): Value[] => (s.kind === 'scalar' || s.kind === 'if' || s.kind === 'while' ? [] : s.outs.map((o) => ({ kind: 'array', ...o })))),
+  ].filter((v) => v.kind === 'array');
+  const all: Program = {
+    ...p,
+    body: { ...p.body, results: arrays.map((a) => a.name) },
+    results: arrays.map((a) => ({ name: a.name, components: [a] })),
+  };
+  const values = interpret(all, inputs) as RuntimeValue[];
+  return new Map(values.map((v, k) => [arrays[k]!.name, v.kind === 'array' ? sizeOf(v.shape) : 1]));
 }
 
 // Inputs whose gathers are permutations (index arrays as long as their sources), so that
