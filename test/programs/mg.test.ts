@@ -2,7 +2,7 @@
 // the right-hand side generator, the plain TypeScript oracle, the program interpreted and fused
 // under every strategy, and the shape of its optimal plan.
 //
-// Class S interpreted (about 14 s) and class W fused (about 60 s) are slow; they run only with
+// Class S interpreted (11–16 s) and class W fused (30–75 s) are slow; they run only with
 // MG_SLOW=1:  MG_SLOW=1 npx vitest run test/programs/mg.test.ts  (see bench/programs/README-mg.md).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
