@@ -72,7 +72,7 @@ describe('mg.fuse agrees with the oracle on 16³ (self-consistency, every backen
     expect(relativeError(await norm(16, 4, options), expected)).toBeLessThan(1e-12);
   });
 
-  it('is a V-cycle all the way down: 4³ (one level above the coarsest) too', async () => {
+  it('also on 4³, the smallest grid: one level above the coarsest', async () => {
     expect(relativeError(await norm(4, 2, { strategy: 'ilp' }), mgReference(zran3(4), 4, 2))).toBeLessThan(1e-12);
   });
 });
