@@ -416,8 +416,10 @@ class ClusterGen {
     for (const n of this.spec.nodes) {
       if (!this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
     }
-    const extent = baseDims.reduce<JsExpr>((acc, d) => mul(acc, d), num(1));
     const body = render(outer.body);
+    // Roots of rank 0 (a fold to a scalar) have one point: no outer loop at all.
+    if (baseRank === 0) return [...outer.pre, constDecl(i, num(0)), ...body];
+    const extent = baseDims.reduce<JsExpr>((acc, d) => mul(acc, d), num(1));
     return [...outer.pre, { kind: 'for', index: i, from: num(0), to: extent, down: o === 1, body }];
   }
 
