@@ -12,7 +12,7 @@ import type { Expr, Lambda, Let, MathFn, Param } from '../ir/types.js';
 import { callBuiltin, isBuiltinName } from './builtins.js';
 import { lowerIf, lowerWhile } from './control.js';
 import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr } from './scalar.js';
-import { isTuple, type ETy, type STy } from './types.js';
+import { TypeClash, isTuple, rankOf, type ETy, type STy } from './types.js';
 import {
   bind,
   fail,
@@ -383,6 +383,7 @@ export function evalBody(fr: Frame, stmts: readonly AstStmt[]): BodyResult {
 function evalStmt(fr: Frame, s: AstStmt): BodyResult {
   switch (s.kind) {
     case 'assign': {
+      constrainShapeDestructuring(fr, s);
       const v = evalExpr(fr, s.value);
       return { env: bindPattern(fr, s.target, v), ret: null };
     }
@@ -467,6 +468,30 @@ export function sizesIn(fr: Frame, e: Expr): string[] {
   };
   go(e);
   return [...out];
+}
+
+/**
+ * `n, m = shape(xs)` with `xs` of unknown rank (an unannotated parameter during inference):
+ * the number of names IS the rank, so say so before `shape` would commit the rank to its
+ * smallest allowed value. Only a plain name is looked at, so nothing is evaluated twice.
+ */
+function constrainShapeDestructuring(fr: Frame, s: { readonly target: Pattern; readonly value: AstExpr }): void {
+  if (s.target.kind !== 'tuple' || s.value.kind !== 'call' || s.value.args.length !== 1) return;
+  const callee = s.value.callee;
+  const arg = s.value.args[0]!;
+  if (callee.kind !== 'name' || (callee.name !== 'shape' && callee.name !== 'size') || arg.kind !== 'name') return;
+  if (fr.env.has(callee.name) || fr.st.userDefs.has(callee.name)) return; // the user's own shape
+  const bound = fr.env.get(arg.name);
+  if (bound === undefined) return;
+  const v = deref(fr, bound, arg.span);
+  if (v.kind !== 'array' && v.kind !== 'param') return;
+  const xs = asArray(fr, v, arg.span, `the argument of '${callee.name}'`);
+  try {
+    fr.st.infer.unifyRank(xs.rank, rankOf(s.target.elems.length));
+  } catch (e) {
+    if (!(e instanceof TypeClash)) throw e;
+    // A known, different rank: the ordinary destructuring error explains it better.
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
