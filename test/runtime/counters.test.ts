@@ -11,6 +11,12 @@ import { compileProgram } from '../../src/runtime/index.js';
 import { array } from '../ir/builders.js';
 import { nonePlan, paperCases } from '../codegen/paper.js';
 import { interpret } from '../../src/interp/index.js';
+import { plan } from '../../src/plan/index.js';
+import { createSolverLoader } from '../../src/plan/ilp/solver.js';
+import { validatePlan } from '../../src/plan/validate.js';
+import { randomProgram } from '../util/index.js';
+
+const solver = createSolverLoader();
 
 const key = (o: Order | 'unordered'): string => (typeof o === 'object' ? `g${o.gather}` : String(o));
 
@@ -50,9 +56,11 @@ function expectedTraffic(p: Program, plan: Plan, sizes: ReadonlyMap<VarName, num
       for (const [a, o] of roleReads(n, (id) => plan.root.orders[id]!)) {
         if (produced.has(a) || streams.has(`${a}\u0000${o}`)) continue;
         streams.add(`${a}\u0000${o}`);
-        (reads[a] ??= {})[o] = (reads[a]![o] ?? 0) + sizes.get(a)!;
+        (reads[a] ??= {})[o] = (reads[a]![o] ?? 0) + (o === 'unordered' && n.kind === 'scatter' ? sizes.get(n.index[0]!)! : sizes.get(a)!);
       }
-      for (const out of n.outs) if (cluster.manifest.includes(out.name)) writes[out.name] = (writes[out.name] ?? 0) + sizes.get(out.name)!;
+      // A scatter writes (and reads its destination) once per source element.
+      const written = (name: VarName): number => (n.kind === 'scatter' ? sizes.get(n.index[0]!)! : sizes.get(name)!);
+      for (const out of n.outs) if (cluster.manifest.includes(out.name)) writes[out.name] = (writes[out.name] ?? 0) + written(out.name);
     }
   }
   return { reads, writes };
@@ -125,4 +133,22 @@ test('stats give time per cluster and no counters unless asked', () => {
   expect(stats.counters).toBeNull();
   expect(stats.clusters.map((k) => [k.nodes, k.runs])).toEqual([[[0], 1], [[1], 1]]);
   expect(stats.clusters.every((k) => k.timeMs >= 0)).toBe(true);
+});
+
+describe('on random programs, the streams counted are the plan\'s streams', () => {
+  test.each(Array.from({ length: 25 }, (_, k) => k + 1))('seed %i', async (seed) => {
+    const c = randomProgram(seed, { combinators: { min: 2, max: 8 }, controlFlow: false });
+    for (const strategy of ['none', 'greedy-down', 'ilp'] as const) {
+      const p = await plan(c.program, { strategy, solver }).catch(() => null);
+      if (p === null || validatePlan(c.program, p).length > 0) continue;
+      const expected = expectedTraffic(c.program, p, sizesOf(c.program, c.inputs));
+      const counters = compileProgram(c.program, p).run(c.inputs, { counters: true }).stats.counters!;
+      const streams = (reads: Record<string, Record<string, number>>) =>
+        Object.entries(reads).flatMap(([a, byOrder]) => Object.keys(byOrder).filter((o) => o !== 'indexed').map((o) => `${a} ${o}`)).sort();
+      expect(streams(Object.fromEntries(Object.entries(counters).map(([a, t]) => [a, t.reads]))), `${strategy} ${c.description}`).toEqual(streams(expected.reads));
+      // Every element of every manifest array is written exactly once.
+      const written = Object.fromEntries(Object.entries(counters).filter(([, t]) => t.writes > 0).map(([a, t]) => [a, t.writes]));
+      expect(written).toEqual(Object.fromEntries(Object.entries(expected.writes).filter(([, n]) => n > 0)));
+    }
+  });
 });
