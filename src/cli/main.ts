@@ -159,9 +159,10 @@ export function buildProgram(term: Terminal): Command {
     .description('parse and type-check a program; print the entry and its parameter types')
     .argument('<file>', '.fuse source file')
     .option('--entry <name>', 'the def to check (default: main, else the last def)')
-    .action((file: string, flags: { entry?: string }) => {
+    .option('--shape <name=type[dims]>', 'check for these input shapes (repeatable; needed when a compile-time if depends on sizes)', collect, [])
+    .action((file: string, flags: { entry?: string; shape: string[] }) => {
       const compiler = compilerFor(file, flags.entry);
-      const lowered = compiler.lower();
+      const lowered = compiler.lower(shapeSignature(compiler, flags.shape));
       const params = lowered.params.map((p) => `${p.name}: ${describeInterface(p)}`).join(', ');
       const results = lowered.results.map(describeInterface).join(', ');
       term.out(`ok: ${lowered.name}(${params}) -> ${results}`);
