@@ -87,10 +87,10 @@ function isTypedArray(x: unknown): x is TypedArray {
 function toArrayValue(name: string, x: TypedArray | ArrayInput): ArrayValue {
   const data = isTypedArray(x) ? x : x.data;
   const shape = isTypedArray(x) ? [data.length] : (x.shape ?? [data.length]);
-  if (!isTypedArray(data)) throw userError('E413', `input '${name}': expected a typed array (Float64Array, Float32Array, Int32Array, Uint32Array or Uint8Array)`);
+  if (!isTypedArray(data)) throw userError('E414', `input '${name}': expected a typed array (Float64Array, Float32Array, Int32Array, Uint32Array or Uint8Array)`);
   const elements = shape.reduce((a, b) => a * b, 1);
   if (!shape.every((d) => Number.isInteger(d) && d >= 0) || elements !== data.length) {
-    throw userError('E413', `input '${name}': shape [${shape.join(', ')}] does not match ${data.length} elements`);
+    throw userError('E414', `input '${name}': shape [${shape.join(', ')}] does not match ${data.length} elements`);
   }
   return { kind: 'array', elem: elemOf(data), shape: [...shape], data };
 }

@@ -166,12 +166,12 @@ export class Compiler {
 }
 
 function entryDef(module: Module, file: SourceFile, entry: string | undefined): Def {
-  if (module.defs.length === 0) throw userError('E201', 'the file defines no function', { file, span: module.span });
+  if (module.defs.length === 0) throw userError('E214', 'the file defines no function', { file, span: module.span });
   if (entry !== undefined) {
     const def = module.defs.find((d) => d.name === entry);
     if (def === undefined) {
       const names = module.defs.map((d) => d.name).join(', ');
-      throw userError('E202', `there is no def named '${entry}' (the file defines: ${names})`, { file, span: module.span });
+      throw userError('E214', `there is no def named '${entry}' (the file defines: ${names})`, { file, span: module.span });
     }
     return def;
   }
@@ -191,7 +191,7 @@ export function signatureOf(entry: Def, inputs: NamedInputs, file: SourceFile): 
     if (!names.has(name)) {
       const known = [...names].join(', ') || 'none';
       diagnostics.push({
-        code: 'E411' as const,
+        code: 'E410' as const,
         message: `'${entry.name}' has no parameter named '${name}' (its parameters: ${known})`,
         file,
         span: entry.nameSpan,
@@ -208,7 +208,7 @@ function valueSignature(value: InterfaceValue): InputSignature {
   if (first.kind === 'scalar' && components.length === 1) return { kind: 'scalar', elem: first.elem, value: first.value };
   const arrays = components.filter((c) => c.kind === 'array');
   if (arrays.length !== components.length) {
-    throw userError('E412', 'an input that is a tuple must be a tuple of arrays of one shape');
+    throw userError('E414', 'an input that is a tuple must be a tuple of arrays of one shape');
   }
   const elem: ElemType = arrays.length === 1 ? arrays[0]!.elem : (arrays.map((a) => a.elem) as ScalarType[]);
   return { kind: 'array', elem, shape: arrays[0]!.shape };
