@@ -99,14 +99,21 @@ export interface EdgeJson {
   readonly weight?: number;
 }
 
-const graphReadRoles: readonly GraphReadRole[] = [
-  'map-input', 'gather-indices', 'gather-source', 'fold-input', 'scanl-input', 'scanr-input',
-  'scatter-index', 'scatter-values', 'scatter-dest', 'force-input', 'while-init', 'indexed', 'control',
-];
+/** The order rule each role fixes (the table of src/graph/build.ts and PLANNING.md). */
+const orderRuleOf: { readonly [R in GraphReadRole]: ReadOrderRule } = {
+  'map-input': 'output', 'gather-indices': 'output', 'fold-input': 'output', 'scatter-index': 'output', 'scatter-values': 'output',
+  'gather-source': 'label', 'scanl-input': 'zero', 'scanr-input': 'one',
+  'scatter-dest': 'unordered', 'force-input': 'unordered', 'while-init': 'unordered', indexed: 'unordered', control: 'unordered',
+};
 
-const infusibleReasons: readonly InfusibleReason[] = [
-  'indexed', 'force-input', 'force-output', 'scatter-dest', 'scatter-output', 'control-flow',
-];
+const graphReadRoles = Object.keys(orderRuleOf) as GraphReadRole[];
+
+/** Typed as a record so that a new reason fails to compile until the format names it. */
+const infusibleReasonSet: { readonly [R in InfusibleReason]: true } = {
+  indexed: true, 'force-input': true, 'force-output': true, 'scatter-dest': true, 'scatter-output': true, 'control-flow': true,
+};
+
+const infusibleReasons = Object.keys(infusibleReasonSet) as InfusibleReason[];
 
 /** The roles in which each kind of node may read (PLANNING.md's table). */
 const rolesOf: { readonly [K in GraphNodeKind]: readonly GraphReadRole[] } = {
@@ -123,32 +130,6 @@ const rolesOf: { readonly [K in GraphNodeKind]: readonly GraphReadRole[] } = {
 };
 
 const nodeKinds = Object.keys(rolesOf) as GraphNodeKind[];
-
-/** The order rule a role fixes (the same table as src/graph/build.ts). */
-function orderRuleOf(role: GraphReadRole): ReadOrderRule {
-  switch (role) {
-    case 'map-input':
-    case 'gather-indices':
-    case 'fold-input':
-    case 'scatter-index':
-    case 'scatter-values':
-      return 'output';
-    case 'gather-source':
-      return 'label';
-    case 'scanl-input':
-      return 'zero';
-    case 'scanr-input':
-      return 'one';
-    case 'scatter-dest':
-    case 'force-input':
-    case 'while-init':
-    case 'indexed':
-    case 'control':
-      return 'unordered';
-    default:
-      return role satisfies never;
-  }
-}
 
 function isControlKind(kind: GraphNodeKind): kind is ControlNode['kind'] {
   return kind === 'if' || kind === 'while';
@@ -235,21 +216,15 @@ interface Overrides {
 interface ReadContext {
   readonly where: Where;
   readonly overrides: Overrides;
-  /** Ids the JSON gives anywhere in the graph; nodes without one get the next free number. */
-  readonly ids: IdAllocator;
+  /** The id of a node the JSON gives none: the least number no node of the graph claims. */
+  readonly nextId: () => NodeId;
 }
 
-interface IdAllocator {
-  next(): NodeId;
-}
-
-function idAllocator(taken: ReadonlySet<number>): IdAllocator {
+function idAllocator(taken: ReadonlySet<number>): () => NodeId {
   let candidate = 0;
-  return {
-    next() {
-      while (taken.has(candidate)) candidate++;
-      return candidate++;
-    },
+  return () => {
+    while (taken.has(candidate)) candidate++;
+    return candidate++;
   };
 }
 
@@ -352,7 +327,7 @@ function readNodes(ctx: ReadContext, v: Json, path: string): NodeInfo[] {
     if (control && (o['size'] !== undefined || o['weight'] !== undefined)) {
       fail(where, 'E612', p, `an \`${kind}\` node's outputs are inputs of its readers; give their size and weight there`);
     }
-    const id = o['id'] === undefined ? ctx.ids.next() : (o['id'] as number);
+    const id = o['id'] === undefined ? ctx.nextId() : (o['id'] as number);
     return {
       path: p,
       id,
@@ -628,7 +603,7 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     for (const a of e.arrays) {
       const group = sourceGroup(e, a);
       const existing = reads.findIndex((r) => r.consumer === e.consumer.id && r.group === group && r.role === e.role);
-      if (existing < 0) reads.push({ consumer: e.consumer.id, group, role: e.role, order: orderRuleOf(e.role), arrays: [a] });
+      if (existing < 0) reads.push({ consumer: e.consumer.id, group, role: e.role, order: orderRuleOf[e.role], arrays: [a] });
       else if (!reads[existing]!.arrays.includes(a)) reads[existing] = { ...reads[existing]!, arrays: [...reads[existing]!.arrays, a] };
     }
   }
@@ -774,7 +749,7 @@ export function parseGraphJson(json: string | unknown, options: Pick<PlanOptions
   const ctx: ReadContext = {
     where,
     overrides: { weights: options.weights ?? {}, shapes: options.shapes ?? {} },
-    ids: idAllocator(new Set(ids.keys())),
+    nextId: idAllocator(new Set(ids.keys())),
   };
   return readBlock(ctx, value, '$', topFields);
 }
