@@ -1,41 +1,64 @@
 // Planner benchmark (not in the test suite: `npx vitest run --config bench/plan/vitest.config.ts`).
-// Median plan time per shared example once HiGHS is loaded, and for random programs of
-// 25 … 400 combinators: median time, status and gap; HiGHS load time reported separately.
+// HiGHS load time first, then, side by side per variant of the ILP path (IlpTuning): the median
+// plan time of every shared example once HiGHS is loaded and warm, and for random programs of
+// 25 … 400 combinators (5 seeds each, 20 s limit) the median and max time, statuses and max gap;
+// greedy-down alongside for scale. Times are wall-clock on whatever else the machine is doing:
+// compare variants within one run only.
 import { it } from 'vitest';
-import { plan } from '../../src/plan/index.js';
+import { plan, type IlpTuning } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { paperExamples } from '../../test/plan/fixtures.js';
 import { randomProgram } from '../../test/util/index.js';
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-it('plan times', { timeout: 600_000 }, async () => {
+/** Variants compared; the first is the default. Edit to compare others (see IlpTuning). */
+const variants: readonly { readonly name: string; readonly tuning: IlpTuning }[] = [
+  { name: 'default', tuning: {} },
+  { name: 'no-cuts', tuning: { cuts: false } },
+  { name: 'feas-jump', tuning: { feasibilityJump: true } },
+];
+const sizes = [25, 50, 100, 200, 400];
+const seeds = [1, 2, 3, 4, 5];
+const timeLimitSeconds = 20;
+
+it('plan times', { timeout: 3_600_000 }, async () => {
   const solver = createSolverLoader();
   const { loadMs } = await solver.load();
   const lines = [`HiGHS load: ${loadMs.toFixed(0)} ms`];
+  // Warm-up: the first solves run in V8's baseline WebAssembly tier.
+  for (const ex of paperExamples) await plan(ex.build(), { solver });
   for (const ex of paperExamples) {
-    const times: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      const t0 = performance.now();
-      await plan(ex.build(), { solver });
-      times.push(performance.now() - t0);
+    const cells = [];
+    for (const v of variants) {
+      const times: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const t0 = performance.now();
+        await plan(ex.build(), { solver, ilpTuning: v.tuning });
+        times.push(performance.now() - t0);
+      }
+      cells.push(`${v.name} ${median(times).toFixed(2)} ms`);
     }
-    lines.push(`${ex.name.padEnd(18)} median ${median(times).toFixed(2)} ms`);
+    lines.push(`${ex.name.padEnd(18)} ${cells.join('  |  ')}`);
   }
-  for (const size of [25, 50, 100, 200, 400]) {
-    for (const strategy of ['ilp', 'greedy-down'] as const) {
+  for (const size of sizes) {
+    const runs = [...variants.map((v) => ({ name: v.name, options: { strategy: 'ilp' as const, ilpTuning: v.tuning } })), { name: 'greedy-down', options: { strategy: 'greedy-down' as const } }];
+    for (const run of runs) {
       const times: number[] = [];
       const statuses: string[] = [];
       const gaps: number[] = [];
-      for (let seed = 1; seed <= 5; seed++) {
+      for (const seed of seeds) {
         const { program } = randomProgram(seed * 1000 + size, { combinators: size, controlFlow: false });
         const t0 = performance.now();
-        const p = await plan(program, { solver, strategy, timeLimitSeconds: 20 });
+        const p = await plan(program, { solver, timeLimitSeconds, ...run.options });
         times.push(performance.now() - t0);
         statuses.push(p.stats.status);
         gaps.push(p.stats.gap ?? 0);
       }
-      lines.push(`${String(size).padStart(3)} combinators ${strategy.padEnd(11)} median ${median(times).toFixed(1)} ms  max ${Math.max(...times).toFixed(1)} ms  statuses ${[...new Set(statuses)].join('/')}  max gap ${Math.max(...gaps).toFixed(3)}`);
+      lines.push(
+        `${String(size).padStart(3)} combinators ${run.name.padEnd(11)} median ${median(times).toFixed(1)} ms  max ${Math.max(...times).toFixed(1)} ms  statuses ${statuses.join(',')}  max gap ${Math.max(...gaps).toFixed(3)}`,
+      );
+      console.log(lines[lines.length - 1]);
     }
   }
   console.log(lines.join('\n'));

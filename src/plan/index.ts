@@ -35,6 +35,16 @@ export interface PlanOptions {
   readonly weights?: CostWeights;
   /** Where HiGHS comes from; pass one loader to many calls to load the solver once. */
   readonly solver?: SolverLoader;
+  /** Formulation and solver switches, for benchmarks comparing variants (bench/plan). */
+  readonly ilpTuning?: IlpTuning;
+}
+
+/** Switches of the ILP path; every default is the variant measured best (bench/plan). */
+export interface IlpTuning {
+  /** Valid cuts in the model (ModelOptions.cuts). Default true. */
+  readonly cuts?: boolean;
+  /** HiGHS' feasibility-jump heuristic (SolveOptions.feasibilityJump). Default false. */
+  readonly feasibilityJump?: boolean;
 }
 
 /** One block's graph and weights, with its nested blocks: what strategies and renderers walk. */
@@ -123,11 +133,12 @@ function assignmentFromSolution(graph: DependenceGraph, model: IlpModel, values:
   return { cluster: splitByPi(graph, pi, fused, order), level: pi, order, manifest };
 }
 
-function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof solveModel>[0], deadline: number | null): BlockOutcome {
+function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof solveModel>[0], deadline: number | null, tuning: IlpTuning): BlockOutcome {
   const { graph } = bg;
-  const model = buildModel(graph, cost, bg.weights);
+  const model = buildModel(graph, cost, bg.weights, { cuts: tuning.cuts ?? true });
   const timeLimitSeconds = deadline === null ? undefined : Math.max(0, (deadline - performance.now()) / 1000);
-  const result = solveModel(loaded, model, timeLimitSeconds === undefined ? {} : { timeLimitSeconds });
+  const feasibilityJump = tuning.feasibilityJump ?? false;
+  const result = solveModel(loaded, model, timeLimitSeconds === undefined ? { feasibilityJump } : { timeLimitSeconds, feasibilityJump });
   if (result.outcome === 'infeasible' || result.outcome === 'error') {
     const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-'));
     const file = join(dir, 'model.lp');
@@ -190,7 +201,7 @@ export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {})
     const loaded = await (options.solver ?? createSolverLoader()).load();
     const start = performance.now();
     const deadline = options.timeLimitSeconds === undefined ? null : start + options.timeLimitSeconds * 1000;
-    root = planTree(graphs, (bg) => planBlockIlp(bg, cost, loaded, deadline), outcomes);
+    root = planTree(graphs, (bg) => planBlockIlp(bg, cost, loaded, deadline, options.ilpTuning ?? {}), outcomes);
     timeMs = performance.now() - start;
   } else {
     const start = performance.now();

@@ -2,26 +2,33 @@
 // cost functions of docs/PLANNING.md, as plain sparse data (no solver types: solver.ts and
 // lpfile.ts consume it). Read docs/PLANNING.md first; every row below cites the rule it encodes.
 //
-// Variables (n nodes, g gathers, G = g + 2):
-//   π_a ∈ [lb_a, ub_a]  cluster number. The bounds are longest paths of *strict* steps (infusible
-//                       edges, scatter precedences) into and out of a; they keep the model exact
-//                       because any plan's cluster numbers can be renumbered densely 0 … k−1
-//                       (k ≤ n), and a dense numbering satisfies them.
-//   x_ab ∈ {0,1}         1 = not fused; fixed to 1 on infusible edges.
+// Variables (n nodes):
+//   π_a ∈ [lb_a, ub_a]  cluster number; bounds from structure.ts (strict paths into and out of a).
+//   x_e ∈ {0,1}          1 = edge e not fused; fixed to 1 when infusible, or when a path with a
+//                        strict step joins its ends (structure.ts), or its reads' fixed orders
+//                        clash with each other or with the producer's order domain.
 //   m_a ∈ {0,1}          1 = manifest (the paper uses the opposite sign; this reads better).
-//   d_a ∈ [0, g+1]       output order: 0, 1, or a gather label 2 … g+1.
-//   π_max                only with the `clusters` term.
-//   reads slots          per array group with k ≥ 2 ordered reads: k slots (u_s used, P_s cluster,
-//                        O_s order) and assignment binaries a_rs for s ≤ r (slot s can only serve
-//                        reads r ≥ s: any grouping of reads maps to slots by its least member,
-//                        so this symmetry breaking loses no solution).
+//   d_a ∈ [lo_a, hi_a]   output order: 0, 1, or a gather label 2 … g+1; hi_a ≥ 2 only for labels
+//                        the node can actually carry (structure.ts).
+//   π_max                only with the `clusters` term (bounded below by the sinks' π only:
+//                        π never decreases along a dependence).
+//   s_rq, y_q            the `reads` term (per array group with k ≥ 2 ordered read keys, in a
+//                        fixed order): s_rq = 1 lets key q share the memory stream of an earlier
+//                        key r (same π, same order, r from memory); y_q ≥ mem_q − Σ_r s_rq is 1
+//                        when q opens a stream of its own. At most one s per q, so the first
+//                        memory read of every (π, order) class pays exactly once: Σ y = the
+//                        number of distinct streams at every optimum. Pairs that can never
+//                        share (π or orders provably different) get no variable.
+// Every big-M is the range of the difference it relaxes, not n or g + 2. Optional valid cuts
+// (ModelOptions.cuts) tighten the LP without removing integer solutions: fused-edge triangles
+// and pairs of out-edges whose fixed read orders clash.
 //
 // The objective's constant part (unordered reads, the +1 of `clusters`) is `offset`.
 
 import type { CostSpec } from '../cost.js';
 import type { DependenceGraph, GraphEdge, GraphRead } from '../../graph/types.js';
 import { CompilerBug } from '../../diagnostics/index.js';
-
+import { blockStructure, type BlockStructure } from './structure.js';
 export interface Column {
   readonly name: string;
   readonly lower: number;
@@ -84,40 +91,21 @@ function termCoefficient(cost: CostSpec, term: 'clusters' | 'fused-edges'): numb
   return cost.terms.filter((t) => t.term === term).reduce((s, t) => s + t.coefficient, 0);
 }
 
-/**
- * Longest paths counting strict steps only (infusible edges and precedences), forward (into a
- * node) and backward (out of it), over a topological order of edges plus precedences.
- */
-export function strictDepths(graph: DependenceGraph): { readonly lb: readonly number[]; readonly height: readonly number[] } {
-  const n = graph.nodes.length;
-  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
-  const arcs: { from: number; to: number; strict: number }[] = [
-    ...graph.edges.map((e) => ({ from: idx.get(e.from)!, to: idx.get(e.to)!, strict: e.fusible ? 0 : 1 })),
-    ...graph.precedences.map((p) => ({ from: idx.get(p.before)!, to: idx.get(p.scatter)!, strict: 1 })),
-  ];
-  const out: { to: number; strict: number }[][] = Array.from({ length: n }, () => []);
-  const indeg = new Array<number>(n).fill(0);
-  for (const a of arcs) {
-    out[a.from]!.push({ to: a.to, strict: a.strict });
-    indeg[a.to]!++;
-  }
-  const topo: number[] = [];
-  const ready = [...Array(n).keys()].filter((i) => indeg[i] === 0);
-  while (ready.length > 0) {
-    const i = ready.shift()!;
-    topo.push(i);
-    for (const { to } of out[i]!) if (--indeg[to]! === 0) ready.push(to);
-  }
-  if (topo.length !== n) throw new CompilerBug('plan/ilp', 'dependence graph with precedences is cyclic');
-  const lb = new Array<number>(n).fill(0);
-  for (const i of topo) for (const { to, strict } of out[i]!) lb[to] = Math.max(lb[to]!, lb[i]! + strict);
-  const height = new Array<number>(n).fill(0);
-  for (const i of [...topo].reverse()) for (const { to, strict } of out[i]!) height[i] = Math.max(height[i]!, height[to]! + strict);
-  return { lb, height };
+/** Formulation switches, for benchmarks comparing variants; the defaults are the best measured. */
+export interface ModelOptions {
+  /** Add the valid cuts (triangles, clashing read orders). Default true. */
+  readonly cuts?: boolean;
+}
+
+/** A linear expression `col + constant` (col null: the constant alone). */
+interface Affine {
+  readonly col: number | null;
+  readonly constant: number;
 }
 
 /** Builds the ILP of one block's graph for a cost function. */
-export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: ModelWeights): IlpModel {
+export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: ModelWeights, options: ModelOptions = {}): IlpModel {
+  const cuts = options.cuts ?? true;
   const columns: Column[] = [];
   const rows: Row[] = [];
   let offset = 0;
@@ -135,14 +123,14 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
   };
 
   const n = graph.nodes.length;
-  const g = graph.gatherCount;
-  const G = g + 2;
-  const bigN = Math.max(1, n);
   const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
-  const { lb, height } = strictDepths(graph);
+  const st = blockStructure(graph);
+  const canShareCluster = (a: number, b: number): boolean =>
+    a === b ||
+    (!st.strictlyAfter[a]!.has(b) && !st.strictlyAfter[b]!.has(a) && st.piLower[a]! <= st.piUpper[b]! && st.piLower[b]! <= st.piUpper[a]!);
 
   // π, d, m per node.
-  const pi = graph.nodes.map((node) => addCol(`pi_${node.id}`, lb[node.index]!, n - 1 - height[node.index]!, true));
+  const pi = graph.nodes.map((node) => addCol(`pi_${node.id}`, st.piLower[node.index]!, st.piUpper[node.index]!, true));
   const hasConsumer = new Set(graph.edges.map((e) => e.from));
   const results = new Set(graph.resultGroups);
   const order: number[] = [];
@@ -153,33 +141,55 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
       manifest.push(-1);
       continue;
     }
-    // Rule 4: scanl 0, scanr 1, scatter {0,1}; force is always manifest, so {0,1} too.
-    const [dLo, dHi] =
-      node.kind === 'scanl' ? [0, 0] : node.kind === 'scanr' ? [1, 1] : node.kind === 'scatter' || node.kind === 'force' ? [0, 1] : [0, g + 1];
-    order.push(addCol(`d_${node.id}`, dLo, dHi, true));
+    // Rule 4 (scanl 0, scanr 1, scatter and force {0,1}) and the label domain, from structure.ts.
+    const dLo = st.orderLower[node.index]!;
+    const dHi = st.orderUpper[node.index]!;
+    const d = addCol(`d_${node.id}`, dLo, dHi, true);
+    order.push(d);
     // Rule 5: block results and arrays nobody reads are manifest.
     const forced = results.has(node.group) || !hasConsumer.has(node.id);
     const m = addCol(`m_${node.id}`, forced ? 1 : 0, 1, true);
     manifest.push(m);
-    // A manifest array is written whole: order 0 or 1 (d ≤ 1 + g·(1 − m)).
-    if (g > 0 && dHi > 1) addRow(`whole_${node.id}`, -Infinity, 1 + g, [{ col: order[node.index]!, coef: 1 }, { col: m, coef: g }]);
-    else if (dHi > 1) columns[order[node.index]!] = { ...columns[order[node.index]!]!, upper: 1 };
+    // A manifest array is written whole: order 0 or 1 (d ≤ 1 + (hi − 1)·(1 − m)).
+    if (dHi > 1) addRow(`whole_${node.id}`, -Infinity, dHi, [{ col: d, coef: 1 }, { col: m, coef: dHi - 1 }]);
   }
+  // Bounds of an affine term from its column bounds (orders and cluster numbers alike).
+  const valueLo = (a: Affine): number => (a.col === null ? a.constant : columns[a.col]!.lower + a.constant);
+  const valueHi = (a: Affine): number => (a.col === null ? a.constant : columns[a.col]!.upper + a.constant);
+  const readOrder = (r: GraphRead, c: number): Affine => readOrderTerm(r, order[c]!, graph.nodes[c]!.label);
 
-  // x per edge and the cluster-number rows: x ≤ π_c − π_p ≤ n·x (fused ⇔ same cluster).
-  const fused = graph.edges.map((e) => {
+  // Fixed read orders of each fusible edge; an edge whose fixed orders clash, or fall outside the
+  // producer's order domain, is never fused (rule 4).
+  const fixedOrders = graph.edges.map((e) => {
+    const c = idx.get(e.to)!;
+    return new Set(e.reads.filter((r) => r.order !== 'unordered' && r.order !== 'output').map((r) => readOrder(r, c).constant));
+  });
+  const ordersClash = (k: number): boolean => {
+    const p = idx.get(graph.edges[k]!.from)!;
+    const fixed = [...fixedOrders[k]!];
+    return fixed.length > 1 || fixed.some((o) => o < st.orderLower[p]! || o > st.orderUpper[p]!);
+  };
+
+  // x per edge and the cluster-number rows: x ≤ π_c − π_p ≤ M·x (fused ⇔ same cluster), M the
+  // largest possible difference.
+  const fused = graph.edges.map((e, k) => {
     const p = idx.get(e.from)!;
     const c = idx.get(e.to)!;
-    const neverTogether = !e.fusible || lb[c]! > n - 1 - height[p]!;
+    const neverTogether = !e.fusible || !canShareCluster(p, c) || ordersClash(k);
     const x = addCol(`x_${e.from}_${e.to}`, neverTogether ? 1 : 0, 1, true);
     addRow(`sep_${e.from}_${e.to}`, 0, Infinity, [{ col: pi[c]!, coef: 1 }, { col: pi[p]!, coef: -1 }, { col: x, coef: -1 }]);
-    addRow(`join_${e.from}_${e.to}`, -Infinity, 0, [{ col: pi[c]!, coef: 1 }, { col: pi[p]!, coef: -1 }, { col: x, coef: -bigN }]);
+    // The rows below stay even when x is fixed to 1 (presolve drops them at no cost), so that the
+    // model keeps meaning "fused ⇔ same cluster" for anyone who fixes x differently (tests do).
+    const bigM = Math.max(1, st.piUpper[c]! - st.piLower[p]!);
+    addRow(`join_${e.from}_${e.to}`, -Infinity, 0, [{ col: pi[c]!, coef: 1 }, { col: pi[p]!, coef: -1 }, { col: x, coef: -bigM }]);
     // Rule 5: an unfused consumer makes the producer manifest.
-    if (manifest[p]! >= 0) addRow(`man_${e.from}_${e.to}`, -Infinity, 0, [{ col: x, coef: 1 }, { col: manifest[p]!, coef: -1 }]);
+    if (manifest[p]! >= 0 && columns[manifest[p]!]!.lower < 1) addRow(`man_${e.from}_${e.to}`, -Infinity, 0, [{ col: x, coef: 1 }, { col: manifest[p]!, coef: -1 }]);
     return x;
   });
+  const fixedUnfused = (k: number): boolean => columns[fused[k]!]!.lower === 1;
 
-  // Rule 4: a fused edge carries the producer's order into each of the consumer's reads.
+  // Rule 4: a fused edge carries the producer's order into each of the consumer's reads:
+  // |d_p − read| ≤ M·x, M the largest possible difference.
   graph.edges.forEach((e, k) => {
     if (!e.fusible) return;
     const p = idx.get(e.from)!;
@@ -188,13 +198,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
     for (const r of e.reads) {
       if (r.order === 'unordered' || seen.has(r.order)) continue;
       seen.add(r.order);
-      const read = readOrderTerm(r, order[c]!, graph.nodes[c]!.label);
-      const dp = { col: order[p]!, coef: 1 };
-      const xs = fused[k]!;
-      // d_p − read − G·x ≤ 0 and d_p − read + G·x ≥ 0, constants of `read` moved to the bounds.
-      const lhs: Term[] = read.col === null ? [dp] : [dp, { col: read.col, coef: -1 }];
-      addRow(`ordle_${e.from}_${e.to}_${r.order}`, -Infinity, read.constant, [...lhs, { col: xs, coef: -G }]);
-      addRow(`ordge_${e.from}_${e.to}_${r.order}`, read.constant, Infinity, [...lhs, { col: xs, coef: G }]);
+      addEqualWhen(`ord_${e.from}_${e.to}_${r.order}`, { col: order[p]!, constant: 0 }, readOrder(r, c), fused[k]!, 0);
     }
   });
 
@@ -206,16 +210,24 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
     ]);
   }
 
+  if (cuts) addCuts();
+
   // Costs. clusters: π_max + 1 per non-empty block.
   const clustersCoef = termCoefficient(cost, 'clusters');
   if (clustersCoef > 0 && n > 0) {
-    const piMax = addCol('pimax', Math.max(0, ...lb), n - 1, true, clustersCoef);
-    for (const node of graph.nodes) addRow(`max_${node.id}`, -Infinity, 0, [{ col: pi[node.index]!, coef: 1 }, { col: piMax, coef: -1 }]);
+    const piMax = addCol('pimax', Math.max(0, ...st.piLower), Math.max(0, ...st.piUpper), true, clustersCoef);
+    for (const i of st.sinks) addRow(`max_${graph.nodes[i]!.id}`, -Infinity, 0, [{ col: pi[i]!, coef: 1 }, { col: piMax, coef: -1 }]);
     offset += clustersCoef;
   }
   // fused-edges: Σ w(p,c)·x over fusible edges.
   const fusedCoef = termCoefficient(cost, 'fused-edges');
-  if (fusedCoef > 0) graph.edges.forEach((e, k) => e.fusible && addCost(fused[k]!, fusedCoef * weights.edge(e)));
+  if (fusedCoef > 0) {
+    graph.edges.forEach((e, k) => {
+      if (!e.fusible) return;
+      if (fixedUnfused(k)) offset += fusedCoef * weights.edge(e);
+      else addCost(fused[k]!, fusedCoef * weights.edge(e));
+    });
+  }
   // intermediate-arrays: Σ w(v)·m over combinator nodes.
   for (const node of graph.nodes) {
     if (node.group === null) continue;
@@ -230,71 +242,137 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
 
   return { columns, rows, offset, layout: { pi, order, manifest, fused } };
 
+  /**
+   * a = b when the binary `switchCol` equals `equalAt` (x = 0: fused; s = 1: shared), by
+   * a − b ≤ M·(switch off) and b − a ≤ M'·(switch off), M and M' the largest possible
+   * differences; no row for a direction that can never be positive.
+   */
+  function addEqualWhen(name: string, a: Affine, b: Affine, switchCol: number, equalAt: 0 | 1): void {
+    const up = valueHi(a) - valueLo(b); // largest a − b
+    const down = valueHi(b) - valueLo(a); // largest b − a
+    const terms: Term[] = [];
+    if (a.col !== null) terms.push({ col: a.col, coef: 1 });
+    if (b.col !== null) terms.push({ col: b.col, coef: -1 });
+    if (terms.length === 0) return;
+    const rhs = b.constant - a.constant; // the row bounds a.col − b.col against this
+    // equalAt 0: a − b ≤ up·x, b − a ≤ down·x.  equalAt 1: a − b ≤ up·(1 − s), b − a ≤ down·(1 − s).
+    const sign = equalAt === 0 ? 1 : -1;
+    const shift = equalAt === 0 ? 0 : 1;
+    if (up > 0) addRow(`${name}_le`, -Infinity, rhs + up * shift, [...terms, { col: switchCol, coef: -up * sign }]);
+    if (down > 0) addRow(`${name}_ge`, rhs - down * shift, Infinity, [...terms, { col: switchCol, coef: down * sign }]);
+  }
+
+  /** Valid inequalities that cut fractional points only. */
+  function addCuts(): void {
+    const edgeAt = new Map<string, number>();
+    graph.edges.forEach((e, k) => {
+      if (!fixedUnfused(k)) edgeAt.set(`${e.from}->${e.to}`, k);
+    });
+    const outOf = graph.nodes.map(() => [] as number[]);
+    for (const k of edgeAt.values()) outOf[idx.get(graph.edges[k]!.from)!]!.push(k);
+    // Triangles a→b→c with a→c: fusing two sides fuses the third (π equal along all three).
+    for (const kac of edgeAt.values()) {
+      const a = graph.edges[kac]!.from;
+      const c = graph.edges[kac]!.to;
+      for (const kab of outOf[idx.get(a)!]!) {
+        const kbc = edgeAt.get(`${graph.edges[kab]!.to}->${c}`);
+        if (kbc === undefined) continue;
+        const [xab, xbc, xac] = [fused[kab]!, fused[kbc]!, fused[kac]!];
+        addRow(`tri_${a}_${graph.edges[kab]!.to}_${c}_ab`, -Infinity, 0, [{ col: xab, coef: 1 }, { col: xac, coef: -1 }]);
+        addRow(`tri_${a}_${graph.edges[kab]!.to}_${c}_bc`, -Infinity, 0, [{ col: xbc, coef: 1 }, { col: xac, coef: -1 }]);
+        addRow(`tri_${a}_${graph.edges[kab]!.to}_${c}_ac`, -Infinity, 0, [{ col: xac, coef: 1 }, { col: xab, coef: -1 }, { col: xbc, coef: -1 }]);
+      }
+    }
+    // Two fused edges (a,b) and (c,d) with paths a ⇝ d and c ⇝ b close a cycle through which all
+    // these nodes share one π; a strict step on either path makes that impossible, so one of the
+    // two edges is unfused. (One edge alone is the strict-path fixing above.)
+    const live = [...edgeAt.values()].map((k) => ({ k, a: idx.get(graph.edges[k]!.from)!, b: idx.get(graph.edges[k]!.to)! }));
+    const reachOrSelf = (u: number, v: number): boolean => u === v || st.after[u]!.has(v);
+    const strictlyReaches = (u: number, v: number): boolean => u !== v && st.strictlyAfter[u]!.has(v);
+    for (let i = 0; i < live.length; i++) {
+      const e = live[i]!;
+      for (let j = i + 1; j < live.length; j++) {
+        const f = live[j]!;
+        if (!reachOrSelf(e.a, f.b) || !reachOrSelf(f.a, e.b)) continue;
+        if (strictlyReaches(e.a, f.b) || strictlyReaches(f.a, e.b)) {
+          addRow(`cyc_${graph.edges[e.k]!.from}_${graph.edges[e.k]!.to}_${graph.edges[f.k]!.from}_${graph.edges[f.k]!.to}`, 1, Infinity, [
+            { col: fused[e.k]!, coef: 1 },
+            { col: fused[f.k]!, coef: 1 },
+          ]);
+        }
+      }
+    }
+    // Two out-edges of one producer whose reads are in different fixed orders: one is unfused.
+    for (const ks of outOf) {
+      for (let i = 0; i < ks.length; i++) {
+        for (let j = i + 1; j < ks.length; j++) {
+          const fi = [...fixedOrders[ks[i]!]!];
+          const fj = [...fixedOrders[ks[j]!]!];
+          if (fi.length === 1 && fj.length === 1 && fi[0] !== fj[0]) {
+            addRow(`clash_${graph.edges[ks[i]!]!.to}_${graph.edges[ks[j]!]!.to}`, 1, Infinity, [{ col: fused[ks[i]!]!, coef: 1 }, { col: fused[ks[j]!]!, coef: 1 }]);
+          }
+        }
+      }
+    }
+  }
+
   /** Adds the read-stream variables of one group; returns the constant part of its cost. */
   function addReadStreams(group: number, w: number): number {
     const groupReads = graph.reads.filter((r) => r.group === group);
     // Unordered reads: a stream each, per (consumer, role): constant.
     const unorderedKeys = new Set(groupReads.filter((r) => r.order === 'unordered').map((r) => `${r.consumer}/${r.role}`));
     let constant = w * unorderedKeys.size;
-    // Ordered reads, one per (consumer, order rule): reads of one consumer in one rule share a key.
+    // Ordered reads, one key per (consumer, order rule): reads of one consumer in one rule share it.
     const producer = graph.groups[group]!.producer;
     interface OrderedRead {
       readonly c: number;
-      readonly read: { readonly col: number | null; readonly constant: number };
-      /** Column of x when the read is from a register iff fused; null when always from memory. */
-      readonly x: number | null;
-      readonly key: string;
+      readonly order: Affine;
+      /** 1 when the read is from memory: x of the producer's edge, or the constant 1. */
+      readonly memory: Affine;
     }
     const ordered: OrderedRead[] = [];
     const keys = new Set<string>();
     for (const r of groupReads) {
       if (r.order === 'unordered') continue;
-      const c = idx.get(r.consumer)!;
       const key = `${r.consumer}/${r.order}`;
       if (keys.has(key)) continue;
       keys.add(key);
-      let x: number | null = null;
+      const c = idx.get(r.consumer)!;
+      let memory: Affine = { col: null, constant: 1 };
       if (producer !== null) {
         const k = graph.edges.findIndex((e) => e.from === producer && e.to === r.consumer);
         if (k < 0) throw new CompilerBug('plan/ilp', `read of group ${group} by ${r.consumer} has no edge`);
-        if (graph.edges[k]!.fusible) x = fused[k]!;
+        if (!fixedUnfused(k)) memory = { col: fused[k]!, constant: 0 };
       }
-      ordered.push({ c, read: readOrderTerm(r, order[c]!, graph.nodes[c]!.label), x, key });
+      ordered.push({ c, order: readOrder(r, c), memory });
     }
-    if (ordered.length === 1) {
-      const only = ordered[0]!;
-      if (only.x === null) constant += w;
-      else addCost(only.x, w);
-      return constant;
-    }
-    // k ≥ 2: slots.
-    const slots = ordered.map((_, s) => ({
-      u: addCol(`u_${group}_${s}`, 0, 1, true, w),
-      P: addCol(`P_${group}_${s}`, 0, Math.max(0, n - 1), true),
-      O: addCol(`O_${group}_${s}`, 0, g + 1, true),
-    }));
-    ordered.forEach((r, ri) => {
-      const assign: Term[] = [];
-      for (let s = 0; s <= ri; s++) {
-        const slot = slots[s]!;
-        const a = addCol(`a_${group}_${ri}_${s}`, 0, 1, true);
-        assign.push({ col: a, coef: 1 });
-        addRow(`use_${group}_${ri}_${s}`, -Infinity, 0, [{ col: a, coef: 1 }, { col: slot.u, coef: -1 }]);
-        // a = 1 ⇒ π_c = P_s and order = O_s.
-        addRow(`pile_${group}_${ri}_${s}`, -Infinity, bigN, [{ col: pi[r.c]!, coef: 1 }, { col: slot.P, coef: -1 }, { col: a, coef: bigN }]);
-        addRow(`pige_${group}_${ri}_${s}`, -Infinity, bigN, [{ col: slot.P, coef: 1 }, { col: pi[r.c]!, coef: -1 }, { col: a, coef: bigN }]);
-        const ord: Term[] = r.read.col === null ? [] : [{ col: r.read.col, coef: 1 }];
-        // ord_r − O_s + G·a ≤ G − constant ; O_s − ord_r + G·a ≤ G + constant.
-        addRow(`ordle_${group}_${ri}_${s}`, -Infinity, G - r.read.constant, [...ord, { col: slot.O, coef: -1 }, { col: a, coef: G }]);
-        addRow(`ordge_${group}_${ri}_${s}`, -Infinity, G + r.read.constant, [
-          ...ord.map((t) => ({ col: t.col, coef: -1 })),
-          { col: slot.O, coef: 1 },
-          { col: a, coef: G },
-        ]);
+    const payIfMemory = (m: Affine): void => {
+      if (m.col === null) constant += w * m.constant;
+      else addCost(m.col, w);
+    };
+    ordered.forEach((q, qi) => {
+      const shares: Term[] = [];
+      for (let ri = 0; ri < qi; ri++) {
+        const r = ordered[ri]!;
+        const mayShare = canShareCluster(r.c, q.c) && valueLo(r.order) <= valueHi(q.order) && valueLo(q.order) <= valueHi(r.order);
+        if (!mayShare) continue;
+        const s = addCol(`s_${group}_${ri}_${qi}`, 0, 1, true);
+        shares.push({ col: s, coef: 1 });
+        // Only a memory read opens a stream to share, and only a memory read needs one.
+        for (const m of [r.memory, q.memory]) if (m.col !== null) addRow(`smem_${group}_${ri}_${qi}_${m.col}`, -Infinity, 0, [{ col: s, coef: 1 }, { col: m.col, coef: -1 }]);
+        // s = 1 ⇒ π_r = π_q and order_r = order_q.
+        if (r.c !== q.c) addEqualWhen(`spi_${group}_${ri}_${qi}`, { col: pi[r.c]!, constant: 0 }, { col: pi[q.c]!, constant: 0 }, s, 1);
+        addEqualWhen(`sord_${group}_${ri}_${qi}`, r.order, q.order, s, 1);
       }
-      // A memory read is assigned a slot: Σ a ≥ 1, or ≥ x when fusing makes it a register read.
-      if (r.x === null) addRow(`slot_${group}_${ri}`, 1, Infinity, assign);
-      else addRow(`slot_${group}_${ri}`, 0, Infinity, [...assign, { col: r.x, coef: -1 }]);
+      if (shares.length === 0) {
+        payIfMemory(q.memory);
+        return;
+      }
+      if (shares.length > 1) addRow(`sone_${group}_${qi}`, -Infinity, 1, shares);
+      // y_q ≥ memory_q − Σ s.
+      const y = addCol(`y_${group}_${qi}`, 0, 1, false, w);
+      const rhs = q.memory.col === null ? q.memory.constant : 0;
+      addRow(`open_${group}_${qi}`, rhs, Infinity, [{ col: y, coef: 1 }, ...shares, ...(q.memory.col === null ? [] : [{ col: q.memory.col, coef: -1 }])]);
     });
     return constant;
   }

@@ -1,0 +1,140 @@
+// What the graph alone proves about every plan, computed once per block before the ILP is built
+// (model.ts): it lets the model fix variables and drop big-M rows that could never bind,
+// without changing its optimum. Every fact below holds for every valid plan (docs/PLANNING.md):
+//
+// - Strict steps (infusible edges, scatter precedences) raise the cluster number π by at least
+//   one; fused edges keep it. So π_a lies in [lb_a, ub_a] (longest strict paths into and out of
+//   a; any plan's π can be renumbered densely 0 … k−1 ≤ n−1), and two nodes joined by a path
+//   with a strict step never share a π: an edge whose ends are so joined is never fused, and
+//   two reads by such nodes never share a memory stream.
+// - A node's order is a gather label ℓ (≥ 2) only when it is not manifest, i.e. every out-edge
+//   is fused and every read of it is in order ℓ: a label it can take is one every out-edge can
+//   carry (reads by that gather as its source, or by a consumer that can itself take ℓ).
+
+import type { DependenceGraph, GraphNode } from '../../graph/types.js';
+import { CompilerBug } from '../../diagnostics/index.js';
+
+/** A set of node indices as a bit set (n bits). */
+export interface NodeSet {
+  has(i: number): boolean;
+}
+
+export interface BlockStructure {
+  /** π bounds per node index. */
+  readonly piLower: readonly number[];
+  readonly piUpper: readonly number[];
+  /** Nodes reachable from each node by a path with at least one strict step. */
+  readonly strictlyAfter: readonly NodeSet[];
+  /** Nodes reachable from each node by a path of one or more steps. */
+  readonly after: readonly NodeSet[];
+  /** Order domain [lo, hi] per node index (combinator nodes; control-flow nodes [0, 0]). */
+  readonly orderLower: readonly number[];
+  readonly orderUpper: readonly number[];
+  /** Nodes with no outgoing edge or precedence: the last π on every chain ends at one of them. */
+  readonly sinks: readonly number[];
+  /** Node indices in a topological order of edges plus precedences. */
+  readonly topo: readonly number[];
+}
+
+interface Arc {
+  readonly to: number;
+  readonly strict: boolean;
+}
+
+function bitSet(words: Uint32Array): NodeSet {
+  return { has: (i) => (words[i >>> 5]! & (1 << (i & 31))) !== 0 };
+}
+
+/** Outgoing arcs per node index: every edge (strict when infusible) and every precedence (strict). */
+export function dependenceArcs(graph: DependenceGraph): readonly (readonly Arc[])[] {
+  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
+  const out: Arc[][] = graph.nodes.map(() => []);
+  for (const e of graph.edges) out[idx.get(e.from)!]!.push({ to: idx.get(e.to)!, strict: !e.fusible });
+  for (const p of graph.precedences) out[idx.get(p.before)!]!.push({ to: idx.get(p.scatter)!, strict: true });
+  return out;
+}
+
+function topologicalOrder(out: readonly (readonly Arc[])[]): number[] {
+  const n = out.length;
+  const indeg = new Array<number>(n).fill(0);
+  for (const arcs of out) for (const a of arcs) indeg[a.to]!++;
+  const topo: number[] = [];
+  for (let i = 0; i < n; i++) if (indeg[i] === 0) topo.push(i);
+  for (let head = 0; head < topo.length; head++) {
+    for (const a of out[topo[head]!]!) if (--indeg[a.to]! === 0) topo.push(a.to);
+  }
+  if (topo.length !== n) throw new CompilerBug('plan/ilp', 'dependence graph with precedences is cyclic');
+  return topo;
+}
+
+/** The labels a node's order may take beyond 0 and 1 (see the header), per node index. */
+function possibleLabels(graph: DependenceGraph, topo: readonly number[]): readonly (ReadonlySet<number>)[] {
+  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
+  const results = new Set(graph.resultGroups);
+  const outEdges = graph.nodes.map(() => [] as (typeof graph.edges)[number][]);
+  for (const e of graph.edges) outEdges[idx.get(e.from)!]!.push(e);
+  const labels: Set<number>[] = graph.nodes.map(() => new Set());
+  const free = (node: GraphNode): boolean => node.kind !== 'scanl' && node.kind !== 'scanr' && node.kind !== 'scatter' && node.kind !== 'force';
+  for (const i of [...topo].reverse()) {
+    const node = graph.nodes[i]!;
+    const out = outEdges[i]!;
+    if (node.group === null || !free(node) || results.has(node.group) || out.length === 0) continue;
+    if (out.some((e) => !e.fusible)) continue;
+    // Intersect, over every ordered read of the node, the labels that read can carry.
+    const carriedByRead = out.flatMap((e) => {
+      const c = idx.get(e.to)!;
+      const label = graph.nodes[c]!.label;
+      return e.reads.map((r): ReadonlySet<number> =>
+        r.order === 'label' ? new Set(label === null ? [] : [label]) : r.order === 'output' ? labels[c]! : new Set<number>(),
+      );
+    });
+    labels[i] = new Set([...carriedByRead[0]!].filter((l) => carriedByRead.every((set) => set.has(l))));
+  }
+  return labels;
+}
+
+export function blockStructure(graph: DependenceGraph): BlockStructure {
+  const n = graph.nodes.length;
+  const out = dependenceArcs(graph);
+  const topo = topologicalOrder(out);
+  const reverse = [...topo].reverse();
+
+  const piLower = new Array<number>(n).fill(0);
+  for (const i of topo) for (const a of out[i]!) piLower[a.to] = Math.max(piLower[a.to]!, piLower[i]! + (a.strict ? 1 : 0));
+  const height = new Array<number>(n).fill(0);
+  for (const i of reverse) for (const a of out[i]!) height[i] = Math.max(height[i]!, height[a.to]! + (a.strict ? 1 : 0));
+  const piUpper = height.map((h) => n - 1 - h);
+
+  const words = (n + 31) >>> 5;
+  const reach = graph.nodes.map(() => new Uint32Array(words));
+  const strict = graph.nodes.map(() => new Uint32Array(words));
+  for (const i of reverse) {
+    const r = reach[i]!;
+    const s = strict[i]!;
+    for (const a of out[i]!) {
+      const ra = reach[a.to]!;
+      const sa = strict[a.to]!;
+      r[a.to >>> 5]! |= 1 << (a.to & 31);
+      for (let w = 0; w < words; w++) {
+        r[w]! |= ra[w]!;
+        s[w]! |= sa[w]!;
+      }
+      if (a.strict) {
+        s[a.to >>> 5]! |= 1 << (a.to & 31);
+        for (let w = 0; w < words; w++) s[w]! |= ra[w]!;
+      }
+    }
+  }
+
+  const labels = possibleLabels(graph, topo);
+  const orderLower: number[] = [];
+  const orderUpper: number[] = [];
+  for (const node of graph.nodes) {
+    const [lo, hi] =
+      node.group === null ? [0, 0] : node.kind === 'scanl' ? [0, 0] : node.kind === 'scanr' ? [1, 1] : [0, Math.max(1, ...labels[node.index]!)];
+    orderLower.push(lo);
+    orderUpper.push(hi);
+  }
+  const sinks = graph.nodes.filter((node) => out[node.index]!.length === 0).map((node) => node.index);
+  return { piLower, piUpper, strictlyAfter: strict.map(bitSet), after: reach.map(bitSet), orderLower, orderUpper, sinks, topo };
+}
