@@ -622,7 +622,8 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
   }));
 
   const graphEdges = pairEdges(where, edges, reads, groups, graphNodes);
-  const resultGroups = readResults(where, o['results'], `${path}.results`, groupOfArray, groups, arrayOwner);
+  const resultGroupOf = (name: string): number | undefined => groupOfArray.get(nodeByName.get(name)?.outs[0] ?? name);
+  const resultGroups = readResults(where, o['results'], `${path}.results`, resultGroupOf, groups, arrayOwner);
   const graph: DependenceGraph = { nodes: graphNodes, groups, reads, edges: graphEdges.edges, precedences, resultGroups, gatherCount };
 
   const children: Record<number, readonly BlockGraphs[]> = {};
@@ -685,7 +686,7 @@ function readResults(
   where: Where,
   v: Json,
   path: string,
-  groupOfArray: ReadonlyMap<string, number>,
+  groupOf: (name: string) => number | undefined,
   groups: readonly ArrayGroup[],
   arrayOwner: ReadonlyMap<string, string>,
 ): number[] {
@@ -693,8 +694,8 @@ function readResults(
   const names = stringsAt(where, v, path);
   const out: number[] = [];
   names.forEach((name, i) => {
-    if (!arrayOwner.has(name)) fail(where, 'E625', `${path}[${i}]`, `the result \`${name}\` is not an array of this block`);
-    const group = groupOfArray.get(name);
+    if (!arrayOwner.has(name)) fail(where, 'E625', `${path}[${i}]`, `the result \`${name}\` is not an array (or node) of this block`);
+    const group = groupOf(name);
     // Results that are inputs (or control-flow outputs nobody reads) cost nothing here.
     if (group !== undefined && groups[group]!.producer !== null && !out.includes(group)) out.push(group);
   });

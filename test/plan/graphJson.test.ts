@@ -144,6 +144,52 @@ describe('planGraph on hand-written graphs', () => {
     expect((await planGraph(sized, { solver, weights: { arrays: { xs: 2 } } })).stats.objective).toBe(1 + 2 + 1);
   });
 
+  it('a scatter: its destination is written first; another reader of it runs before the scatter', async () => {
+    // scatterExample plus `cs`, which reads the destination bs and is listed after the scatter.
+    const g: GraphJson = {
+      format: 'arrayfuse-graph',
+      version: 1,
+      inputs: [{ name: 'xs' }],
+      nodes: [
+        { name: 'as', kind: 'map', outs: ['as.0', 'as.1'], elems: ['i32', 'f64'] },
+        { name: 'bs', kind: 'map' },
+        { name: 'result', kind: 'scatter' },
+        { name: 'cs', kind: 'map' },
+      ],
+      edges: [
+        { from: 'xs', to: 'as', role: 'map-input' },
+        { from: 'xs', to: 'bs', role: 'map-input' },
+        { from: 'bs', to: 'result', role: 'scatter-dest' },
+        { from: 'as', to: 'result', role: 'scatter-index', arrays: ['as.0'] },
+        { from: 'as', to: 'result', role: 'scatter-values', arrays: ['as.1'] },
+        { from: 'bs', to: 'cs', role: 'map-input' },
+      ],
+      results: ['result', 'cs'],
+    };
+    const graphs = parseGraphJson(g);
+    const id = (name: string): number => graphs.graph.nodes.find((n) => n.name === name)!.id;
+    expect(graphs.graph.precedences).toEqual([{ before: id('cs'), scatter: id('result') }]);
+    expect(graphs.graph.nodes.map((n) => n.name)).toEqual(['as', 'bs', 'cs', 'result']);
+    const p = await planGraph(g, { solver });
+    const clusterOf = (name: string): number => p.root.clusters.findIndex((c) => c.nodes.includes(id(name)));
+    expect(clusterOf('cs')).toBeLessThan(clusterOf('result'));
+    expect(clusterOf('as')).toBe(clusterOf('result'));
+    expect(p.root.clusters.flatMap((c) => c.manifest).sort()).toEqual(['bs', 'cs', 'result']);
+  });
+
+  it('a result named by its node gives all the node\'s arrays', async () => {
+    const g: GraphJson = {
+      format: 'arrayfuse-graph',
+      version: 1,
+      inputs: [{ name: 'xs' }],
+      nodes: [{ name: 'pair', kind: 'map', outs: ['p0', 'p1'] }, { name: 'ys', kind: 'map' }],
+      edges: [{ from: 'xs', to: 'pair', role: 'map-input' }, { from: 'pair', to: 'ys', role: 'map-input', arrays: ['p1'] }],
+      results: ['pair', 'ys'],
+    };
+    const p = await planGraph(g, { solver });
+    expect(p.root.clusters.flatMap((c) => c.manifest).sort()).toEqual(['p0', 'p1', 'ys']);
+  });
+
   it('nested blocks: an if node with [then, else], each planned on its own', async () => {
     const g: GraphJson = {
       format: 'arrayfuse-graph',
@@ -179,16 +225,18 @@ describe('planGraph on hand-written graphs', () => {
 });
 
 describe('round trip: program → graph JSON → planGraph', () => {
-  it.each(exampleNames)('%s: the same graph and the same optimum for three costs', async (name) => {
+  it.each(exampleNames)('%s: the same graph, and the same objective for every strategy and three costs', async (name) => {
     const program = lowerExample(name);
     const graphs = programGraphs(program);
     const json = JSON.parse(JSON.stringify(graphToJson(graphs, name))) as unknown;
     expect(summary(parseGraphJson(json))).toEqual(summary(graphs));
     for (const cost of ['reads+writes', 'everything', 'fused-edges']) {
-      const direct = await plan(program, { solver, cost });
-      const viaJson = await planGraph(json, { solver, cost });
-      expect(viaJson.stats.objective).toBe(direct.stats.objective);
-      expect(viaJson.root.clusters.length).toBe(direct.root.clusters.length);
+      for (const strategy of ['ilp', 'greedy-down', 'greedy-up', 'none'] as const) {
+        const direct = await plan(program, { solver, cost, strategy });
+        const viaJson = await planGraph(json, { solver, cost, strategy });
+        expect(viaJson.stats.objective, `${strategy}, ${cost}`).toBe(direct.stats.objective);
+        expect(viaJson.root.clusters.length, `${strategy}, ${cost}`).toBe(direct.root.clusters.length);
+      }
     }
   });
 
@@ -252,7 +300,7 @@ describe('malformed graphs: one UserError each, with its code and JSON path', ()
     ['text weight', 'E623', '$.edges[2].weight: a weight is a finite non-negative number, not "heavy"', broken((g) => (g.edges[2].weight = 'heavy'))],
     ['disagreeing edge weights', 'E623', '$.edges[3].weight: the edges from `as` to `bs` state different weights (2 and 3)', broken((g) => { g.edges[2].weight = 2; g.edges.push({ from: 'as', to: 'bs', role: 'indexed', weight: 3 }); })],
     ['fractional size', 'E624', '$.nodes[0].size: a size is a whole number', broken((g) => (g.nodes[0].size = 1.5))],
-    ['unknown result', 'E625', '$.results[0]: the result `cs` is not an array of this block', broken((g) => (g.results = ['cs']))],
+    ['unknown result', 'E625', '$.results[0]: the result `cs` is not an array (or node) of this block', broken((g) => (g.results = ['cs']))],
     ['if without blocks', 'E626', '$.nodes[2]: an `if` node needs `blocks`', broken((g) => g.nodes.push({ name: 'c', kind: 'if' }))],
     ['while with one block', 'E626', '$.nodes[2].blocks: an `while` node has two blocks', broken((g) => g.nodes.push({ name: 'c', kind: 'while', blocks: [{ nodes: [] }] }))],
     ['map with blocks', 'E626', '$.nodes[0].blocks: only `if` and `while` nodes have blocks', broken((g) => (g.nodes[0].blocks = []))],
