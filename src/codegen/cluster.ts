@@ -363,6 +363,9 @@ class ClusterGen {
     const raw = n.index.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, out));
     const at = bindAtom(checkedOffset(site, raw, dims, position, this.env.array(n.index[0]!).dims), 'j', this.env, out);
     const news = n.values.map((v) => this.readOrdered(v, o, scope));
+    // Updates in source order, as the interpreter applies them, unless a fused scanr already
+    // runs this loop backwards (the order of updates to one index is unspecified then).
+    if (scope.own !== null && scope.own.key === orderKey(o) && scope.own.down === null) scope.own.down = false;
     const olds = dest.map((d, k) =>
       bindAtom(counted(this.env, () => this.env.tables.slot(n.dest[k]!, d.elem, { kind: 'read', order: 'unordered' }), index(d.data, at)), 'old', this.env, out),
     );
@@ -401,8 +404,9 @@ class ClusterGen {
     const base = roots.find((r) => this.rootDims(r).length === baseRank)!;
     const baseDims = this.rootDims(base);
     const i = this.fresh('i');
-    const outer = newScope(null, null, { key, down: o === 1 });
-    // The outer loop runs in the roots' order; a row loop nothing constrains runs forwards.
+    // Only scans care which way a loop runs (and a scatter, for the order of its updates): a
+    // loop that neither fixes runs forwards, even in order 1, where every point is the same.
+    const outer = newScope(null, null, { key, down: null });
     outer.points.set(key, { at: id(i), rank: baseRank });
     // Roots fed by a scan go first: a scan fixes the direction of its row loop, and a fold that
     // comes later into a right-to-left row then takes the row-buffer path instead of failing.
@@ -420,7 +424,7 @@ class ClusterGen {
     // Roots of rank 0 (a fold to a scalar) have one point: no outer loop at all.
     if (baseRank === 0) return [...outer.pre, constDecl(i, num(0)), ...body];
     const extent = baseDims.reduce<JsExpr>((acc, d) => mul(acc, d), num(1));
-    return [...outer.pre, { kind: 'for', index: i, from: num(0), to: extent, down: o === 1, body }];
+    return [...outer.pre, { kind: 'for', index: i, from: num(0), to: extent, down: outer.own!.down === true, body }];
   }
 
   private evaluatedSomewhere(nodeId: NodeId, s: Scope): boolean {

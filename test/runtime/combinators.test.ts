@@ -195,7 +195,23 @@ function controlFlow(): Case {
   return { name: 'if and while', program: p, plans: [['with child plans', plan]], inputs: [array('f64', [3], [1, 2, 3]), scalar('i32', 3)] };
 }
 
-const cases = [tupleFold(), scans(), elementOps(), gatherScatter2d(), diagonalFolds(), controlFlow()];
+/** A scatter in order 1 with colliding indices and a take-the-new-value op: source order still wins. */
+function scatterOrder1(): Case {
+  const n = nodes();
+  const dst = n.generate([arr('dst', 'f64', 1)], [i32(3)], lam([['i', 'i32']], f64(-1)));
+  const vals = n.map([arr('vals', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('*', v('x', 'f64'), f64(10))));
+  const ix = n.map([arr('ix', 'i32', 1)], ['xs'], lam([['x', 'f64']], bin('%', cast('i32', v('x', 'f64')), i32(3))));
+  const sc = n.scatter([arr('sc', 'f64', 1)], lam([['old', 'f64'], ['new', 'f64']], v('new', 'f64')), ['dst'], ['ix'], ['vals']);
+  const p = program('scatter1', [arrayParam('xs', 'f64', 1)], [dst, vals, ix, sc], ['sc']);
+  return {
+    name: 'scatter in order 1',
+    program: p,
+    plans: [['fused, order 1', planOf([{ nodes: [0], manifest: ['dst'] }, { nodes: [1, 2, 3], manifest: ['sc'] }], { 0: 0, 1: 1, 2: 1, 3: 1 })]],
+    inputs: [array('f64', [6], [0, 3, 1, 4, 2, 6])],
+  };
+}
+
+const cases = [tupleFold(), scans(), elementOps(), gatherScatter2d(), diagonalFolds(), controlFlow(), scatterOrder1()];
 
 describe.each(cases)('$name', (c) => {
   // `nonePlan` knows no control flow; the control-flow case brings its own plans.
