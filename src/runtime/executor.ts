@@ -12,7 +12,7 @@ import type { Program } from '../ir/types.js';
 import type { ArrayValue, InterfaceValue, RuntimeValue } from '../ir/values.js';
 import type { Plan } from '../plan/types.js';
 import { type Allocation, makeRuntime, type RunRecord } from './helpers.js';
-import { checkInputs } from './inputs.js';
+import { checkInputs } from '../interp/index.js';
 
 export interface CompileOptions {
   /** The source the program's spans point into, for error locations. */
