@@ -58,16 +58,6 @@ function weightKeys(bg: BlockGraphs, arrays = new Set<string>(), edges = new Set
   return { arrays, edges };
 }
 
-/** Does any statement inside an `if` or `while` block query a shape with dim(…)? */
-function dimInControlFlow(program: Program): boolean {
-  let found = false;
-  forEachStmt(program.body, (s) => {
-    if (s.kind !== 'if' && s.kind !== 'while') return;
-    for (const b of s.kind === 'if' ? [s.then, s.else] : [s.cond, s.body]) forEachStmt(b, (t) => (found ||= stmtReads(t).dims.size > 0));
-  });
-  return found;
-}
-
 /** Is a scalar output of an `if` or `while` used by any statement (directly, or captured)? */
 function controlScalarUsed(program: Program): boolean {
   const scalarsOut = new Set<string>();
@@ -83,21 +73,16 @@ function controlScalarUsed(program: Program): boolean {
 }
 
 /**
- * Three known bugs of the ILP's graph (src/graph/build.ts) make its plans or costs differ from
- * the independent validator's and evaluator's on some programs; the regression tests at the end
- * pin each one down. Until they are fixed the properties leave out exactly those cases:
- *  - byte weights of an entry array of tuples (its group lacks components);
- *  - `reads` when a control-flow block uses dim(xs) of an outer array (counted as a read);
- *  - any cost when a scalar output of an `if`/`while` is used later (no edge to the user).
+ * Two known differences between the ILP's graph (src/graph/build.ts) and the independent
+ * validator and evaluator; the regression tests at the end pin each one down. Until they are
+ * resolved the properties leave out exactly those (program, cost) pairs:
+ *  - a scalar output of an `if`/`while` used later gives no edge to its user (any cost);
+ *  - an entry array of tuples not all of whose components are read: its group holds only the
+ *    read components, where PLANNING.md weighs all of them (byte-weighted costs).
  */
 function knownMismatch(program: Program, costText: string): boolean {
-  const { terms } = parseCost(costText);
-  const tuples = program.params.some((p) => p.components.length > 1);
-  return (
-    (tuples && terms.some((t) => t.byteWeighted)) ||
-    (dimInControlFlow(program) && terms.some((t) => t.term === 'reads')) ||
-    controlScalarUsed(program)
-  );
+  const byteWeighted = parseCost(costText).terms.some((t) => t.byteWeighted);
+  return controlScalarUsed(program) || (byteWeighted && program.params.some((p) => p.components.length > 1));
 }
 
 const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
@@ -108,6 +93,7 @@ describe('every plan of every strategy and cost function', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 12 } }), async ({ program, inputs }) => {
+          fc.pre(!controlScalarUsed(program));
           const shapes = shapesOf(program, inputs);
           for (const strategy of strategies) {
             for (const costText of costs.filter((c) => !knownMismatch(program, c))) {
@@ -126,7 +112,7 @@ describe('every plan of every strategy and cost function', () => {
             }
           }
         }),
-        { numRuns: runs(25), seed: 42 },
+        { numRuns: runs(40), seed: 42 },
       );
     },
     timeout(60_000),
@@ -139,6 +125,7 @@ describe('the ILP optimum equals the brute-force minimum (programs of up to 7 no
     async () => {
       await fc.assert(
         fc.asyncProperty(arbitraryCase(generatorSizes.small), async ({ program, inputs }) => {
+          fc.pre(!controlScalarUsed(program));
           const shapes = shapesOf(program, inputs);
           for (const costText of costs.filter((c) => !knownMismatch(program, c))) {
             const cost = parseCost(costText);
@@ -152,7 +139,7 @@ describe('the ILP optimum equals the brute-force minimum (programs of up to 7 no
             }
           }
         }),
-        { numRuns: runs(120), seed: 7 },
+        { numRuns: runs(200), seed: 7 },
       );
     },
     timeout(60_000),
@@ -164,13 +151,14 @@ describe('the ILP optimum equals the brute-force minimum (programs of up to 7 no
       const weightsArb = fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 64, maxLength: 64 });
       await fc.assert(
         fc.asyncProperty(arbitraryCase(generatorSizes.small), weightsArb, async ({ program }, draws) => {
+          fc.pre(!controlScalarUsed(program));
           const keys = weightKeys(programGraphs(program));
           const pickWeight = (i: number): number => draws[i % draws.length]! / 2;
           const weights: CostWeights = {
             arrays: Object.fromEntries([...keys.arrays].map((k, i) => [k, pickWeight(i)])),
             edges: Object.fromEntries([...keys.edges].map((k, i) => [k, pickWeight(i + 32)])),
           };
-          for (const costText of ['reads+writes', 'everything', 'fused-edges + intermediate-arrays'].filter((c) => !knownMismatch(program, c))) {
+          for (const costText of ['reads+writes', 'everything', 'fused-edges + intermediate-arrays']) {
             const cost = parseCost(costText);
             const ilp = await plan(program, { solver, cost, weights });
             const brute = bruteForce(program, cost, { weights });
@@ -178,38 +166,37 @@ describe('the ILP optimum equals the brute-force minimum (programs of up to 7 no
             expect(close(evaluatePlan(program, ilp, cost, { weights }).total, ilp.stats.objective), costText).toBe(true);
           }
         }),
-        { numRuns: runs(60), seed: 11 },
+        { numRuns: runs(100), seed: 11 },
       );
     },
     timeout(60_000),
   );
 });
 
-describe('regressions: known differences between the ILP\'s graph and the validator\'s', () => {
-  // Each `it.fails` passes while its bug is there; once src/graph/build.ts is fixed it fails:
-  // then make it a plain `it` and drop its case from knownMismatch.
+describe('regressions: differences found between the ILP\'s graph and the validator\'s', () => {
+  // Fixed bugs keep a plain test. A test marked `it.fails` passes while its difference is there;
+  // once it is resolved the test fails: then make it a plain `it` and drop its knownMismatch case.
   const n = nodes();
 
-  // Entry parameter ps = (p0: f64, p1: bool), read p1 first. build.ts creates the group on the
-  // read of p1 and registers it under the group's name p0, so the read of p0 finds the group and
-  // returns without adding p0 to its names and element types: `bytes` weighs ps as 6 × 1 bytes
-  // instead of 6 × (8 + 1). PLANNING.md groups all components of an entry parameter.
+  // Entry parameter ps = (p0: f64, p1: bool), read p1 first. build.ts used to leave p0 out of
+  // the group (and its element type), so `bytes` weighed ps as 6 × 1 bytes, not 6 × (8 + 1).
+  // PLANNING.md groups all components of an entry parameter. Fixed in 2715e56.
   const tuples = buildProgram(
     'tuples',
     [tupleParam('ps', [arrayValue('p0', 'f64', 1), arrayValue('p1', 'bool', 1)])],
     [n.map([arr('ys', 'f64', 1)], ['p1', 'p0'], lam([['b', 'bool'], ['x', 'f64']], v('x', 'f64')))],
     ['ys'],
   );
-  it.fails('bytes on an entry array of tuples: the ILP optimum equals the brute force (102)', async () => {
+  it('bytes on an entry array of tuples: the ILP optimum equals the brute force (102)', async () => {
     const cost = parseCost('bytes');
     const shapes = { p0: [6], p1: [6] };
     expect(bruteForce(tuples, cost, { shapes }).objective).toBe(54 + 48);
     expect((await plan(tuples, { solver, cost, shapes })).stats.objective).toBe(54 + 48);
   });
 
-  // dim(ys, 0) inside the `then` block: stmtReads' `captured` includes shape queries (the block
-  // needs ys to exist), and build.ts turns every captured array into a `control` read, so the
-  // ILP counts a read stream of ys that PLANNING.md ("dim is not a read") and the evaluator don't.
+  // dim(ys, 0) inside the `then` block: build.ts used to turn every array a block captures,
+  // shape queries included, into a `control` read, so the ILP counted a read stream of ys that
+  // PLANNING.md ("dim is not a read") and the evaluator don't. Fixed in 2715e56.
   const shapeInBranch = buildProgram(
     'shapeInBranch',
     [arrayParam('xs', 'f64', 1), arrayParam('ys', 'f64', 1), scalarParam('c', 'bool')],
@@ -223,7 +210,7 @@ describe('regressions: known differences between the ILP\'s graph and the valida
     ],
     ['zs'],
   );
-  it.fails('reads with dim() of an outer array in a branch: the ILP optimum equals the brute force (3)', async () => {
+  it('reads with dim() of an outer array in a branch: the ILP optimum equals the brute force (3)', async () => {
     const cost = parseCost('reads');
     // xs: once by the if (unordered), once in each branch; ys: not read at all.
     expect(bruteForce(shapeInBranch, cost).objective).toBe(3);
@@ -248,12 +235,26 @@ describe('regressions: known differences between the ILP\'s graph and the valida
     expect((await plan(scalarOut, { solver, cost })).stats.objective).toBe(2);
   });
 
-  it('the predicates of knownMismatch recognise the three programs', () => {
+  // The same parameter with only p0 read: build.ts's group of ps holds p0 alone and weighs 48
+  // bytes; PLANNING.md's group is all of ps's components, 54 bytes, as the evaluator counts.
+  // (Which one is right is the spec's call; today they differ.)
+  const halfRead = buildProgram(
+    'halfRead',
+    [tupleParam('ps', [arrayValue('p0', 'f64', 1), arrayValue('p1', 'bool', 1)])],
+    [n.map([arr('zs', 'f64', 1)], ['p0'], lam([['x', 'f64']], v('x', 'f64')))],
+    ['zs'],
+  );
+  it.fails('bytes on an entry array of tuples with a component never read: the ILP optimum equals the brute force (102)', async () => {
+    const cost = parseCost('bytes');
+    const shapes = { p0: [6], p1: [6] };
+    expect(bruteForce(halfRead, cost, { shapes }).objective).toBe(54 + 48);
+    expect((await plan(halfRead, { solver, cost, shapes })).stats.objective).toBe(54 + 48);
+  });
+
+  it('knownMismatch recognises exactly the programs with an open difference', () => {
     expect(knownMismatch(scalarOut, 'fused-edges')).toBe(true);
-    expect(knownMismatch(shapeInBranch, 'reads+writes')).toBe(true);
-    expect(knownMismatch(tuples, 'bytes')).toBe(true);
-    expect(knownMismatch(tuples, 'reads+writes')).toBe(false);
-    expect(knownMismatch(shapeInBranch, 'reads')).toBe(true);
-    expect(knownMismatch(shapeInBranch, 'fused-edges')).toBe(false);
+    expect(knownMismatch(halfRead, 'bytes')).toBe(true);
+    expect(knownMismatch(halfRead, 'reads+writes')).toBe(false);
+    expect(knownMismatch(shapeInBranch, 'reads')).toBe(false);
   });
 });
