@@ -7,13 +7,13 @@
 // the loop are loop-carried; the condition and the body each receive them as block params, the
 // body returns their next values, and the node's outs receive the final ones.
 
-import type { Span } from '../diagnostics/index.js';
+import { UserError, type Span } from '../diagnostics/index.js';
 import type { Stmt as AstStmt, Pattern } from '../syntax/ast.js';
-import type { ScalarType, Stmt, Value, VarName } from '../ir/types.js';
-import { asArray, asScalar, deref, describe, evalBody, evalExpr, sizesIn } from './evaluator.js';
+import type { Block, ScalarType, Stmt, Value, VarName } from '../ir/types.js';
+import { asArray, asScalar, deref, describe, evalBody, evalExpr, sizesIn, unknownSizeNotes } from './evaluator.js';
 import { coerce, concrete, toExpr } from './scalar.js';
 import { TypeClash, isTuple, type ETy } from './types.js';
-import { bind, bindLevel, fail, site, type DynScalar, type Env, type Frame, type SVal } from './values.js';
+import { bind, bindLevel, fail, site, type DynScalar, type Env, type Frame, type SVal, type StaticScalar } from './values.js';
 
 type IfStmt = Extract<AstStmt, { kind: 'if' }>;
 type WhileStmt = Extract<AstStmt, { kind: 'while' }>;
@@ -29,9 +29,7 @@ export function lowerIf(fr: Frame, cond: DynScalar, s: IfStmt): Env {
     const r = evalBody({ ...arrayFrame(fr, stmts, fr.env), conditions }, body);
     if (r.ret !== null && conditions[conditions.length - 1]!.sizesOf.length > 0) {
       const sizes = conditions[conditions.length - 1]!.sizesOf.join(', ');
-      throw fail(fr, 'E206', `this 'if' returns, so it must be decided at compile time, but its condition depends on the size of ${sizes}, which is only known at run time`, s.cond.span, [
-        'give the entry a signature with shapes so that sizes are compile-time constants',
-      ]);
+      throw fail(fr, 'E206', `this 'if' returns, so it must be decided at compile time, but its condition depends on the size of ${sizes}, which is only known at run time`, s.cond.span, unknownSizeNotes(fr, conditions[conditions.length - 1]!.sizesOf));
     }
     if (r.ret !== null) throw fail(fr, 'E211', "'return' inside a run-time 'if' is not supported; bind a variable in both branches and return after the 'if'", s.span);
     return { stmts, env: r.env };
@@ -217,26 +215,184 @@ function assignedNames(stmts: readonly AstStmt[], out = new Set<string>()): Set<
   return out;
 }
 
+/**
+ * What every iteration of a loop may assume about a carried value at compile time: an array's
+ * static shape, a scalar's static value (null where unknown), structurally like the value.
+ */
+type Known =
+  | { readonly kind: 'array'; readonly shape: readonly number[] | null }
+  | { readonly kind: 'scalar'; readonly value: StaticScalar | null }
+  | { readonly kind: 'tuple'; readonly elems: readonly Known[] };
+
+/** What the value entering a loop knows; a function or an unbound name cannot be carried. */
+function knownOf(fr: Frame, v0: SVal, name: string, span: Span): Known {
+  const v = deref(fr, v0, span);
+  switch (v.kind) {
+    case 'array':
+      return { kind: 'array', shape: v.shape };
+    case 'static':
+      return { kind: 'scalar', value: v };
+    case 'dyn':
+      return { kind: 'scalar', value: null };
+    case 'tuple':
+      return { kind: 'tuple', elems: v.elems.map((e, i) => knownOf(fr, e, `${name}.${i}`, span)) };
+    case 'fn':
+      throw fail(fr, 'E219', `'${name}' is a function and cannot be re-bound in a run-time loop`, span);
+    case 'param':
+    case 'undef':
+      throw fail(fr, 'E209', `'${name}' is not bound here`, span);
+    default:
+      return v satisfies never;
+  }
+}
+
+/** The knowledge that also holds after an iteration that produced `next` (already type-checked). */
+function meetKnown(fr: Frame, k: Known, next0: SVal, span: Span): Known {
+  const next = deref(fr, next0, span);
+  switch (k.kind) {
+    case 'array': {
+      const same = k.shape !== null && next.kind === 'array' && next.shape !== null && next.shape.join() === k.shape.join();
+      return same ? k : { kind: 'array', shape: null };
+    }
+    case 'scalar': {
+      const same = k.value !== null && next.kind === 'static' && next.ty === k.value.ty && next.value === k.value.value;
+      return same ? k : { kind: 'scalar', value: null };
+    }
+    case 'tuple':
+      return next.kind === 'tuple'
+        ? { kind: 'tuple', elems: k.elems.map((e, i) => meetKnown(fr, e, next.elems[i]!, span)) }
+        : forget(k);
+    default:
+      return k satisfies never;
+  }
+}
+
+/** The same structure with nothing known: how loops were lowered before shapes were kept. */
+function forget(k: Known): Known {
+  switch (k.kind) {
+    case 'array':
+      return { kind: 'array', shape: null };
+    case 'scalar':
+      return { kind: 'scalar', value: null };
+    case 'tuple':
+      return { kind: 'tuple', elems: k.elems.map(forget) };
+    default:
+      return k satisfies never;
+  }
+}
+
+function sameKnown(a: Known, b: Known): boolean {
+  switch (a.kind) {
+    case 'array':
+      return b.kind === 'array' && (a.shape === null ? b.shape === null : b.shape !== null && a.shape.join() === b.shape.join());
+    case 'scalar':
+      return b.kind === 'scalar' && (a.value === null ? b.value === null : b.value !== null && a.value.ty === b.value.ty && a.value.value === b.value.value);
+    case 'tuple':
+      return b.kind === 'tuple' && a.elems.length === b.elems.length && a.elems.every((e, i) => sameKnown(e, b.elems[i]!));
+    default:
+      return a satisfies never;
+  }
+}
+
+function knowsAnything(k: Known): boolean {
+  switch (k.kind) {
+    case 'array':
+      return k.shape !== null;
+    case 'scalar':
+      return k.value !== null;
+    case 'tuple':
+      return k.elems.some(knowsAnything);
+    default:
+      return k satisfies never;
+  }
+}
+
+/**
+ * A carried value as the loop sees it: fresh IR values where it changes at run time, with the
+ * known shapes; a scalar with a known value is no IR value at all (it is not carried).
+ */
+function freshKnown(fr: Frame, v0: SVal, k: Known, hint: string, level: 0 | 1 | 2, span: Span): { val: SVal; values: Value[] } {
+  const v = deref(fr, v0, span);
+  if (k.kind === 'scalar' && k.value !== null) return { val: k.value, values: [] };
+  if (k.kind === 'tuple' && v.kind === 'tuple') {
+    const parts = v.elems.map((e, i) => freshKnown(fr, e, k.elems[i]!, `${hint}.${i}`, level, span));
+    return { val: { kind: 'tuple', elems: parts.map((p) => p.val) }, values: parts.flatMap((p) => p.values) };
+  }
+  const f = freshLike(fr, v, hint, level);
+  return k.kind === 'array' && f.val.kind === 'array' ? { val: { ...f.val, shape: k.shape }, values: f.values } : f;
+}
+
+/** The value with every scalar bound to an IR variable (adding scalar statements). */
+function materializeValue(fr: Frame, v0: SVal, hint: string, span: Span): SVal {
+  const v = deref(fr, v0, span);
+  if (v.kind === 'tuple') return { kind: 'tuple', elems: v.elems.map((e, i) => materializeValue(fr, e, `${hint}.${i}`, span)) };
+  if (v.kind !== 'static' && v.kind !== 'dyn') return v;
+  const [name] = materialize(fr, v, hint, span);
+  return { kind: 'dyn', expr: { kind: 'var', name: name!, type: concrete(fr, v.ty) }, ty: v.ty };
+}
+
+/** The IR names of the parts of a carried value that the loop does not know statically. */
+function materializeUnknown(fr: Frame, v0: SVal, k: Known, hint: string, span: Span): VarName[] {
+  const v = deref(fr, v0, span);
+  if (k.kind === 'scalar' && k.value !== null) return [];
+  if (k.kind === 'tuple' && v.kind === 'tuple') return v.elems.flatMap((e, i) => materializeUnknown(fr, e, k.elems[i]!, `${hint}.${i}`, span));
+  return materialize(fr, v, hint, span);
+}
+
+/**
+ * A `while` loop becomes one WhileNode. The body is lowered assuming the carried values keep
+ * what is known of them on entry (static shapes, static scalar values), so that a compile-time
+ * decision inside (an `if` on `size(xs)` that returns, a `for` over a shape) still sees them;
+ * where an iteration does not preserve that knowledge, the loop is lowered again knowing less,
+ * until the assumption holds for every iteration (each round forgets something, so this ends).
+ * If lowering under an assumption fails, the loop is lowered once more knowing nothing, which
+ * reports the same errors as a loop that never kept shapes.
+ */
 export function lowerWhile(fr: Frame, s: WhileStmt): Env {
   if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a 'while' loop cannot be used inside an element function", s.span);
-  const outer = fr.em.stmts;
-  const level = bindLevel(fr);
   const carried = [...assignedNames(s.body)].filter((n) => fr.env.has(n));
   // An entry parameter the inference run has not classified yet is carried as an array.
   const initial = carried.map((n) => {
     const v = deref(fr, fr.env.get(n)!, s.span);
     return v.kind === 'param' ? asArray(fr, v, s.span, `'${n}'`) : v;
   });
-  for (const [i, v] of initial.entries()) {
-    if (v.kind === 'fn') throw fail(fr, 'E219', `'${carried[i]}' is a function and cannot be re-bound in a run-time loop`, s.span);
+  const entry = initial.map((v, i) => knownOf(fr, v, carried[i]!, s.span));
+  // The initial values become IR variables before the body is lowered, as the loop's inputs
+  // come first in the user's reading; the ones a loop knows statically are left dead.
+  const inputs = initial.map((v, i) => materializeValue(fr, v, carried[i]!, s.span));
+  const restore = fr.st.checkpoint();
+  let known: readonly Known[] = entry;
+  for (;;) {
+    let attempt: LoopAttempt;
+    try {
+      attempt = lowerLoopBody(fr, s, carried, inputs, known);
+    } catch (e) {
+      if (!(e instanceof UserError) || !known.some(knowsAnything)) throw e;
+      restore();
+      known = known.map(forget);
+      continue;
+    }
+    if (attempt.next.every((k, i) => sameKnown(k, known[i]!))) return emitLoop(fr, s, carried, inputs, known, attempt);
+    restore();
+    known = attempt.next;
   }
-  const init = initial.flatMap((v, i) => materialize(fr, v, carried[i]!, s.span));
-  const fresh = (): { env: Env; params: Value[]; vals: SVal[] } => {
+}
+
+/** The loop's condition and body lowered under one assumption, and what the body preserves of it. */
+interface LoopAttempt {
+  readonly cond: Block;
+  readonly body: Block;
+  readonly next: readonly Known[];
+}
+
+function lowerLoopBody(fr: Frame, s: WhileStmt, carried: readonly string[], initial: readonly SVal[], known: readonly Known[]): LoopAttempt {
+  const level = bindLevel(fr);
+  const params = (): { env: Env; params: Value[]; vals: SVal[] } => {
     let env = fr.env;
     const params: Value[] = [];
     const vals: SVal[] = [];
     initial.forEach((v, i) => {
-      const f = freshLike(fr, v, carried[i]!, level);
+      const f = freshKnown(fr, v, known[i]!, carried[i]!, level, s.span);
       params.push(...f.values);
       vals.push(f.val);
       env = bind(env, carried[i]!, f.val);
@@ -244,38 +400,60 @@ export function lowerWhile(fr: Frame, s: WhileStmt): Env {
     return { env, params, vals };
   };
   const conditions = [...fr.conditions];
-  const condParams = fresh();
+  const condParams = params();
   const condStmts: Stmt[] = [];
   const condFrame = { ...arrayFrame(fr, condStmts, condParams.env), conditions };
   const c = asScalar(condFrame, evalExpr(condFrame, s.cond), s.cond.span, "the condition of a 'while'");
   const condName = materialize(condFrame, coerce(condFrame, c, 'bool', site(fr, s.cond.span), "the condition of a 'while'"), 'cond', s.cond.span);
 
-  const bodyParams = fresh();
+  const bodyParams = params();
   const bodyStmts: Stmt[] = [];
   const bodyFrame = { ...arrayFrame(fr, bodyStmts, bodyParams.env), conditions };
   const r = evalBody(bodyFrame, s.body);
   if (r.ret !== null) throw fail(fr, 'E211', "'return' inside a 'while' loop is not supported", s.span);
   const after = { ...bodyFrame, env: r.env };
-  const results = carried.flatMap((n, i) => {
+  const nexts = carried.map((n, i) => {
     const next = deref(after, r.env.get(n)!, s.span);
-    const before = bodyParams.vals[i]!;
-    checkSameType(after, n, before, next, s.span);
-    const scalarPair = (before.kind === 'dyn' || before.kind === 'static') && (next.kind === 'dyn' || next.kind === 'static');
-    const value = scalarPair ? coerce(after, next, before.ty, site(fr, s.span), `the loop-carried '${n}'`) : next;
-    return materialize(after, value, n, s.span);
+    checkSameType(after, n, bodyParams.vals[i]!, next, s.span);
+    return next;
   });
-  const outs = fresh();
+  const next = nexts.map((v, i) => meetKnown(after, known[i]!, v, s.span));
+  if (!next.every((k, i) => sameKnown(k, known[i]!))) {
+    // This attempt is discarded; its results need not be built.
+    return { cond: { params: [], stmts: [], results: [] }, body: { params: [], stmts: [], results: [] }, next };
+  }
+  const results = carried.flatMap((n, i) => {
+    const before = bodyParams.vals[i]!;
+    const v = nexts[i]!;
+    const scalarPair = (before.kind === 'dyn' || before.kind === 'static') && (v.kind === 'dyn' || v.kind === 'static');
+    const value = scalarPair ? coerce(after, v, before.ty, site(fr, s.span), `the loop-carried '${n}'`) : v;
+    return materializeUnknown(after, value, known[i]!, n, s.span);
+  });
+  return {
+    cond: { params: condParams.params, stmts: condStmts, results: condName },
+    body: { params: bodyParams.params, stmts: bodyStmts, results },
+    next,
+  };
+}
+
+/** Appends the WhileNode of a successful attempt and binds the carried names to its outs. */
+function emitLoop(fr: Frame, s: WhileStmt, carried: readonly string[], initial: readonly SVal[], known: readonly Known[], attempt: LoopAttempt): Env {
+  if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a 'while' loop cannot be used inside an element function", s.span);
+  const outer = fr.em.stmts;
+  const init = initial.flatMap((v, i) => materializeUnknown(fr, v, known[i]!, carried[i]!, s.span));
+  const level = bindLevel(fr);
+  const outs = initial.map((v, i) => freshKnown(fr, v, known[i]!, carried[i]!, level, s.span));
   outer.push({
     kind: 'while',
     id: fr.st.nodeId(),
     init,
-    cond: { params: condParams.params, stmts: condStmts, results: condName },
-    body: { params: bodyParams.params, stmts: bodyStmts, results },
-    outs: outs.params,
+    cond: attempt.cond,
+    body: attempt.body,
+    outs: outs.flatMap((o) => o.values),
     span: site(fr, s.span),
   });
   let env = fr.env;
-  carried.forEach((n, i) => (env = bind(env, n, outs.vals[i]!)));
+  carried.forEach((n, i) => (env = bind(env, n, outs[i]!.val)));
   return env;
 }
 

@@ -12,7 +12,7 @@ import type { Expr, Lambda, Let, MathFn, Param } from '../ir/types.js';
 import { callBuiltin, isBuiltinName } from './builtins.js';
 import { lowerIf, lowerWhile } from './control.js';
 import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr } from './scalar.js';
-import { TypeClash, isTuple, rankOf, type ETy, type STy } from './types.js';
+import { TypeClash, elemLeaves, isTuple, rankOf, type ETy, type STy } from './types.js';
 import {
   bind,
   fail,
@@ -296,7 +296,7 @@ function nonTermination(fr: Frame, def: Def, span: Span): Error {
       'E206',
       `this 'if' must be decided at compile time to stop the recursion of '${def.name}', but it depends on the size of ${cond.sizesOf.join(', ')}, which is only known at run time`,
       cond.span,
-      ['give the entry a signature with shapes (e.g. --shape) so that sizes are compile-time constants'],
+      unknownSizeNotes(fr, cond.sizesOf),
     );
   }
   return fail(fr, 'E205', `the recursion of '${def.name}' does not terminate at compile time (more than ${maxCallDepth} nested calls)`, span);
@@ -433,7 +433,39 @@ export function nonStatic(fr: Frame, v: ScalarVal, span: Span, what: string): Er
   const why = sizes.length > 0
     ? `it depends on the size of ${sizes.join(', ')}, which is only known at run time`
     : 'it depends on values only known at run time';
-  return fail(fr, 'E204', `${what} must be known at compile time, but ${why}`, span);
+  return fail(fr, 'E204', `${what} must be known at compile time, but ${why}`, span, sizes.length > 0 ? unknownSizeNotes(fr, sizes) : undefined);
+}
+
+/**
+ * Notes for a compile-time decision that needs sizes only known at run time (`sizesOf`, the
+ * user-facing names `sizesIn` gives): which entry parameter's shape is unknown and the `--shape`
+ * that would make it known, or, when every input shape is known, that the size is computed at
+ * run time and no input shape helps.
+ */
+export function unknownSizeNotes(fr: Frame, sizesOf: readonly string[]): string[] {
+  const unknown = fr.st.paramNames.flatMap((name, i) => {
+    const v = fr.st.paramValues[i];
+    return v !== undefined && v.kind === 'array' && v.shape === null ? [{ name, v }] : [];
+  });
+  const flag = ({ name, v }: (typeof unknown)[number]): string => {
+    const elem = fr.st.infer.defaultElem(v.elem);
+    const leaf = typeof elem === 'string' ? elem : (elemLeaves(elem)[0] ?? 'f64');
+    const rank = fr.st.infer.peekRank(v.rank);
+    return `--shape ${name}=${leaf}[${Array.from({ length: rank }, () => '...').join(',')}]`;
+  };
+  const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(', ');
+  // A component of a tuple-typed parameter is displayed as `xs.0`.
+  const named = unknown.filter((p) => sizesOf.some((s) => s === p.name || s.startsWith(`${p.name}.`)));
+  if (named.length > 0) {
+    const what = named.length === 1 ? `the shape of ${quoted(named.map((p) => p.name))} is` : `the shapes of ${quoted(named.map((p) => p.name))} are`;
+    return [`${what} not known at compile time; give ${named.length === 1 ? 'it' : 'them'}, e.g. ${named.map(flag).join(' ')}, or call the entry with a signature that has shapes`];
+  }
+  if (unknown.length > 0) {
+    return [
+      `the size of ${sizesOf.join(', ')} comes from the inputs ${quoted(unknown.map((p) => p.name))}, whose shapes are not known at compile time; give them, e.g. ${unknown.map(flag).join(' ')}, or call the entry with a signature that has shapes`,
+    ];
+  }
+  return [`every input shape is known, but the size of ${sizesOf.join(', ')} is computed at run time (by a 'while' loop that changes it, or from data, as in 'filter'), so no input shape makes it known at compile time`];
 }
 
 /** User-facing names of the arrays whose extents an expression reads. */

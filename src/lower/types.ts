@@ -58,10 +58,32 @@ interface RankVarState {
   lower: number;
 }
 
+/** A copy of the solver's variables (see `Infer.snapshot`). */
+export interface InferSnapshot {
+  readonly tvars: readonly Readonly<TVarState>[];
+  readonly rvars: readonly Readonly<RankVarState>[];
+}
+
 /** Union-find over element-type and rank variables, owned by one lowering run. */
 export class Infer {
   private readonly tvars: TVarState[] = [];
   private readonly rvars: RankVarState[] = [];
+
+  /**
+   * The solver's state, to undo what a discarded attempt at lowering a loop body unified (an
+   * attempt under assumptions that turned out wrong must not constrain the entry's types).
+   */
+  snapshot(): InferSnapshot {
+    return {
+      tvars: this.tvars.map((t) => ({ ...t })),
+      rvars: this.rvars.map((r) => ({ ...r })),
+    };
+  }
+
+  restore(s: InferSnapshot): void {
+    this.tvars.splice(0, this.tvars.length, ...s.tvars.map((t) => ({ ...t })));
+    this.rvars.splice(0, this.rvars.length, ...s.rvars.map((r) => ({ ...r })));
+  }
 
   freshElem(): TVar {
     this.tvars.push({ binding: undefined, leaf: false });

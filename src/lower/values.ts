@@ -148,6 +148,23 @@ export class LowerState {
     return this.vars.map((v, i) => ({ name: `%${i}`, hint: v.hint, level: v.level }));
   }
 
+  /**
+   * Saves what an evaluation may change besides the IR it emits (the solver, parameters
+   * classified on first use, the call budget) and returns a function that puts it back, for
+   * lowering the same code again under other assumptions. Names and node ids are not reused:
+   * the discarded IR keeps its own, and gaps are harmless.
+   */
+  checkpoint(): () => void {
+    const infer = this.infer.snapshot();
+    const params = [...this.paramValues];
+    const calls = this.calls;
+    return () => {
+      this.infer.restore(infer);
+      this.paramValues.splice(0, this.paramValues.length, ...params);
+      this.calls = calls;
+    };
+  }
+
   nodeId(): NodeId {
     return this.nodes++;
   }
