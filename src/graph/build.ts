@@ -6,7 +6,8 @@
 // in a shape or seed expression, or in a scalar statement the node uses, transitively — the
 // case Accelerate's 2024 code missed), when it enters or leaves a `force`, when it is a
 // scatter's destination or any use of a scatter's result, or when it touches control flow.
-// `dim(xs, k)` is a shape query and adds nothing.
+// `dim(xs, k)` is a shape query and adds nothing — unless the size is known only at run time
+// after another node (orderings.ts), which then comes first.
 //
 // Two user errors are found here because they make every plan impossible: two scatters that
 // update the same array in place, and a use of an array after the scatter that overwrote it.
@@ -14,6 +15,7 @@
 import { CompilerBug, userError, type SourceFile } from '../diagnostics/index.js';
 import type { Block, CombinatorNode, ControlNode, NodeId, ScalarType, Stmt, VarName } from '../ir/types.js';
 import { scalarIndexedArrays, stmtReads, type ReadRole } from '../ir/walk.js';
+import { orderingDependences, type Orderings } from './orderings.js';
 import type {
   ArrayGroup,
   DependenceGraph,
@@ -142,7 +144,7 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
 
   const nodeOf = new Map<NodeId, GraphNode>(nodes.map((n) => [n.id, n]));
   for (const g of groups) if (g.definedBy !== null) producerOfGroup.set(g.index, g.definedBy);
-  const edges = buildEdges(nodes, reads, producerOfGroup, nodeOf);
+  const edges = buildEdges(nodes, reads, producerOfGroup, nodeOf, orderingDependences(block));
   const precedences = scatterPrecedences(nodes, reads, context);
   checkAcyclic(nodes, edges, precedences, context);
 
@@ -157,6 +159,7 @@ function buildEdges(
   reads: readonly GraphRead[],
   producerOfGroup: ReadonlyMap<number, NodeId>,
   nodeOf: ReadonlyMap<NodeId, GraphNode>,
+  orderings: Orderings,
 ): GraphEdge[] {
   const byPair = new Map<string, GraphRead[]>();
   for (const r of reads) {
@@ -165,6 +168,8 @@ function buildEdges(
     const key = `${p}->${r.consumer}`;
     byPair.set(key, [...(byPair.get(key) ?? []), r]);
   }
+  // Orderings without a read (a control node's scalar, a run-time size) are edges too.
+  for (const [to, froms] of orderings) for (const from of froms.keys()) if (!byPair.has(`${from}->${to}`)) byPair.set(`${from}->${to}`, []);
   const edges: GraphEdge[] = [];
   for (const [key, edgeReads] of byPair) {
     const [from, to] = key.split('->').map(Number) as [NodeId, NodeId];
@@ -178,6 +183,8 @@ function buildEdges(
       if (r.role === 'scatter-dest') reasons.add('scatter-dest');
       if (r.role === 'control' || r.role === 'while-init') reasons.add('control-flow');
     }
+    const ordering = orderings.get(to)?.get(from);
+    if (ordering !== undefined) reasons.add(ordering);
     if (p.kind === 'force') reasons.add('force-output');
     if (p.kind === 'scatter') reasons.add('scatter-output');
     if (p.kind === 'if' || p.kind === 'while' || c.kind === 'if' || c.kind === 'while') reasons.add('control-flow');

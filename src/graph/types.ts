@@ -28,7 +28,9 @@ export type InfusibleReason =
   | 'force-output'
   | 'scatter-dest'
   | 'scatter-output'
-  | 'control-flow';
+  | 'control-flow'
+  /** The consumer needs a size known only once the producer has run (data-dependent shapes). */
+  | 'shape';
 
 export type GraphNodeKind = CombinatorKind | ControlNode['kind'];
 

@@ -110,7 +110,7 @@ const graphReadRoles = Object.keys(orderRuleOf) as GraphReadRole[];
 
 /** Typed as a record so that a new reason fails to compile until the format names it. */
 const infusibleReasonSet: { readonly [R in InfusibleReason]: true } = {
-  indexed: true, 'force-input': true, 'force-output': true, 'scatter-dest': true, 'scatter-output': true, 'control-flow': true,
+  indexed: true, 'force-input': true, 'force-output': true, 'scatter-dest': true, 'scatter-output': true, 'control-flow': true, shape: true,
 };
 
 const infusibleReasons = Object.keys(infusibleReasonSet) as InfusibleReason[];
@@ -784,7 +784,7 @@ function arrayFacts(bg: BlockGraphs, group: ArrayGroup): ArrayFacts {
   };
 }
 
-/** A source group's components: every one any read touches, even one the group's `names` missed. */
+/** A source group's components: its names, and any other a read touches (the JSON must name them all). */
 function componentsOf(graph: DependenceGraph, g: ArrayGroup): string[] {
   return [...new Set([...g.names, ...graph.reads.filter((r) => r.group === g.index).flatMap((r) => r.arrays)])];
 }

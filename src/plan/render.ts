@@ -101,6 +101,8 @@ function reasonText(reason: InfusibleReason): string {
       return "it is a scatter's result, complete only after the scatter";
     case 'control-flow':
       return 'control flow (if/while) fuses with nothing';
+    case 'shape':
+      return 'the consumer needs its size, which is known only after the producer has run';
     default:
       return reason satisfies never;
   }

@@ -5,6 +5,7 @@
 // the ILP planner, so "every ILP plan passes the validator" is an independent check. Each
 // violation names the rule, the block, the cluster and the nodes, in words.
 
+import { orderingDependences } from '../graph/orderings.js';
 import { CompilerBug } from '../diagnostics/index.js';
 import type { NodeId, Program, VarName } from '../ir/types.js';
 import {
@@ -117,6 +118,18 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     } else if (cp === cc && position.get(e.producer)! > position.get(e.consumer)!) {
       report('dependence', cc, [e.producer, e.consumer],
         `${label(e.consumer)} is listed before ${label(e.producer)}, whose output it reads`);
+    }
+  }
+  // Orderings that are no reads (a control node's scalar outputs, sizes known only at run
+  // time): derived by src/graph/orderings.ts, the one piece of dependence analysis this
+  // validator shares with the planner's graph, because it is about scheduling, not fusion rules.
+  for (const [consumer, producers] of orderingDependences(g.block)) {
+    for (const [producer, why] of producers) {
+      const cp = clusterOf.get(producer);
+      const cc = clusterOf.get(consumer);
+      if (cp === undefined || cc === undefined || cp < cc) continue;
+      report('dependence', cc, [producer, consumer],
+        `${label(consumer)} in cluster ${cc} must come after ${label(producer)} (${why === 'shape' ? 'it needs a size known only after it' : 'it uses a scalar it computes'}), in cluster ${cp}`);
     }
   }
   for (const n of g.nodes) {
