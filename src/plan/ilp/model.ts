@@ -13,12 +13,12 @@
 //   π_max                only with the `clusters` term (bounded below by the sinks' π only:
 //                        π never decreases along a dependence).
 //   s_rq, y_q            the `reads` term (per array group with k ≥ 2 ordered read keys, in a
-//                        fixed order): s_rq = 1 lets key q share the memory stream of an earlier
-//                        key r (same π, same order, r from memory); y_q ≥ mem_q − Σ_r s_rq is 1
-//                        when q opens a stream of its own. At most one s per q, so the first
-//                        memory read of every (π, order) class pays exactly once: Σ y = the
-//                        number of distinct streams at every optimum. Pairs that can never
-//                        share (π or orders provably different) get no variable.
+//                        fixed order), as facility location: y_q = 1 when memory read q opens a
+//                        stream, s_rq = 1 when q joins the stream opened by an earlier read r
+//                        (same π, same order; s_rq ≤ y_r), and y_q + Σ_r s_rq = mem_q. Every
+//                        plan has such an assignment (each (π, order) class opened by its first
+//                        memory read), so Σ y = the number of distinct streams at an optimum.
+//                        Pairs that can never share (π or orders provably different) get no s.
 // Every big-M is the range of the difference it relaxes, not n or g + 2. Optional valid cuts
 // (ModelOptions.cuts) tighten the LP without removing integer solutions: fused-edge triangles
 // and pairs of out-edges whose fixed read orders clash.
@@ -187,6 +187,8 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
     return x;
   });
   const fixedUnfused = (k: number): boolean => columns[fused[k]!]!.lower === 1;
+  /** Shared-stream binaries (s = 1 ⇒ π_a = π_b), collected for the cuts. */
+  const shares: { readonly col: number; readonly holdsAt: 0 | 1; readonly a: number; readonly b: number }[] = [];
 
   // Rule 4: a fused edge carries the producer's order into each of the consumer's reads:
   // |d_p − read| ≤ M·x, M the largest possible difference.
@@ -209,8 +211,6 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
       { col: pi[idx.get(p.before)!]!, coef: -1 },
     ]);
   }
-
-  if (cuts) addCuts();
 
   // Costs. clusters: π_max + 1 per non-empty block.
   const clustersCoef = termCoefficient(cost, 'clusters');
@@ -239,6 +239,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
     if (w === 0) continue;
     offset += addReadStreams(group.index, w);
   }
+  if (cuts) addCuts();
 
   return { columns, rows, offset, layout: { pi, order, manifest, fused } };
 
@@ -283,23 +284,29 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
         addRow(`tri_${a}_${graph.edges[kab]!.to}_${c}_ac`, -Infinity, 0, [{ col: xac, coef: 1 }, { col: xab, coef: -1 }, { col: xbc, coef: -1 }]);
       }
     }
-    // Two fused edges (a,b) and (c,d) with paths a ⇝ d and c ⇝ b close a cycle through which all
-    // these nodes share one π; a strict step on either path makes that impossible, so one of the
-    // two edges is unfused. (One edge alone is the strict-path fixing above.)
-    const live = [...edgeAt.values()].map((k) => ({ k, a: idx.get(graph.edges[k]!.from)!, b: idx.get(graph.edges[k]!.to)! }));
+    // Equalities of π: a fused edge (x = 0) or a shared read stream (s = 1). Two of them, {p, q}
+    // and {r, t}, with paths q ⇝ r and t ⇝ p (any orientation) close a cycle through which all
+    // these nodes share one π; a strict step on either path makes that impossible, so at most
+    // one holds. (One alone is the strict-path fixing and pair pruning above.)
+    const equalities = [
+      ...[...edgeAt.values()].map((k) => ({ col: fused[k]!, holdsAt: 0, a: idx.get(graph.edges[k]!.from)!, b: idx.get(graph.edges[k]!.to)! })),
+      ...shares,
+    ];
     const reachOrSelf = (u: number, v: number): boolean => u === v || st.after[u]!.has(v);
     const strictlyReaches = (u: number, v: number): boolean => u !== v && st.strictlyAfter[u]!.has(v);
-    for (let i = 0; i < live.length; i++) {
-      const e = live[i]!;
-      for (let j = i + 1; j < live.length; j++) {
-        const f = live[j]!;
-        if (!reachOrSelf(e.a, f.b) || !reachOrSelf(f.a, e.b)) continue;
-        if (strictlyReaches(e.a, f.b) || strictlyReaches(f.a, e.b)) {
-          addRow(`cyc_${graph.edges[e.k]!.from}_${graph.edges[e.k]!.to}_${graph.edges[f.k]!.from}_${graph.edges[f.k]!.to}`, 1, Infinity, [
-            { col: fused[e.k]!, coef: 1 },
-            { col: fused[f.k]!, coef: 1 },
-          ]);
-        }
+    const closesStrictCycle = (p: number, q: number, r: number, t: number): boolean =>
+      reachOrSelf(q, r) && reachOrSelf(t, p) && (strictlyReaches(q, r) || strictlyReaches(t, p));
+    for (let i = 0; i < equalities.length; i++) {
+      const e = equalities[i]!;
+      for (let j = i + 1; j < equalities.length; j++) {
+        const f = equalities[j]!;
+        if (!closesStrictCycle(e.a, e.b, f.a, f.b) && !closesStrictCycle(e.a, e.b, f.b, f.a) && !closesStrictCycle(e.b, e.a, f.a, f.b) && !closesStrictCycle(e.b, e.a, f.b, f.a)) continue;
+        // literal(x) = 1 − x, literal(s) = s; literal_e + literal_f ≤ 1.
+        const constant = (e.holdsAt === 0 ? 1 : 0) + (f.holdsAt === 0 ? 1 : 0);
+        addRow(`cyc_${e.col}_${f.col}`, -Infinity, 1 - constant, [
+          { col: e.col, coef: e.holdsAt === 0 ? -1 : 1 },
+          { col: f.col, coef: f.holdsAt === 0 ? -1 : 1 },
+        ]);
       }
     }
     // Two out-edges of one producer whose reads are in different fixed orders: one is unfused.
@@ -350,30 +357,40 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
       if (m.col === null) constant += w * m.constant;
       else addCost(m.col, w);
     };
+    // Pairs (r, q), r < q, that may share a stream: no strict path between the consumers, π
+    // ranges and order domains that overlap.
+    const pairs: { readonly r: number; readonly q: number; readonly s: number }[] = [];
     ordered.forEach((q, qi) => {
-      const shares: Term[] = [];
       for (let ri = 0; ri < qi; ri++) {
         const r = ordered[ri]!;
         const mayShare = canShareCluster(r.c, q.c) && valueLo(r.order) <= valueHi(q.order) && valueLo(q.order) <= valueHi(r.order);
         if (!mayShare) continue;
         const s = addCol(`s_${group}_${ri}_${qi}`, 0, 1, true);
-        shares.push({ col: s, coef: 1 });
-        // Only a memory read opens a stream to share, and only a memory read needs one.
-        for (const m of [r.memory, q.memory]) if (m.col !== null) addRow(`smem_${group}_${ri}_${qi}_${m.col}`, -Infinity, 0, [{ col: s, coef: 1 }, { col: m.col, coef: -1 }]);
+        pairs.push({ r: ri, q: qi, s });
+        if (r.c !== q.c) shares.push({ col: s, holdsAt: 1, a: r.c, b: q.c });
         // s = 1 ⇒ π_r = π_q and order_r = order_q.
         if (r.c !== q.c) addEqualWhen(`spi_${group}_${ri}_${qi}`, { col: pi[r.c]!, constant: 0 }, { col: pi[q.c]!, constant: 0 }, s, 1);
         addEqualWhen(`sord_${group}_${ri}_${qi}`, r.order, q.order, s, 1);
       }
-      if (shares.length === 0) {
-        payIfMemory(q.memory);
-        return;
-      }
-      if (shares.length > 1) addRow(`sone_${group}_${qi}`, -Infinity, 1, shares);
-      // y_q ≥ memory_q − Σ s.
-      const y = addCol(`y_${group}_${qi}`, 0, 1, false, w);
-      const rhs = q.memory.col === null ? q.memory.constant : 0;
-      addRow(`open_${group}_${qi}`, rhs, Infinity, [{ col: y, coef: 1 }, ...shares, ...(q.memory.col === null ? [] : [{ col: q.memory.col, coef: -1 }])]);
     });
+    // A memory read either opens a stream (y) or joins exactly one earlier read that opened one
+    // (facility location: s_rq ≤ y_r), so y_q + Σ_r s_rq = memory_q. A read in no pair pays alone.
+    const opens = ordered.map((q, qi) => {
+      if (!pairs.some((pair) => pair.r === qi || pair.q === qi)) {
+        payIfMemory(q.memory);
+        return -1;
+      }
+      return addCol(`y_${group}_${qi}`, 0, 1, false, w);
+    });
+    ordered.forEach((q, qi) => {
+      const y = opens[qi]!;
+      if (y < 0) return;
+      const joins = pairs.filter((pair) => pair.q === qi).map((pair) => ({ col: pair.s, coef: 1 }));
+      const memoryTerm = q.memory.col === null ? [] : [{ col: q.memory.col, coef: -1 }];
+      const rhs = q.memory.col === null ? q.memory.constant : 0;
+      addRow(`open_${group}_${qi}`, rhs, rhs, [{ col: y, coef: 1 }, ...joins, ...memoryTerm]);
+    });
+    for (const pair of pairs) addRow(`joinopen_${group}_${pair.r}_${pair.q}`, -Infinity, 0, [{ col: pair.s, coef: 1 }, { col: opens[pair.r]!, coef: -1 }]);
     return constant;
   }
 }
