@@ -316,16 +316,17 @@ function readNodes(ctx: ReadContext, v: Json, path: string): NodeInfo[] {
     const outs = o['outs'] === undefined ? (control ? [] : [name]) : stringsAt(where, o['outs'], `${p}.outs`);
     if (!control && outs.length === 0) fail(where, 'E612', `${p}.outs`, `a ${kind} produces at least one array`);
     let blocks: readonly Json[] = [];
+    const aKind = kind === 'if' ? 'an `if`' : kind === 'while' ? 'a `while`' : `a ${kind}`;
     if (control) {
       const names = kind === 'if' ? '[then, else]' : '[cond, body]';
-      if (o['blocks'] === undefined) fail(where, 'E626', p, `an \`${kind}\` node needs \`blocks\`: ${names}`);
+      if (o['blocks'] === undefined) fail(where, 'E626', p, `${aKind} node needs \`blocks\`: ${names}`);
       blocks = arrayAt(where, o['blocks'], `${p}.blocks`);
-      if (blocks.length !== 2) fail(where, 'E626', `${p}.blocks`, `an \`${kind}\` node has two blocks, ${names}; found ${blocks.length}`);
+      if (blocks.length !== 2) fail(where, 'E626', `${p}.blocks`, `${aKind} node has two blocks, ${names}; found ${blocks.length}`);
     } else if (o['blocks'] !== undefined) {
       fail(where, 'E626', `${p}.blocks`, `only \`if\` and \`while\` nodes have blocks, not a ${kind}`);
     }
     if (control && (o['size'] !== undefined || o['weight'] !== undefined)) {
-      fail(where, 'E612', p, `an \`${kind}\` node's outputs are inputs of its readers; give their size and weight there`);
+      fail(where, 'E612', p, `${aKind} node's outputs are inputs of its readers; give their size and weight there`);
     }
     const id = o['id'] === undefined ? ctx.nextId() : (o['id'] as number);
     return {

@@ -25,42 +25,22 @@ function lowerExample(name: string): Program {
   return lowerModule(parseModule(file), file);
 }
 
-/**
- * Source groups whose `names` miss a component some read touches: src/graph/build.ts can leave
- * one out (with its element type) when a tuple's later component is read first. The JSON names
- * every component, with element types only where known, so their types are not compared.
- */
-function partialGroups(bg: BlockGraphs, out = new Set<string>()): ReadonlySet<string> {
-  const g = bg.graph;
-  for (const v of g.groups) {
-    if (g.reads.some((r) => r.group === v.index && r.arrays.some((a) => !v.names.includes(a)))) out.add(v.name);
-  }
-  for (const blocks of Object.values(bg.children)) for (const b of blocks) partialGroups(b, out);
-  return out;
-}
-
 /** Everything the planner sees of a graph, by names (statement IR and spans left out). */
-function summary(bg: BlockGraphs, partial: ReadonlySet<string> = partialGroups(bg)): unknown {
+function summary(bg: BlockGraphs): unknown {
   const g = bg.graph;
   const name = (id: number): string => g.nodes.find((n) => n.id === id)!.name;
   const group = (i: number): string => g.groups[i]!.name;
   return {
     nodes: g.nodes.map((n) => ({ id: n.id, index: n.index, kind: n.kind, name: n.name, outs: n.outs, label: n.label, group: n.group === null ? null : group(n.group) })),
     groups: g.groups
-      .map((v) => ({
-        name: v.name,
-        names: [...new Set([...v.names, ...g.reads.filter((r) => r.group === v.index).flatMap((r) => r.arrays)])].sort(),
-        elems: partial.has(v.name) ? 'not compared' : v.elems,
-        producer: v.producer,
-        definedBy: v.definedBy,
-      }))
+      .map((v) => ({ name: v.name, names: v.names, elems: v.elems, producer: v.producer, definedBy: v.definedBy }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     reads: g.reads.map((r) => ({ consumer: name(r.consumer), group: group(r.group), role: r.role, order: r.order, arrays: r.arrays })),
     edges: g.edges.map((e) => ({ from: name(e.from), to: name(e.to), fusible: e.fusible, reasons: [...e.reasons].sort(), reads: e.reads.length })),
     precedences: g.precedences.map((p) => `${name(p.before)}<${name(p.scatter)}`).sort(),
     results: g.resultGroups.map(group).sort(),
     gatherCount: g.gatherCount,
-    children: Object.fromEntries(Object.entries(bg.children).map(([id, blocks]) => [id, blocks.map((b) => summary(b, partial))])),
+    children: Object.fromEntries(Object.entries(bg.children).map(([id, blocks]) => [id, blocks.map(summary)])),
   };
 }
 
@@ -256,7 +236,7 @@ describe('round trip: program → graph JSON → planGraph', () => {
       fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 10 } }), async ({ program }) => {
         const graphs = programGraphs(program);
         const json = graphToJson(graphs);
-        expect(summary(parseGraphJson(JSON.stringify(json)), partialGroups(graphs))).toEqual(summary(graphs));
+        expect(summary(parseGraphJson(JSON.stringify(json)))).toEqual(summary(graphs));
         const direct = await plan(program, { solver, cost: 'everything' });
         expect((await planGraph(json, { solver, cost: 'everything' })).stats.objective).toBeCloseTo(direct.stats.objective, 9);
       }),
@@ -302,7 +282,7 @@ describe('malformed graphs: one UserError each, with its code and JSON path', ()
     ['fractional size', 'E624', '$.nodes[0].size: a size is a whole number', broken((g) => (g.nodes[0].size = 1.5))],
     ['unknown result', 'E625', '$.results[0]: the result `cs` is not an array (or node) of this block', broken((g) => (g.results = ['cs']))],
     ['if without blocks', 'E626', '$.nodes[2]: an `if` node needs `blocks`', broken((g) => g.nodes.push({ name: 'c', kind: 'if' }))],
-    ['while with one block', 'E626', '$.nodes[2].blocks: an `while` node has two blocks', broken((g) => g.nodes.push({ name: 'c', kind: 'while', blocks: [{ nodes: [] }] }))],
+    ['while with one block', 'E626', '$.nodes[2].blocks: a `while` node has two blocks', broken((g) => g.nodes.push({ name: 'c', kind: 'while', blocks: [{ nodes: [] }] }))],
     ['map with blocks', 'E626', '$.nodes[0].blocks: only `if` and `while` nodes have blocks', broken((g) => (g.nodes[0].blocks = []))],
     ['error inside a nested block', 'E613', '$.nodes[2].blocks[0].nodes[0].kind: unknown node kind "mop"', broken((g) => g.nodes.push({ name: 'c', kind: 'if', blocks: [{ nodes: [{ name: 'k', kind: 'mop' }] }, { nodes: [] }] }))],
     ['unknown element type', 'E627', '$.inputs[0].elems[0]: unknown element type "int"', broken((g) => (g.inputs[0].elems = ['int']))],
