@@ -155,6 +155,23 @@ export function luleshMesh(nx: number): LuleshMesh {
   };
 }
 
+/**
+ * The inputs of bench/programs/lulesh.fuse for `-s nx`, named as its parameters, in the shape the
+ * TypeScript API takes (`{ data, shape }` arrays and plain numbers).
+ */
+export function luleshInputs(nx: number): Record<string, { readonly data: Float64Array | Int32Array; readonly shape: readonly number[] } | number> {
+  const m = luleshMesh(nx);
+  const nodes = (data: Float64Array | Int32Array, width?: number) => ({ data, shape: width === undefined ? [m.numNode] : [m.numNode, width] });
+  const elems = (data: Float64Array | Int32Array, width?: number) => ({ data, shape: width === undefined ? [m.numElem] : [m.numElem, width] });
+  return {
+    x: nodes(m.x), y: nodes(m.y), z: nodes(m.z),
+    nodelist: elems(m.nodelist, 8), cornerElem: nodes(m.cornerElem, 8),
+    neighbours: elems(m.neighbours, 6), faceKind: elems(m.faceKind, 6), symm: nodes(m.symm, 3),
+    volo: elems(m.volo), elemMass: elems(m.elemMass), nodalMass: nodes(m.nodalMass),
+    nx,
+  };
+}
+
 export interface LuleshState {
   readonly cycle: number;
   readonly time: number;

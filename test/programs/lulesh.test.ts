@@ -3,44 +3,29 @@
 // with the ILP's plan (and interpreted on the smallest mesh), reproduces the iteration count and the
 // "Final Origin Energy" to the printed digits, and the oracle's final state to rounding.
 //
-// -s 10 fused takes about a minute on two cores; it runs only with LULESH_SLOW=1:
+// -s 10 interpreted takes minutes; it runs only with LULESH_SLOW=1:
 //   LULESH_SLOW=1 npx vitest run test/programs/lulesh.test.ts   (see bench/programs/README-lulesh.md)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile, type FuseProgram } from '../../src/index.js';
-import type { Strategy } from '../../src/plan/types.js';
-import { LULESH_RESULTS, luleshMesh, luleshReference } from '../../bench/programs/lulesh-reference.js';
+import type { BlockPlan, Strategy } from '../../src/plan/types.js';
+import { allStmts } from '../../src/ir/walk.js';
+import { combinatorKinds, type CombinatorKind } from '../../src/ir/types.js';
+import { LULESH_RESULTS, luleshInputs, luleshMesh, luleshReference } from '../../bench/programs/lulesh-reference.js';
 
 const slow = process.env['LULESH_SLOW'] === '1';
 const source = readFileSync(join(import.meta.dirname, '..', '..', 'bench', 'programs', 'lulesh.fuse'), 'utf8');
 const lulesh: FuseProgram = compile(source, { fileName: 'bench/programs/lulesh.fuse' });
 
-/** The program's inputs for `-s nx`: the mesh set-up of lulesh-reference.ts. */
-export function luleshInputs(nx: number) {
-  const m = luleshMesh(nx);
-  return {
-    x: { data: m.x, shape: [m.numNode] },
-    y: { data: m.y, shape: [m.numNode] },
-    z: { data: m.z, shape: [m.numNode] },
-    nodelist: { data: m.nodelist, shape: [m.numElem, 8] },
-    cornerElem: { data: m.cornerElem, shape: [m.numNode, 8] },
-    neighbours: { data: m.neighbours, shape: [m.numElem, 6] },
-    faceKind: { data: m.faceKind, shape: [m.numElem, 6] },
-    symm: { data: m.symm, shape: [m.numNode, 3] },
-    volo: { data: m.volo, shape: [m.numElem] },
-    elemMass: { data: m.elemMass, shape: [m.numElem] },
-    nodalMass: { data: m.nodalMass, shape: [m.numNode] },
-    nx,
-  };
-}
-
 async function simulate(nx: number, options: { strategy?: Strategy; interpret?: boolean }): Promise<{ cycles: number; e: Float64Array }> {
   const out = await lulesh.run(luleshInputs(nx), options);
   const e = out['e'];
   const cycles = out['cycle'];
-  if (typeof e !== 'object' || typeof cycles !== 'number') throw new Error(`unexpected outputs ${Object.keys(out).join(', ')}`);
-  return { cycles, e: e.data as Float64Array };
+  if (typeof e !== 'object' || !('data' in e) || !(e.data instanceof Float64Array) || typeof cycles !== 'number') {
+    throw new Error(`unexpected outputs ${Object.keys(out).join(', ')}`);
+  }
+  return { cycles, e: e.data };
 }
 
 /** What the reference prints: `std::scientific << std::setprecision(6)`. */
@@ -51,6 +36,42 @@ describe('the plain TypeScript oracle', () => {
     const state = luleshReference(5);
     expect(state.cycle).toBe(LULESH_RESULTS[5]!.iterations);
     expect(printed(state.e[0]!)).toBe(printed(LULESH_RESULTS[5]!.originEnergy));
+  });
+
+  it('reproduces -s 10 of the reference: 231 cycles, Final Origin Energy 2.720531e+04', () => {
+    const state = luleshReference(10);
+    expect(state.cycle).toBe(LULESH_RESULTS[10]!.iterations);
+    expect(printed(state.e[0]!)).toBe(printed(LULESH_RESULTS[10]!.originEnergy));
+  }, 60_000);
+
+  it('stops early when given a cycle limit (the reference\'s -i)', () => {
+    expect(luleshReference(3, 4).cycle).toBe(4);
+  });
+});
+
+describe('the mesh set-up', () => {
+  it('puts every node on the corners it belongs to, and weighs the nodes with an eighth of each element', () => {
+    const m = luleshMesh(3);
+    expect(m.numElem).toBe(27);
+    expect(m.numNode).toBe(64);
+    for (let e = 0; e < m.numElem; e++) {
+      for (let k = 0; k < 8; k++) expect(m.cornerElem[m.nodelist[e * 8 + k]! * 8 + k]).toBe(e);
+    }
+    expect(Array.from(m.cornerElem).filter((e) => e >= 0)).toHaveLength(8 * m.numElem);
+    const totalMass = m.nodalMass.reduce((a, b) => a + b, 0);
+    expect(totalMass).toBeCloseTo(1.125 ** 3, 12);
+    expect(m.volo[0]).toBeCloseTo((1.125 / 3) ** 3, 14);
+  });
+
+  it('marks the lower faces of the cube as symmetry planes and the upper ones as free surfaces', () => {
+    const m = luleshMesh(2);
+    // Element 0 is at the origin: symmetric below along ξ, η, ζ; element 7 is at the far corner.
+    expect(Array.from(m.faceKind.subarray(0, 6))).toEqual([1, 0, 1, 0, 1, 0]);
+    expect(Array.from(m.neighbours.subarray(0, 6))).toEqual([0, 1, 0, 2, 0, 4]);
+    expect(Array.from(m.faceKind.subarray(42, 48))).toEqual([0, 2, 0, 2, 0, 2]);
+    // Node 0 is held along every axis; node 26 (the far corner) along none.
+    expect(Array.from(m.symm.subarray(0, 3))).toEqual([1, 1, 1]);
+    expect(Array.from(m.symm.subarray(78, 81))).toEqual([0, 0, 0]);
   });
 });
 
@@ -64,5 +85,52 @@ describe('lulesh.fuse, -s 5', () => {
     expect(cycles).toBe(LULESH_RESULTS[5]!.iterations);
     expect(printed(e[0]!)).toBe(printed(LULESH_RESULTS[5]!.originEnergy));
     e.forEach((value, k) => expect(Math.abs(value - oracle.e[k]!)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(oracle.e[k]!))));
+  });
+});
+
+describe('lulesh.fuse, -s 5, under the other strategies', () => {
+  const oracle = luleshReference(5);
+  it.each(['greedy-down', 'greedy-up', 'none'] as const)('%s gives the oracle\'s energies', async (strategy) => {
+    const { cycles, e } = await simulate(5, { strategy });
+    expect(cycles).toBe(72);
+    e.forEach((value, k) => expect(Math.abs(value - oracle.e[k]!)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(oracle.e[k]!))));
+  });
+});
+
+describe('lulesh.fuse, -s 10', () => {
+  it('fused with the ILP plan: 231 cycles, Final Origin Energy 2.720531e+04', async () => {
+    const { cycles, e } = await simulate(10, { strategy: 'ilp' });
+    expect(cycles).toBe(LULESH_RESULTS[10]!.iterations);
+    expect(printed(e[0]!)).toBe(printed(LULESH_RESULTS[10]!.originEnergy));
+  }, 120_000);
+
+  it.runIf(slow)('interpreted: the same', async () => {
+    const { cycles, e } = await simulate(10, { interpret: true });
+    expect(cycles).toBe(LULESH_RESULTS[10]!.iterations);
+    expect(printed(e[0]!)).toBe(printed(LULESH_RESULTS[10]!.originEnergy));
+  }, 1_200_000);
+});
+
+function countCombinators(nx: number): Record<CombinatorKind, number> {
+  const counts = Object.fromEntries(combinatorKinds.map((k) => [k, 0])) as Record<CombinatorKind, number>;
+  for (const s of allStmts(lulesh.lower(luleshInputs(nx)))) if (s.kind !== 'scalar' && s.kind !== 'if' && s.kind !== 'while') counts[s.kind]++;
+  return counts;
+}
+
+function clusterSizes(block: BlockPlan): number[][] {
+  return [block.clusters.map((c) => c.nodes.length), ...Object.values(block.children).flatMap((blocks) => blocks.flatMap(clusterSizes))];
+}
+
+describe('the program the planner sees', () => {
+  it('lowers to 18 core combinators: 14 generates (8 initial fields, 6 per cycle), 2 maps and 2 folds (the time constraints)', () => {
+    expect(countCombinators(5)).toEqual({ generate: 14, map: 2, gather: 0, scatter: 0, fold: 2, scanl: 0, scanr: 0, force: 0 });
+  });
+
+  it('the ILP plan is optimal: each constraint map and fold shares the loop of the generate it reads', async () => {
+    const plan = await lulesh.plan(luleshInputs(10), { strategy: 'ilp' });
+    expect(plan.stats.status).toBe('optimal');
+    // Top level: the 8 initial fields and the loop; the loop's condition has no combinators; its
+    // body: forces, 3 node updates, kinematics + hydro constraint, element update + Courant constraint.
+    expect(clusterSizes(plan.root)).toEqual([[1, 1, 1, 1, 1, 1, 1, 1, 1], [], [1, 1, 1, 1, 3, 3]]);
   });
 });
