@@ -25,7 +25,7 @@ export function toDot(graph: DependenceGraph, plan?: DotClusters, title = 'block
   if (plan === undefined) for (const n of graph.nodes) lines.push(nodeLine(n.id, '  '));
   else {
     plan.clusters.forEach((c, i) => {
-      lines.push(`  subgraph cluster_${i} {`, `    label=${quote(`cluster ${i}`)};`);
+      lines.push(`  subgraph cluster_${i} {`, `    label=${quote(`cluster ${i + 1}`)};`);
       for (const id of c.nodes) lines.push(nodeLine(id, '    '));
       lines.push('  }');
     });
