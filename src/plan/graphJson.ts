@@ -547,9 +547,12 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     return groups.length - 1;
   };
 
-  // Scatter destinations first: they give precedences, which the node order must respect.
+  // Scatter destinations first: they give precedences, which the node order must respect. They
+  // act on array groups (a combinator's outputs, an input, one output of a control-flow node).
+  const groupKey = (e: EdgeInfo, array: string): string =>
+    e.input !== null ? `input ${e.input.name}` : isControlKind(e.producer!.kind) ? `array ${array}` : `node ${e.producer!.name}`;
   const destOf = new Map<NodeId, EdgeInfo>();
-  const scatterOfArray = new Map<string, EdgeInfo>();
+  const scatterOfGroup = new Map<string, EdgeInfo>();
   for (const e of edges) {
     if (e.role !== 'scatter-dest') continue;
     const previous = destOf.get(e.consumer.id);
@@ -561,11 +564,11 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
   for (const n of nodes) if (n.kind === 'scatter' && !destOf.has(n.id)) fail(where, 'E621', n.path, `the scatter \`${n.name}\` has no destination (an edge to it in role \`scatter-dest\`)`);
   for (const e of destOf.values()) {
     for (const a of e.arrays) {
-      const other = scatterOfArray.get(a);
+      const other = scatterOfGroup.get(groupKey(e, a));
       if (other !== undefined && other.consumer.id !== e.consumer.id) {
         fail(where, 'E622', e.path, `\`${a}\` is the destination of two scatters, \`${other.consumer.name}\` and \`${e.consumer.name}\`; a scatter updates its destination in place, so only one may`);
       }
-      scatterOfArray.set(a, e);
+      scatterOfGroup.set(groupKey(e, a), e);
     }
   }
 
@@ -574,7 +577,7 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
   for (const e of edges) if (e.producer !== null) arcs.push([e.producer.id, e.consumer.id]);
   const precedences: StrictPrecedence[] = [];
   for (const e of edges) {
-    const scatters = new Set(e.arrays.map((a) => scatterOfArray.get(a)).filter((s) => s !== undefined && s.consumer.id !== e.consumer.id).map((s) => s!.consumer.id));
+    const scatters = new Set(e.arrays.map((a) => scatterOfGroup.get(groupKey(e, a))).filter((s) => s !== undefined && s.consumer.id !== e.consumer.id).map((s) => s!.consumer.id));
     for (const s of scatters) {
       if (!precedences.some((p) => p.before === e.consumer.id && p.scatter === s)) precedences.push({ before: e.consumer.id, scatter: s });
       arcs.push([e.consumer.id, s]);

@@ -157,6 +157,25 @@ describe('planGraph on hand-written graphs', () => {
     expect(p.root.clusters.flatMap((c) => c.manifest).sort()).toEqual(['bs', 'cs', 'result']);
   });
 
+  it('a scatter on one component of an input of tuples runs after every other reader of that input', () => {
+    const g: GraphJson = {
+      format: 'arrayfuse-graph',
+      version: 1,
+      inputs: [{ name: 'ps', components: ['p0', 'p1'] }, { name: 'is', elems: ['i32'] }],
+      nodes: [{ name: 'up', kind: 'scatter' }, { name: 'reader', kind: 'map' }],
+      edges: [
+        { from: 'ps', to: 'up', role: 'scatter-dest', arrays: ['p0'] },
+        { from: 'is', to: 'up', role: 'scatter-index' },
+        { from: 'is', to: 'up', role: 'scatter-values' },
+        { from: 'ps', to: 'reader', role: 'map-input', arrays: ['p1'] },
+      ],
+      results: ['up', 'reader'],
+    };
+    const { graph } = parseGraphJson(g);
+    expect(graph.nodes.map((n) => n.name)).toEqual(['reader', 'up']);
+    expect(graph.precedences).toEqual([{ before: 1, scatter: 0 }]);
+  });
+
   it('a result named by its node gives all the node\'s arrays', async () => {
     const g: GraphJson = {
       format: 'arrayfuse-graph',
