@@ -37,10 +37,11 @@ export function renderBarChart(chart: BarChart): string {
   const top = 30;
   const plotHeight = 240;
   const legendWidth = 170;
-  const groupWidth = chart.series.length * (bar + gapInGroup) - gapInGroup + groupPad;
+  // Wide enough for a group's label (program name over its size, no rotation).
+  const groupWidth = Math.max(chart.series.length * (bar + gapInGroup) - gapInGroup + groupPad, 130);
   const plotWidth = Math.max(1, chart.groups.length) * groupWidth;
   const width = left + plotWidth + legendWidth + 20;
-  const height = top + plotHeight + 70;
+  const height = top + plotHeight + 45;
   const y = (v: number): number => top + plotHeight - (Math.min(v, chart.yMax) / chart.yMax) * plotHeight;
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`);
@@ -58,7 +59,8 @@ export function renderBarChart(chart: BarChart): string {
     `<text x="14" y="${top + plotHeight / 2}" font-size="11" text-anchor="middle" transform="rotate(-90 14 ${top + plotHeight / 2})">${escapeXml(chart.yLabel)}</text>`,
   );
   chart.groups.forEach((group, g) => {
-    const x0 = left + g * groupWidth + groupPad / 2;
+    const barsWidth = chart.series.length * (bar + gapInGroup) - gapInGroup;
+    const x0 = left + g * groupWidth + (groupWidth - barsWidth) / 2;
     chart.series.forEach((series, s) => {
       const value = series.values[g];
       if (value === null || value === undefined) return;
@@ -70,9 +72,11 @@ export function renderBarChart(chart: BarChart): string {
       const labelY = clipped ? top - 3 : y(value) - 3;
       parts.push(`<text x="${x + bar / 2}" y="${labelY}" font-size="7.5" text-anchor="middle">${value.toFixed(1)}${clipped ? '↑' : ''}</text>`);
     });
-    const cx = x0 + (chart.series.length * (bar + gapInGroup) - gapInGroup) / 2;
-    const ly = top + plotHeight + 14;
-    parts.push(`<text x="${cx}" y="${ly}" font-size="11" text-anchor="end" transform="rotate(-20 ${cx} ${ly})">${escapeXml(group)}</text>`);
+    const cx = left + g * groupWidth + groupWidth / 2;
+    const split = group.indexOf(' (');
+    const [name, detail] = split < 0 ? [group, ''] : [group.slice(0, split), group.slice(split + 1)];
+    parts.push(`<text x="${cx}" y="${top + plotHeight + 15}" font-size="10.5" text-anchor="middle">${escapeXml(name)}</text>`);
+    if (detail !== '') parts.push(`<text x="${cx}" y="${top + plotHeight + 28}" font-size="9" text-anchor="middle" fill="#444">${escapeXml(detail)}</text>`);
   });
   chart.series.forEach((series, s) => {
     const lx = left + plotWidth + 20;

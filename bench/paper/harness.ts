@@ -195,7 +195,8 @@ export async function measureProgram(program: BenchProgram, size: BenchSize, opt
     }
   }
 
-  // One untimed warm-up per strategy (V8 compiles the generated code), checked like the rest.
+  // One untimed warm-up per strategy (V8 compiles the generated code), checked like the rest;
+  // sizes with runs of seconds skip it (BenchSize.warmUp).
   const step = (entry: Prepared, timed: boolean): void => {
     if (entry.run === null || entry.error !== null) return;
     collectGarbage();
@@ -214,7 +215,7 @@ export async function measureProgram(program: BenchProgram, size: BenchSize, opt
       log(`  ${entry.spec.id}: ${entry.error}`);
     }
   };
-  for (const entry of prepared) step(entry, false);
+  if (size.warmUp ?? true) for (const entry of prepared) step(entry, false);
   const repetitions = options.repetitions ?? size.repetitions;
   for (let rep = 0; rep < repetitions; rep++) {
     for (const entry of prepared) step(entry, true);

@@ -4,16 +4,17 @@
 // program's own reference module, as for MG), never by running our own interpreter, so a wrong
 // plan or wrong generated code fails the run.
 //
-// Programs that are not built in are picked up from bench/programs/: a `NAME.fuse` next to a
-// module `NAME.paper.ts` that exports `paperProgram: BenchProgram` (LULESH is being ported; its
-// adapter goes there, so the harness does not depend on it). A .fuse without an adapter is
-// listed as skipped, with the reason, rather than silently ignored.
+// A built-in program whose .fuse file does not exist yet (LULESH, while it is being ported) is
+// listed as skipped. Programs that are not built in are picked up from bench/programs/: a
+// `NAME.fuse` next to a module `NAME.paper.ts` that exports `paperProgram: BenchProgram`. A .fuse
+// without an adapter is listed as skipped, with the reason, rather than silently ignored.
 
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import { MG_CLASSES, MG_EPSILON, mgReference, relativeError, zran3 } from '../programs/mg-reference.js';
+import { luleshProgram } from './lulesh.js';
 
 export type SizeName = 'quick' | 'full';
 
@@ -24,8 +25,14 @@ export type BenchInputs = Readonly<Record<string, InterfaceValue>>;
 export interface BenchSize {
   /** Shown in tables, e.g. `n=1024, d=64`. */
   readonly label: string;
-  /** Timed repetitions (after one untimed warm-up run per strategy). */
+  /** Timed repetitions. */
   readonly repetitions: number;
+  /**
+   * One untimed, verified warm-up run per strategy before the timed ones (default true). Sizes
+   * whose runs take seconds skip it: V8's warm-up is then a negligible part of a run, and the
+   * time budget of a full evaluation is better spent on repetitions.
+   */
+  readonly warmUp?: boolean;
   /** Builds the inputs (called once per size; every strategy runs on the same inputs). */
   inputs(): BenchInputs;
   /**
@@ -177,10 +184,11 @@ export function referenceAttention(q: Float64Array, k: Float64Array, v: Float64A
   return out;
 }
 
-function attentionSize(n: number, d: number, blocks: number | null, repetitions: number): BenchSize {
+function attentionSize(n: number, d: number, blocks: number | null, repetitions: number, warmUp = true): BenchSize {
   return {
     label: blocks === null ? `n=${n}, d=${d}` : `n=${n}, d=${d}, br=bc=${blocks}`,
     repetitions,
+    warmUp,
     inputs: () => {
       const next = seeded(n * 31 + d);
       const matrix = () => f64Array([n, d], Float64Array.from({ length: n * d }, () => 2 * next() - 1));
@@ -198,10 +206,11 @@ function attentionSize(n: number, d: number, blocks: number | null, repetitions:
 // NAS MG (bench/programs/README-mg.md)
 
 /** An official class, checked against NPB's verification value with NPB's threshold. */
-function mgClassSize(cls: { readonly name: string; readonly n: number; readonly nit: number; readonly verifyValue: number }, repetitions: number): BenchSize {
+function mgClassSize(cls: { readonly name: string; readonly n: number; readonly nit: number; readonly verifyValue: number }, repetitions: number, warmUp = true): BenchSize {
   return {
     label: `class ${cls.name} (${cls.n}³, nit=${cls.nit})`,
     repetitions,
+    warmUp,
     inputs: () => ({ v: f64Array([cls.n, cls.n, cls.n], zran3(cls.n)), nit: i32Scalar(cls.nit) }),
     verifier: () => (results) => compareScalar(scalarOf(results[0]), cls.verifyValue, MG_EPSILON),
   };
@@ -239,7 +248,7 @@ export const builtinPrograms: readonly BenchProgram[] = [
     name: 'FlashAttention',
     file: 'bench/programs/flashAttention.fuse',
     solveTimeTable: true,
-    sizes: { quick: [attentionSize(40, 8, 16, 1)], full: [attentionSize(1024, 64, 64, 3)] },
+    sizes: { quick: [attentionSize(40, 8, 16, 1)], full: [attentionSize(1024, 64, 64, 3, false)] },
   },
   {
     name: 'naiveAttention',
@@ -251,8 +260,9 @@ export const builtinPrograms: readonly BenchProgram[] = [
     name: 'Multigrid',
     file: 'bench/programs/mg.fuse',
     solveTimeTable: true,
-    sizes: { quick: [mgOracleSize(8, 2, 1)], full: [mgClassSize(MG_CLASSES.S, 5), mgClassSize(MG_CLASSES.W, 1)] },
+    sizes: { quick: [mgOracleSize(8, 2, 1)], full: [mgClassSize(MG_CLASSES.S, 5), mgClassSize(MG_CLASSES.W, 1, false)] },
   },
+  luleshProgram,
 ];
 
 /** A .fuse program in bench/programs/ the harness found but cannot run, and why. */
@@ -275,13 +285,16 @@ function isBenchProgram(x: unknown): x is BenchProgram {
 /**
  * The built-in programs plus every bench/programs/NAME.fuse with an adapter module
  * NAME.paper.ts (or its compiled NAME.paper.js) exporting `paperProgram`.
- * `programsDir` is where the adapters are loaded from (the compiled copy when running from
- * out/), `sourceDir` where the .fuse files are.
+ * Built-in programs whose .fuse file is missing are skipped. `programsDir` is where adapters
+ * are loaded from (the compiled copy when running from out/); the .fuse files are looked for
+ * under `repoRoot`.
  */
 export async function loadRegistry(repoRoot: string, programsDir: string): Promise<Registry> {
   const known = new Set(builtinPrograms.map((p) => p.file));
-  const programs: BenchProgram[] = [...builtinPrograms];
-  const skipped: SkippedProgram[] = [];
+  const programs: BenchProgram[] = builtinPrograms.filter((p) => existsSync(join(repoRoot, p.file)));
+  const skipped: SkippedProgram[] = builtinPrograms
+    .filter((p) => !programs.includes(p))
+    .map((p) => ({ file: p.file, reason: 'the file does not exist (yet)' }));
   const sourceDir = join(repoRoot, 'bench', 'programs');
   const fuseFiles = existsSync(sourceDir) ? readdirSync(sourceDir).filter((f) => f.endsWith('.fuse')).sort() : [];
   for (const fuse of fuseFiles) {
