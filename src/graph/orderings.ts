@@ -152,9 +152,19 @@ export function orderingDependences(block: Block): Orderings {
     if (control) for (const name of r.captured) if (!producer.has(name)) scalarUses.add(name);
     const dimUses = new Set<VarName>(r.dims);
     if (control) r.capturedDims.forEach((d) => dimUses.add(d));
-    const arrays = new Set<VarName>();
+    // Arrays the node's scalars index are ordinary indexed reads (build.ts); here only the
+    // control nodes behind its scalars and the sizes it asks for, directly or through them.
     const nodes = new Set<NodeId>();
-    addUses({ scalars: scalarUses, indexed: new Set(), dims: dimUses }, arrays, nodes);
+    for (const x of scalarUses) {
+      const c = closures.get(x);
+      for (const y of c?.scalars ?? [x]) {
+        const n = controlScalar.get(y);
+        if (n !== undefined) nodes.add(n);
+      }
+      c?.dims.forEach((d) => dimUses.add(d));
+    }
+    const arrays = new Set<VarName>();
+    addUses({ scalars: new Set(), indexed: new Set(), dims: dimUses }, arrays, nodes);
     for (const n of nodes) order(n, s.id, 'control-flow');
     for (const a of arrays) {
       const p = producer.get(a);
