@@ -13,7 +13,7 @@
 // precedences from its destination, gather labels from the node order. A stated `fusible` or
 // `reason` may add infusibility but never contradict what the roles imply.
 
-import { noSpan, SourceFile, userError } from '../diagnostics/index.js';
+import { noSpan, SourceFile, userError, type Span } from '../diagnostics/index.js';
 import type {
   ArrayGroup,
   DependenceGraph,
@@ -148,7 +148,58 @@ type Json = unknown;
 type JsonObject = Readonly<Record<string, Json>>;
 
 function fail(where: Where, code: `E${number}`, path: string, message: string, notes?: readonly string[]): never {
-  throw userError(code, `${path}: ${message}`, { file: where.file }, notes);
+  const span = where.file === undefined ? undefined : spanOfPath(where.file.text, path);
+  throw userError(code, `${path}: ${message}`, { file: where.file, span }, notes);
+}
+
+/**
+ * Where the value at a JSON path (`$.edges[2].from`) lies in the text (already known to parse),
+ * so that an error given text points at its line. Rescans the text: only errors call it.
+ */
+function spanOfPath(text: string, path: string): Span | undefined {
+  const spans = new Map<string, Span>();
+  let i = 0;
+  const space = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const string = (): string => {
+    const start = i++;
+    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    return JSON.parse(text.slice(start, ++i)) as string;
+  };
+  const value = (at: string): void => {
+    space();
+    const start = i;
+    const open = text[i];
+    if (open === '{' || open === '[') {
+      const close = open === '{' ? '}' : ']';
+      i++;
+      space();
+      for (let k = 0; i < text.length && text[i] !== close; k++) {
+        if (open === '{') {
+          const key = string();
+          space();
+          i++; // the colon
+          value(`${at}.${key}`);
+        } else value(`${at}[${k}]`);
+        space();
+        if (text[i] === ',') i++;
+        space();
+      }
+      i++;
+    } else if (open === '"') string();
+    else while (i < text.length && !',]} \t\n\r'.includes(text[i]!)) i++;
+    spans.set(at, { start, end: i });
+  };
+  value('$');
+  // A path naming a missing field or an unknown key's value falls back to what encloses it.
+  for (let at = path; ; ) {
+    const span = spans.get(at);
+    if (span !== undefined) return span;
+    const parent = at.replace(/(\.[^.[\]]*|\[\d+\])$/, '');
+    if (parent === at) return undefined;
+    at = parent;
+  }
 }
 
 function show(v: Json): string {

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SourceFile, UserError } from '../../src/diagnostics/index.js';
+import { SourceFile, UserError, type Diagnostic } from '../../src/diagnostics/index.js';
 import type { Program } from '../../src/ir/types.js';
 import { lowerModule } from '../../src/lower/index.js';
 import { graphToJson, parseGraphJson, planGraph, type GraphJson } from '../../src/plan/graphJson.js';
@@ -320,6 +320,41 @@ describe('malformed graphs: one UserError each, with its code and JSON path', ()
     expect(u.diagnostics).toHaveLength(1);
     expect(u.code).toBe(code);
     expect(u.diagnostics[0]!.message).toContain(message);
+  });
+
+  /** The diagnostic of parsing `json` as pretty-printed text. */
+  const textDiagnostic = (json: unknown): Diagnostic => {
+    try {
+      parseGraphJson(JSON.stringify(json, null, 2), {}, 'input.json');
+    } catch (e) {
+      return (e as UserError).diagnostics[0]!;
+    }
+    throw new Error('no error');
+  };
+
+  it.each(cases.filter((c) => typeof c[3] !== 'string'))('given as text, %s (%s) points into the text', (_, code, message, json) => {
+    const d = textDiagnostic(json);
+    expect(d.code).toBe(code);
+    expect(d.message).toContain(message);
+    expect(d.file?.name).toBe('input.json');
+    expect(d.span).toBeDefined();
+  });
+
+  type Edit = (g: Record<string, any>) => void;
+  /** Line of the first (or last) occurrence of `anchor` in `text`, found independently of spans. */
+  const lineOf = (text: string, anchor: string, last = false): number =>
+    text.slice(0, last ? text.lastIndexOf(anchor) : text.indexOf(anchor)).split('\n').length;
+  const spanCases: readonly (readonly [string, Edit, string, string, boolean])[] = [
+    ['the bad value', (g) => (g.nodes[0].kind = 'zipWith'), '"zipWith"', '"kind": "zipWith"', false],
+    ['the value of an unknown field', (g) => (g.edges[2].fusable = true), 'true', '"fusable": true', false],
+    ['the object lacking a field', (g) => delete g.nodes[1].name, '{\n      "kind": "gather"\n    }', '{\n      "kind": "gather"', false],
+    ['the second of two ids', (g) => { g.nodes[0].id = 4; g.nodes[1].id = 4; }, '4', '"id": 4', true],
+  ];
+  it.each(spanCases)('the span of an error in text is %s', (_, edit, spanned, anchor, last) => {
+    const text = JSON.stringify(broken(edit), null, 2);
+    const d = textDiagnostic(JSON.parse(text));
+    expect(text.slice(d.span!.start, d.span!.end)).toBe(spanned);
+    expect(d.file!.lineCol(d.span!.start).line).toBe(lineOf(text, anchor, last));
   });
 
   it('malformed text points at the offending character', () => {
