@@ -3,8 +3,8 @@
 //
 // `planGraph(json, options)` reads a graph, checks it thoroughly (every mistake is one UserError,
 // E610–E629, whose message starts with the JSON path of the offending value, located in the
-// text when given text) and plans it with
-// `planGraphs`, exactly as `plan(program)` plans the graphs built from a Program.
+// text when given text) and plans it with `planGraphs`, exactly as `plan(program)` plans the
+// graphs built from a Program.
 // `graphToJson(graphs)` is the inverse: the graphs of a Program in this format, weights included,
 // so that program → JSON → planGraph gives the plan program → plan gives.
 //
