@@ -6,6 +6,12 @@
 // poisoned (an error if used later). `while`: the names the body re-binds that existed before
 // the loop are loop-carried; the condition and the body each receive them as block params, the
 // body returns their next values, and the node's outs receive the final ones.
+//
+// What is known at compile time survives control flow where it provably holds: an `if` output
+// whose branches agree on a static shape (or static scalar) keeps it, and a loop keeps what its
+// body preserves of the carried values (see `lowerWhile`), so that compile-time decisions on
+// sizes, which the language relies on (recursion over sizes, `for` over a shape), still work
+// inside and after run-time control flow.
 
 import { UserError, type Span } from '../diagnostics/index.js';
 import type { Stmt as AstStmt, Pattern } from '../syntax/ast.js';
@@ -372,18 +378,19 @@ export function lowerWhile(fr: Frame, s: WhileStmt): Env {
       known = known.map(forget);
       continue;
     }
-    if (attempt.next.every((k, i) => sameKnown(k, known[i]!))) return emitLoop(fr, s, carried, inputs, known, attempt);
+    if (attempt.kind === 'holds') return emitLoop(fr, s, carried, inputs, known, attempt);
     restore();
     known = attempt.next;
   }
 }
 
-/** The loop's condition and body lowered under one assumption, and what the body preserves of it. */
-interface LoopAttempt {
-  readonly cond: Block;
-  readonly body: Block;
-  readonly next: readonly Known[];
-}
+/**
+ * The loop lowered under one assumption: its condition and body where every iteration
+ * preserves the assumption, else the weaker one to try next.
+ */
+type LoopAttempt =
+  | { readonly kind: 'holds'; readonly cond: Block; readonly body: Block }
+  | { readonly kind: 'weaker'; readonly next: readonly Known[] };
 
 function lowerLoopBody(fr: Frame, s: WhileStmt, carried: readonly string[], initial: readonly SVal[], known: readonly Known[]): LoopAttempt {
   const level = bindLevel(fr);
@@ -418,10 +425,7 @@ function lowerLoopBody(fr: Frame, s: WhileStmt, carried: readonly string[], init
     return next;
   });
   const next = nexts.map((v, i) => meetKnown(after, known[i]!, v, s.span));
-  if (!next.every((k, i) => sameKnown(k, known[i]!))) {
-    // This attempt is discarded; its results need not be built.
-    return { cond: { params: [], stmts: [], results: [] }, body: { params: [], stmts: [], results: [] }, next };
-  }
+  if (!next.every((k, i) => sameKnown(k, known[i]!))) return { kind: 'weaker', next };
   const results = carried.flatMap((n, i) => {
     const before = bodyParams.vals[i]!;
     const v = nexts[i]!;
@@ -430,14 +434,21 @@ function lowerLoopBody(fr: Frame, s: WhileStmt, carried: readonly string[], init
     return materializeUnknown(after, value, known[i]!, n, s.span);
   });
   return {
+    kind: 'holds',
     cond: { params: condParams.params, stmts: condStmts, results: condName },
     body: { params: bodyParams.params, stmts: bodyStmts, results },
-    next,
   };
 }
 
 /** Appends the WhileNode of a successful attempt and binds the carried names to its outs. */
-function emitLoop(fr: Frame, s: WhileStmt, carried: readonly string[], initial: readonly SVal[], known: readonly Known[], attempt: LoopAttempt): Env {
+function emitLoop(
+  fr: Frame,
+  s: WhileStmt,
+  carried: readonly string[],
+  initial: readonly SVal[],
+  known: readonly Known[],
+  attempt: Extract<LoopAttempt, { kind: 'holds' }>,
+): Env {
   if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a 'while' loop cannot be used inside an element function", s.span);
   const outer = fr.em.stmts;
   const init = initial.flatMap((v, i) => materializeUnknown(fr, v, known[i]!, carried[i]!, s.span));

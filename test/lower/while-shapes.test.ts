@@ -109,7 +109,9 @@ def main(xs: f64[n], k: i32):
     xs = bump(generate(2 * size(xs), lam i: xs[i // 2]))
   return xs
 `;
-    expect(lowerError(src, { signature: { xs: f64(2), k: i32 } })).toMatchObject({ code: 'E206', at: '3:6' });
+    const e = lowerNotes(src, { xs: f64(2), k: i32 });
+    expect(e).toMatchObject({ code: 'E206', at: '3:6' });
+    expect(e.notes.join('\n')).toContain("every input shape is known, but the size of generate is computed at run time");
   });
 
   test('nested loops each keep their shapes: k outer rounds of m inner bumps add k*m', () => {
