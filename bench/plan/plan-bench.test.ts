@@ -15,8 +15,8 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 /** Variants compared; the first is the default. Edit to compare others (see IlpTuning). */
 const variants: readonly { readonly name: string; readonly tuning: IlpTuning }[] = [
   { name: 'default', tuning: {} },
+  { name: 'cold-start', tuning: { warmStart: false } },
   { name: 'no-cuts', tuning: { cuts: false } },
-  { name: 'feas-jump', tuning: { feasibilityJump: true } },
 ];
 const sizes = [25, 50, 100, 200, 400];
 const seeds = [1, 2, 3, 4, 5];

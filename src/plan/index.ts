@@ -20,6 +20,7 @@ import { staticSizes, type EntrySizes } from './evaluate.js';
 import { greedyAssignment, noFusionAssignment } from './greedy.js';
 import { buildModel, type IlpModel, type ModelWeights } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
+import { startFromAssignment } from './ilp/start.js';
 import { createSolverLoader, solveModel, type SolverLoader } from './ilp/solver.js';
 import { blockPlanCost } from './objective.js';
 import type { BlockPlan, Plan, SolveStatus, Strategy } from './types.js';
@@ -28,7 +29,11 @@ export interface PlanOptions {
   readonly strategy?: Strategy;
   /** Cost text (`reads+writes`, `2*reads + writes`) or a parsed spec. Default `reads+writes`. */
   readonly cost?: string | CostSpec;
-  /** Wall-clock limit for the ILP over all blocks, in seconds. Negative → E601. */
+  /**
+   * Wall-clock limit for the ILP over all blocks, in seconds. Negative → E600. Absent: the
+   * default, DEFAULT_TIME_LIMIT_SECONDS (a JIT cannot wait for a proof forever; see
+   * docs/PLANNING.md "Solving").
+   */
   readonly timeLimitSeconds?: number;
   /** Entry array shapes (and scalar values) for `bytes`. */
   readonly shapes?: EntrySizes;
@@ -45,6 +50,8 @@ export interface IlpTuning {
   readonly cuts?: boolean;
   /** HiGHS' feasibility-jump heuristic (SolveOptions.feasibilityJump). Default false. */
   readonly feasibilityJump?: boolean;
+  /** Start HiGHS from greedy-down's plan (start.ts). Default true. */
+  readonly warmStart?: boolean;
 }
 
 /** One block's graph and weights, with its nested blocks: what strategies and renderers walk. */
@@ -54,6 +61,13 @@ export interface BlockGraphs {
   /** By control-flow node id: `[then, else]` or `[cond, body]`. */
   readonly children: Readonly<Record<number, readonly BlockGraphs[]>>;
 }
+
+/**
+ * The ILP's time limit when none is given. Generous next to the planner's usual times (the
+ * shared examples take milliseconds, random 100-combinator programs about a second) so that
+ * it only stops pathological blocks, which then keep their best plan (status `time-limit`).
+ */
+export const DEFAULT_TIME_LIMIT_SECONDS = 10;
 
 export function resolveCost(cost: string | CostSpec | undefined): CostSpec {
   if (cost === undefined) return parseCost('reads+writes');
@@ -133,12 +147,16 @@ function assignmentFromSolution(graph: DependenceGraph, model: IlpModel, values:
   return { cluster: splitByPi(graph, pi, fused, order), level: pi, order, manifest };
 }
 
-function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof solveModel>[0], deadline: number | null, tuning: IlpTuning): BlockOutcome {
+function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof solveModel>[0], deadline: number, tuning: IlpTuning): BlockOutcome {
   const { graph } = bg;
   const model = buildModel(graph, cost, bg.weights, { cuts: tuning.cuts ?? true });
-  const timeLimitSeconds = deadline === null ? undefined : Math.max(0, (deadline - performance.now()) / 1000);
-  const feasibilityJump = tuning.feasibilityJump ?? false;
-  const result = solveModel(loaded, model, timeLimitSeconds === undefined ? { feasibilityJump } : { timeLimitSeconds, feasibilityJump });
+  const timeLimitSeconds = Math.max(0, (deadline - performance.now()) / 1000);
+  const start = (tuning.warmStart ?? true) ? startFromAssignment(graph, model, greedyAssignment(graph, 'down')) : null;
+  const result = solveModel(loaded, model, {
+    feasibilityJump: tuning.feasibilityJump ?? false,
+    timeLimitSeconds,
+    ...(start === null ? {} : { start }),
+  });
   if (result.outcome === 'infeasible' || result.outcome === 'error') {
     const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-'));
     const file = join(dir, 'model.lp');
@@ -200,7 +218,7 @@ export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {})
   if (strategy === 'ilp') {
     const loaded = await (options.solver ?? createSolverLoader()).load();
     const start = performance.now();
-    const deadline = options.timeLimitSeconds === undefined ? null : start + options.timeLimitSeconds * 1000;
+    const deadline = start + (options.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS) * 1000;
     root = planTree(graphs, (bg) => planBlockIlp(bg, cost, loaded, deadline, options.ilpTuning ?? {}), outcomes);
     timeMs = performance.now() - start;
   } else {

@@ -55,6 +55,20 @@ export interface ModelLayout {
   readonly manifest: readonly number[];
   /** Column of x per edge, by position in graph.edges. */
   readonly fused: readonly number[];
+  /** Column of π_max; -1 without the `clusters` term. */
+  readonly piMax: number;
+  /** The `reads` variables per array group that has any (for starting solutions, start.ts). */
+  readonly streams: readonly StreamLayout[];
+}
+
+/** The read-stream variables of one array group (see the header: s_rq, y_q). */
+export interface StreamLayout {
+  /** Ordered read keys in model order: consumer node index, read order, memory indicator. */
+  readonly reads: readonly { readonly c: number; readonly order: Affine; readonly memory: Affine }[];
+  /** s_rq columns by pair of positions in `reads`. */
+  readonly pairs: readonly { readonly r: number; readonly q: number; readonly s: number }[];
+  /** y_q column per read, -1 for a read in no pair (it pays through its memory term). */
+  readonly opens: readonly number[];
 }
 
 export interface IlpModel {
@@ -98,7 +112,7 @@ export interface ModelOptions {
 }
 
 /** A linear expression `col + constant` (col null: the constant alone). */
-interface Affine {
+export interface Affine {
   readonly col: number | null;
   readonly constant: number;
 }
@@ -187,6 +201,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
     return x;
   });
   const fixedUnfused = (k: number): boolean => columns[fused[k]!]!.lower === 1;
+  const streams: StreamLayout[] = [];
   /** Shared-stream binaries (s = 1 ⇒ π_a = π_b), collected for the cuts. */
   const shares: { readonly col: number; readonly holdsAt: 0 | 1; readonly a: number; readonly b: number }[] = [];
 
@@ -214,8 +229,9 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
 
   // Costs. clusters: π_max + 1 per non-empty block.
   const clustersCoef = termCoefficient(cost, 'clusters');
+  let piMax = -1;
   if (clustersCoef > 0 && n > 0) {
-    const piMax = addCol('pimax', Math.max(0, ...st.piLower), Math.max(0, ...st.piUpper), true, clustersCoef);
+    piMax = addCol('pimax', Math.max(0, ...st.piLower), Math.max(0, ...st.piUpper), true, clustersCoef);
     for (const i of st.sinks) addRow(`max_${graph.nodes[i]!.id}`, -Infinity, 0, [{ col: pi[i]!, coef: 1 }, { col: piMax, coef: -1 }]);
     offset += clustersCoef;
   }
@@ -241,7 +257,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
   }
   if (cuts) addCuts();
 
-  return { columns, rows, offset, layout: { pi, order, manifest, fused } };
+  return { columns, rows, offset, layout: { pi, order, manifest, fused, piMax, streams } };
 
   /**
    * a = b when the binary `switchCol` equals `equalAt` (x = 0: fused; s = 1: shared), by
@@ -391,6 +407,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
       addRow(`open_${group}_${qi}`, rhs, rhs, [{ col: y, coef: 1 }, ...joins, ...memoryTerm]);
     });
     for (const pair of pairs) addRow(`joinopen_${group}_${pair.r}_${pair.q}`, -Infinity, 0, [{ col: pair.s, coef: 1 }, { col: opens[pair.r]!, coef: -1 }]);
+    if (pairs.length > 0) streams.push({ reads: ordered, pairs, opens });
     return constant;
   }
 }

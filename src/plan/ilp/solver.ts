@@ -78,6 +78,8 @@ export interface SolveOptions {
    * milliseconds of set-up per solve and never found a plan the root LP did not (bench/plan).
    */
   readonly feasibilityJump?: boolean;
+  /** A starting solution (every column's value), e.g. a greedy plan (start.ts). */
+  readonly start?: Float64Array;
 }
 
 function infoNumber(model: { info: { get(name: string): number | bigint } }, name: string): number | null {
@@ -139,6 +141,7 @@ export function solveModel(handle: SolverHandle, ilp: IlpModel, options: SolveOp
       mip_heuristic_run_feasibility_jump: options.feasibilityJump ?? false,
     });
     if (options.timeLimitSeconds !== undefined) model.options.set('time_limit', options.timeLimitSeconds);
+    if (options.start !== undefined) model.setSolution({ colValue: options.start });
     model.run();
     const status = model.getModelStatus();
     const codes = highs.constants.modelStatus;
