@@ -90,8 +90,12 @@ export interface EdgeJson {
   readonly from: string;
   /** A node of the block. */
   readonly to: string;
-  readonly role: GraphReadRole;
-  /** The producer's arrays this read touches (default: all of them). */
+  /**
+   * The read's role; or `order` for an ordering without a read (the consumer uses a scalar the
+   * producer computes, or a shape known only once it has run): infusible, with a `reason`.
+   */
+  readonly role: GraphReadRole | 'order';
+  /** The producer's arrays this read touches (default: all of them; none for `order`). */
   readonly arrays?: readonly string[];
   /** Default: fusible unless the role or the kinds say otherwise. */
   readonly fusible?: boolean;
@@ -324,7 +328,8 @@ interface EdgeInfo {
   readonly producer: NodeInfo | null;
   readonly input: InputInfo | null;
   readonly consumer: NodeInfo;
-  readonly role: GraphReadRole;
+  readonly role: GraphReadRole | 'order';
+  /** Empty for an `order` edge. */
   readonly arrays: readonly string[];
   readonly fusible: boolean | undefined;
   readonly reasons: readonly InfusibleReason[];
@@ -424,18 +429,26 @@ function readEdges(ctx: ReadContext, v: Json, path: string, nodes: ReadonlyMap<s
       fail(where, 'E615', `${p}.to`, inputs.has(to) ? `\`${to}\` is an input; edges end at nodes` : `\`${to}\` is not a node of this block`);
     }
     const roleValue = o['role'];
-    if (!graphReadRoles.includes(roleValue as GraphReadRole)) {
-      fail(where, 'E616', `${p}.role`, `unknown read role ${show(roleValue)}`, [`roles: ${graphReadRoles.join(', ')}`]);
-    }
-    const role = roleValue as GraphReadRole;
-    if (!rolesOf[consumer.kind].includes(role)) {
-      fail(where, 'E616', `${p}.role`, `a ${consumer.kind} does not read in role \`${role}\``, [`a ${consumer.kind} reads in: ${rolesOf[consumer.kind].join(', ')}`]);
-    }
-    const available = producer?.outs ?? input!.components;
-    const arrays = o['arrays'] === undefined ? available : stringsAt(where, o['arrays'], `${p}.arrays`);
-    if (arrays.length === 0) fail(where, 'E617', `${p}.arrays`, 'an edge carries at least one array');
-    for (const [k, a] of arrays.entries()) {
-      if (!available.includes(a)) fail(where, 'E617', `${p}.arrays[${k}]`, `\`${from}\` does not produce \`${a}\``, [`it produces: ${available.join(', ') || 'no arrays'}`]);
+    let role: GraphReadRole | 'order';
+    let arrays: readonly string[] = [];
+    if (roleValue === 'order') {
+      role = 'order';
+      if (producer === null) fail(where, 'E615', `${p}.from`, `\`${from}\` is an input; an \`order\` edge comes from a node of the block`);
+      if (o['arrays'] !== undefined) fail(where, 'E617', `${p}.arrays`, 'an `order` edge reads no arrays');
+    } else {
+      if (!graphReadRoles.includes(roleValue as GraphReadRole)) {
+        fail(where, 'E616', `${p}.role`, `unknown read role ${show(roleValue)}`, [`roles: ${graphReadRoles.join(', ')}, or \`order\` for an ordering without a read`]);
+      }
+      role = roleValue as GraphReadRole;
+      if (!rolesOf[consumer.kind].includes(role)) {
+        fail(where, 'E616', `${p}.role`, `a ${consumer.kind} does not read in role \`${role}\``, [`a ${consumer.kind} reads in: ${rolesOf[consumer.kind].join(', ')}`]);
+      }
+      const available = producer?.outs ?? input!.components;
+      arrays = o['arrays'] === undefined ? available : stringsAt(where, o['arrays'], `${p}.arrays`);
+      if (arrays.length === 0) fail(where, 'E617', `${p}.arrays`, 'an edge carries at least one array');
+      for (const [k, a] of arrays.entries()) {
+        if (!available.includes(a)) fail(where, 'E617', `${p}.arrays[${k}]`, `\`${from}\` does not produce \`${a}\``, [`it produces: ${available.join(', ') || 'no arrays'}`]);
+      }
     }
     const fusible = o['fusible'];
     if (fusible !== undefined && typeof fusible !== 'boolean') fail(where, 'E612', `${p}.fusible`, `expected true or false, found ${show(fusible)}`);
@@ -656,10 +669,12 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     return addGroup({ name: array, names: [array], elems: [p.elems[p.outs.indexOf(array)]!], producer: null, definedBy: p.id }, { size: undefined, weight: undefined });
   };
   for (const e of edges) {
+    const role = e.role;
+    if (role === 'order') continue;
     for (const a of e.arrays) {
       const group = sourceGroup(e, a);
-      const existing = reads.findIndex((r) => r.consumer === e.consumer.id && r.group === group && r.role === e.role);
-      if (existing < 0) reads.push({ consumer: e.consumer.id, group, role: e.role, order: orderRuleOf[e.role], arrays: [a] });
+      const existing = reads.findIndex((r) => r.consumer === e.consumer.id && r.group === group && r.role === role);
+      if (existing < 0) reads.push({ consumer: e.consumer.id, group, role, order: orderRuleOf[role], arrays: [a] });
       else if (!reads[existing]!.arrays.includes(a)) reads[existing] = { ...reads[existing]!, arrays: [...reads[existing]!.arrays, a] };
     }
   }
@@ -719,6 +734,10 @@ function pairEdges(
         fail(where, 'E618', `${e.path}.fusible`, `this edge cannot be fused: ${implied.join(', ')}`, [`drop \`fusible\`; it follows from the role and the kinds`]);
       }
       if (e.fusible === true && e.reasons.length > 0) fail(where, 'E618', `${e.path}.reason`, 'a fusible edge has no reason to be infusible');
+      if (e.role === 'order' && e.fusible === true) fail(where, 'E618', `${e.path}.fusible`, 'an `order` edge reads nothing, so there is nothing to fuse');
+      if (e.role === 'order' && implied.length === 0 && e.reasons.length === 0) {
+        fail(where, 'E619', e.path, 'say why the consumer must come after the producer', ['give `reason`: `control-flow` (a scalar the producer computes) or `shape` (a size known once it has run)']);
+      }
       if (e.fusible === false && implied.length === 0 && e.reasons.length === 0) {
         fail(where, 'E619', e.path, 'say why this edge is infusible: nothing in its role or kinds makes it so', [`give \`reason\`: one of ${infusibleReasons.join(', ')}`]);
       }
@@ -892,6 +911,11 @@ function blockToJson(bg: BlockGraphs): BlockJson {
       ...(weight === 1 ? {} : { weight }),
     };
   });
+  // Orderings without a read (a scalar of a control-flow node, a size known only after a node).
+  for (const e of graph.edges) {
+    if (e.reads.length > 0) continue;
+    edges.push({ from: nameOf.get(e.from)!, to: nameOf.get(e.to)!, role: 'order', fusible: false, reason: e.reasons.length === 1 ? e.reasons[0]! : e.reasons });
+  }
   const results = graph.resultGroups.map((g) => graph.groups[g]!.name);
   return { inputs, nodes, edges, results };
 }

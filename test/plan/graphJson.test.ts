@@ -15,6 +15,7 @@ import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { plan, programGraphs, type BlockGraphs } from '../../src/plan/index.js';
 import { parseModule } from '../../src/syntax/index.js';
 import { arbitraryCase } from '../util/index.js';
+import { arr, arrayParam, bin, block, cast, i32, lam, nodes, program as buildProgram, scalarParam, scalarStmt, scalarValue, v } from '../ir/builders.js';
 
 const solver = createSolverLoader();
 const examplesDir = new URL('../../examples/', import.meta.url);
@@ -176,6 +177,24 @@ describe('planGraph on hand-written graphs', () => {
     expect(graph.precedences).toEqual([{ before: 1, scatter: 0 }]);
   });
 
+  it('an `order` edge orders two nodes without a read, and is never fused', async () => {
+    // ys is sized by a count computed from as (a `shape` ordering); nothing else joins them.
+    const g: GraphJson = {
+      format: 'arrayfuse-graph',
+      version: 1,
+      inputs: [{ name: 'xs' }],
+      nodes: [{ name: 'ys', kind: 'generate' }, { name: 'as', kind: 'map' }],
+      edges: [{ from: 'xs', to: 'as', role: 'map-input' }, { from: 'as', to: 'ys', role: 'order', reason: 'shape' }],
+      results: ['as', 'ys'],
+    };
+    const { graph } = parseGraphJson(g);
+    expect(graph.nodes.map((n) => n.name)).toEqual(['as', 'ys']);
+    expect(graph.edges).toEqual([{ from: 1, to: 0, fusible: false, reasons: ['shape'], reads: [] }]);
+    const p = await planGraph(g, { solver, cost: 'clusters' });
+    expect(p.stats.objective).toBe(2);
+    expect(p.root.clusters.map((c) => c.nodes)).toEqual([[1], [0]]);
+  });
+
   it('a result named by its node gives all the node\'s arrays', async () => {
     const g: GraphJson = {
       format: 'arrayfuse-graph',
@@ -239,6 +258,26 @@ describe('round trip: program → graph JSON → planGraph', () => {
     }
   });
 
+  it('orderings without a read (a scalar of an `if` used by a map) survive the trip', async () => {
+    const n = nodes();
+    const program = buildProgram(
+      'scalarOut',
+      [arrayParam('xs', 'f64', 1), scalarParam('c', 'bool')],
+      [
+        n.if_([scalarValue('k', 'i32')], v('c', 'bool'), block([], [scalarStmt('k1', i32(1))], ['k1']), block([], [scalarStmt('k2', i32(2))], ['k2'])),
+        n.map([arr('ys', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', v('x', 'f64'), cast('f64', v('k', 'i32'))))),
+      ],
+      ['ys'],
+    );
+    const graphs = programGraphs(program);
+    const json = graphToJson(graphs);
+    expect(json.edges).toContainEqual({ from: 'if#0', to: 'ys', role: 'order', fusible: false, reason: 'control-flow' });
+    expect(summary(parseGraphJson(json))).toEqual(summary(graphs));
+    for (const cost of ['clusters', 'everything']) {
+      expect((await planGraph(json, { solver, cost })).stats.objective).toBe((await plan(program, { solver, cost })).stats.objective);
+    }
+  });
+
   it('weights and byte sizes survive the trip', async () => {
     const program = lowerExample('greedyBottomUpBad');
     const weights = { arrays: { large: 50, xs: 3 }, edges: { 'ys->result': 4 } };
@@ -250,7 +289,7 @@ describe('round trip: program → graph JSON → planGraph', () => {
     }
   });
 
-  it('random programs with control flow (60 cases)', async () => {
+  it('random programs with control flow (80 cases)', async () => {
     await fc.assert(
       fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 10 } }), async ({ program }) => {
         const graphs = programGraphs(program);
@@ -259,7 +298,7 @@ describe('round trip: program → graph JSON → planGraph', () => {
         const direct = await plan(program, { solver, cost: 'everything' });
         expect((await planGraph(json, { solver, cost: 'everything' })).stats.objective).toBeCloseTo(direct.stats.objective, 9);
       }),
-      { numRuns: 60, seed: 9 },
+      { numRuns: 80, seed: 9 },
     );
   });
 });
@@ -300,6 +339,10 @@ describe('malformed graphs: one UserError each, with its code and JSON path', ()
     ['disagreeing edge weights', 'E623', '$.edges[3].weight: the edges from `as` to `bs` state different weights (2 and 3)', broken((g) => { g.edges[2].weight = 2; g.edges.push({ from: 'as', to: 'bs', role: 'indexed', weight: 3 }); })],
     ['fractional size', 'E624', '$.nodes[0].size: a size is a whole number', broken((g) => (g.nodes[0].size = 1.5))],
     ['unknown result', 'E625', '$.results[0]: the result `cs` is not an array (or node) of this block', broken((g) => (g.results = ['cs']))],
+    ['order edge from an input', 'E615', '$.edges[3].from: `xs` is an input; an `order` edge comes from a node', broken((g) => g.edges.push({ from: 'xs', to: 'bs', role: 'order', reason: 'shape' }))],
+    ['order edge with arrays', 'E617', '$.edges[3].arrays: an `order` edge reads no arrays', broken((g) => g.edges.push({ from: 'as', to: 'bs', role: 'order', arrays: ['as'], reason: 'shape' }))],
+    ['order edge said fusible', 'E618', '$.edges[3].fusible: an `order` edge reads nothing', broken((g) => g.edges.push({ from: 'as', to: 'bs', role: 'order', fusible: true }))],
+    ['order edge without a reason', 'E619', '$.edges[3]: say why the consumer must come after the producer', broken((g) => g.edges.push({ from: 'as', to: 'bs', role: 'order' }))],
     ['if without blocks', 'E626', '$.nodes[2]: an `if` node needs `blocks`', broken((g) => g.nodes.push({ name: 'c', kind: 'if' }))],
     ['while with one block', 'E626', '$.nodes[2].blocks: a `while` node has two blocks', broken((g) => g.nodes.push({ name: 'c', kind: 'while', blocks: [{ nodes: [] }] }))],
     ['map with blocks', 'E626', '$.nodes[0].blocks: only `if` and `while` nodes have blocks', broken((g) => (g.nodes[0].blocks = []))],
