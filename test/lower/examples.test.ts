@@ -7,7 +7,8 @@ import { kinds, lowerText, nodeNames } from './helpers.js';
 import type { InputSignature } from '../../src/lower/index.js';
 import type { Program } from '../../src/ir/types.js';
 
-const dir = new URL('../../../shared/examples/', import.meta.url);
+// The bundled copies (kept identical to ../shared/examples by test/e2e/examples-sync.test.ts).
+const dir = new URL('../../examples/', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(`${name}.fuse`, dir), 'utf8');
 
 const f64 = (...shape: number[]): InputSignature => ({ kind: 'array', elem: 'f64', shape });
