@@ -215,6 +215,15 @@ def main(xs: f64[n], k: i32):
   });
 });
 
+describe('what a loop cannot carry is still an error', () => {
+  test.each([
+    ['a function', '  f = lam x: x\n  while xs[0] > 0.0:\n    f = lam x: x + 1.0\n    xs = map(f, xs)\n  return xs\n', 'E219', "'f' is a function", '3:3'],
+    ['an array that becomes a scalar', '  while xs[0] > 0.0:\n    xs = xs[0]\n  return xs\n', 'E308', "the loop-carried 'xs' is an array of f64", '2:3'],
+  ])('%s', (_, body, code, message, at) => {
+    expect(lowerError(`def main(xs: f64[n]):\n${body}`, { signature: { xs: f64(3) } })).toMatchObject({ code, message: expect.stringContaining(message), at });
+  });
+});
+
 describe('falling back to a loop that knows nothing', () => {
   test('a static mismatch under the kept shapes falls back to the run-time check (lowered as before)', () => {
     // With the shapes kept, map(+, xs, ys) is a compile-time E311; the loop may run zero times.
