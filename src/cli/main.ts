@@ -88,12 +88,7 @@ function shapeSignature(compiler: Compiler, shapes: readonly string[]): Record<s
       given[name] = { kind: 'array', elem: type?.kind === 'array' ? type.elem : spec.elem, shape: spec.shape };
     }
   }
-  // Parameters without a --shape keep their annotated or inferred type with unknown sizes only
-  // when every parameter is given; a partial signature would be ambiguous.
-  const missing = compiler.parameterNames.filter((n) => !(n in given));
-  if (missing.length > 0) {
-    throw userError('E523', `--shape was given for some parameters but not for ${missing.map((m) => `'${m}'`).join(', ')}`);
-  }
+  // Parameters without a --shape keep their annotated or inferred type, with unknown sizes.
   return given;
 }
 
