@@ -25,7 +25,7 @@ import {
   add, assign, bin, call, constDecl, exprStmt, id, index, letDecl, member, mul, num, type JsExpr, type JsStmt,
 } from './jsast.js';
 import {
-  applyLambda, bindAtom, checkedOffset, compileExpr, counted, rt, type ArrayRef, type ExprEnv,
+  applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, rt, type ExprEnv,
 } from './scalar.js';
 import type { ReadOrder } from './sites.js';
 
@@ -45,8 +45,15 @@ export interface ClusterSpec {
 type BodyItem = JsStmt | { readonly kind: 'row'; readonly row: Scope };
 
 interface Point {
+  /** The flat row-major index. */
   readonly at: JsExpr;
   readonly rank: number;
+  /**
+   * The per-dimension indices of `at`, where the loops already have them (a rank-1 loop, a row
+   * loop inside one, a gather's index values), so a generate or a scan needs no division to
+   * recover them; null where only the flat index exists (a flat loop over rank ≥ 2).
+   */
+  readonly indices: readonly JsExpr[] | null;
 }
 
 interface Scope {
@@ -180,9 +187,9 @@ class ClusterGen {
     const out = scope.body as JsStmt[];
     switch (n.kind) {
       case 'generate': {
-        const at = this.point(scope, key);
+        const p = scope.points.get(key)!;
         const dims = this.env.array(n.outs[0]!.name).dims;
-        const indices = this.unflatten(at, dims, out);
+        const indices = p.indices !== null && p.indices.length === dims.length ? [...p.indices] : this.unflatten(p.at, dims, out);
         return applyLambda(n.fn, indices, env, out, 'g');
       }
       case 'map': {
@@ -235,9 +242,10 @@ class ClusterGen {
     const position = this.point(scope, orderKey(o));
     const raw = n.indices.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, out));
     const outDims = this.env.array(n.outs[0]!.name).dims;
-    const at = bindAtom(checkedOffset(site, raw, src.dims, position, outDims), 'j', this.env, out);
+    out.push(indexCheck(site, raw, src.dims, position, outDims));
+    const at = bindAtom(flatIndex(raw, src.dims), 'j', this.env, out);
     const label: Order = { gather: n.id };
-    scope.points.set(orderKey(label), { at, rank: src.dims.length });
+    scope.points.set(orderKey(label), { at, rank: src.dims.length, indices: raw });
     return n.source.map((s) => this.readOrdered(s, label, scope));
   }
 
@@ -251,9 +259,13 @@ class ClusterGen {
     }
     const j = this.fresh('j');
     const r = newScope(scope, { index: j, extent }, { key, down });
+    const outerPoint = scope.points.get(key)!;
+    // The row's start, once per row rather than a multiplication per element.
+    const base = this.fresh('b');
+    r.pre.push(constDecl(base, mul(outerPoint.at, extent)));
     const p = this.fresh('p');
-    r.body.push(constDecl(p, add(mul(this.point(scope, key), extent), id(j))));
-    r.points.set(key, { at: id(p), rank: rank + 1 });
+    r.body.push(constDecl(p, add(id(base), id(j))));
+    r.points.set(key, { at: id(p), rank: rank + 1, indices: outerPoint.indices === null ? null : [...outerPoint.indices, id(j)] });
     scope.rows.set(rowKey, r);
     scope.body.push({ kind: 'row', row: r });
     return r;
@@ -328,8 +340,10 @@ class ClusterGen {
       scope.pre.push(letDecl(acc, null));
       return id(acc);
     });
-    const at = this.point(scope, key);
-    const rowStart = bin('===', bin('%', at, extent), down ? bin('-', extent, num(1)) : num(0));
+    const p = scope.points.get(key)!;
+    // Where the loop has the index along the rows, no remainder is needed to find a row's start.
+    const along = p.indices !== null && p.indices.length > 0 ? p.indices[p.indices.length - 1]! : bin('%', p.at, extent);
+    const rowStart = bin('===', along, down ? bin('-', extent, num(1)) : num(0));
     const first: JsStmt[] = [];
     const next: JsStmt[] = [];
     const combine = (prev: readonly JsExpr[]): void =>
@@ -361,7 +375,8 @@ class ClusterGen {
     const dims = dest[0]!.dims;
     const site = this.env.tables.site({ kind: 'index', what: 'scatter', span: n.span });
     const raw = n.index.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, out));
-    const at = bindAtom(checkedOffset(site, raw, dims, position, this.env.array(n.index[0]!).dims), 'j', this.env, out);
+    out.push(indexCheck(site, raw, dims, position, this.env.array(n.index[0]!).dims));
+    const at = bindAtom(flatIndex(raw, dims), 'j', this.env, out);
     const news = n.values.map((v) => this.readOrdered(v, o, scope));
     // Updates in source order, as the interpreter applies them, unless a fused scanr already
     // runs this loop backwards (the order of updates to one index is unspecified then).
@@ -407,7 +422,7 @@ class ClusterGen {
     // Only scans care which way a loop runs (and a scatter, for the order of its updates): a
     // loop that neither fixes runs forwards, even in order 1, where every point is the same.
     const outer = newScope(null, null, { key, down: null });
-    outer.points.set(key, { at: id(i), rank: baseRank });
+    outer.points.set(key, { at: id(i), rank: baseRank, indices: baseRank === 0 ? [] : baseRank === 1 ? [id(i)] : null });
     // Roots fed by a scan go first: a scan fixes the direction of its row loop, and a fold that
     // comes later into a right-to-left row then takes the row-buffer path instead of failing.
     const ordered = [...roots.filter((r) => this.feedsFromScan(r)), ...roots.filter((r) => !this.feedsFromScan(r))];
@@ -423,8 +438,15 @@ class ClusterGen {
     const body = render(outer.body);
     // Roots of rank 0 (a fold to a scalar) have one point: no outer loop at all.
     if (baseRank === 0) return [...outer.pre, constDecl(i, num(0)), ...body];
-    const extent = baseDims.reduce<JsExpr>((acc, d) => mul(acc, d), num(1));
-    return [...outer.pre, { kind: 'for', index: i, from: num(0), to: extent, down: outer.own!.down === true, body }];
+    // The extent of a flat loop over several dimensions is computed once, not per iteration.
+    let extent = baseDims.reduce<JsExpr>((acc, d) => mul(acc, d), num(1));
+    const hoisted: JsStmt[] = [];
+    if (extent.kind !== 'id' && extent.kind !== 'num') {
+      const e = this.fresh('e');
+      hoisted.push(constDecl(e, extent));
+      extent = id(e);
+    }
+    return [...outer.pre, ...hoisted, { kind: 'for', index: i, from: num(0), to: extent, down: outer.own!.down === true, body }];
   }
 
   private evaluatedSomewhere(nodeId: NodeId, s: Scope): boolean {

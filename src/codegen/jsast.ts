@@ -23,7 +23,16 @@ export type JsExpr =
   /** `object.prop`; `prop` is one of the generator's own property names, checked when printed. */
   | { readonly kind: 'member'; readonly object: JsExpr; readonly prop: string }
   | { readonly kind: 'index'; readonly object: JsExpr; readonly index: JsExpr }
-  | { readonly kind: 'array'; readonly elems: readonly JsExpr[] };
+  | { readonly kind: 'array'; readonly elems: readonly JsExpr[] }
+  /**
+   * `(name = value)`: assigns one of the generator's temporaries inside an expression, so an
+   * inline check can test a computed index and then use it without evaluating it twice (and
+   * without moving its evaluation out of the expression, which would change which of two
+   * faults is raised first). Temporaries are declared with `let` at the top of their function.
+   */
+  | { readonly kind: 'set'; readonly name: string; readonly value: JsExpr }
+  /** `(first, then)`: evaluates `first` for its temporaries, then is `then`. */
+  | { readonly kind: 'seq'; readonly first: JsExpr; readonly then: JsExpr };
 
 export type JsStmt =
   | { readonly kind: 'decl'; readonly mutable: boolean; readonly name: string; readonly init: JsExpr | null }
@@ -68,6 +77,8 @@ export const call = (callee: JsExpr, args: readonly JsExpr[]): JsExpr => ({ kind
 export const member = (object: JsExpr, prop: string): JsExpr => ({ kind: 'member', object, prop });
 export const index = (object: JsExpr, ix: JsExpr): JsExpr => ({ kind: 'index', object, index: ix });
 export const arr = (elems: readonly JsExpr[]): JsExpr => ({ kind: 'array', elems });
+export const set = (name: string, value: JsExpr): JsExpr => ({ kind: 'set', name, value });
+export const seq = (first: JsExpr, then: JsExpr): JsExpr => ({ kind: 'seq', first, then });
 export const mathCall = (fn: string, args: readonly JsExpr[]): JsExpr => call(member(id('Math'), fn), args);
 
 export const constDecl = (name: string, init: JsExpr): JsStmt => ({ kind: 'decl', mutable: false, name, init });

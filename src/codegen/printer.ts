@@ -70,6 +70,9 @@ function precedence(e: JsExpr): number {
     case 'num':
     case 'id':
     case 'array':
+    case 'set':
+    case 'seq':
+      // Printed in their own parentheses.
       return 20;
     case 'binary':
       return binaryPrecedence[e.op];
@@ -119,6 +122,10 @@ export function printExpr(e: JsExpr): string {
       return `${wrapIf(printExpr(e.object), precedence(e.object) < postfixPrecedence)}[${printExpr(e.index)}]`;
     case 'array':
       return `[${e.elems.map(printExpr).join(', ')}]`;
+    case 'set':
+      return `(${checkName(e.name)} = ${printExpr(e.value)})`;
+    case 'seq':
+      return `(${printExpr(e.first)}, ${printExpr(e.then)})`;
     default:
       return e satisfies never;
   }

@@ -177,7 +177,7 @@ class ProgramGen {
     });
     const results = this.block(program.body, plan.root, env, out);
     out.push({ kind: 'return', value: arr(results.map((b) => this.resultValue(b))) });
-    return { kind: 'function', name: 'main', params: ['rt', 'inputs'], body: out };
+    return { kind: 'function', name: 'main', params: ['rt', 'inputs'], body: withTemps(out) };
   }
 
   private resultValue(b: Binding): JsExpr {
@@ -257,7 +257,7 @@ class ProgramGen {
     this.clusters.push({ nodes: nodes.map((n) => n.id), manifest: [...manifest] });
     out.push(comment(`cluster ${number}: shapes, checks, manifest arrays`));
     for (const n of nodes) this.allocate(n, manifest, env, out);
-    const stmts = generateCluster({ nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined) });
+    const stmts = withTemps(generateCluster({ nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined) }));
     const params = freeIds(stmts);
     const name = `c${number}`;
     this.functions.push({ kind: 'function', name, params: ['rt', ...params], body: stmts });
@@ -426,76 +426,84 @@ function sameExpr(a: JsExpr, b: JsExpr): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Identifiers a cluster's statements use but do not declare: the cluster function's parameters. */
-function freeIds(stmts: readonly JsStmt[]): string[] {
-  const used: string[] = [];
-  const seen = new Set<string>();
-  const declared = new Set<string>(['rt', 'Math']);
-  const expr = (e: JsExpr): void => {
-    switch (e.kind) {
-      case 'num':
-        return;
-      case 'id':
-        if (!seen.has(e.name)) {
-          seen.add(e.name);
-          used.push(e.name);
-        }
-        return;
-      case 'binary':
-        expr(e.lhs);
-        expr(e.rhs);
-        return;
-      case 'unary':
-        expr(e.arg);
-        return;
-      case 'cond':
-        expr(e.test);
-        expr(e.then);
-        expr(e.else);
-        return;
-      case 'call':
-        expr(e.callee);
-        e.args.forEach(expr);
-        return;
-      case 'member':
-        expr(e.object);
-        return;
-      case 'index':
-        expr(e.object);
-        expr(e.index);
-        return;
-      case 'array':
-        e.elems.forEach(expr);
-        return;
-      default:
-        e satisfies never;
-    }
-  };
+/** Calls `onId` for every identifier an expression reads, `onSet` for every temporary it sets. */
+function visitExpr(e: JsExpr, onId: (name: string) => void, onSet: (name: string) => void): void {
+  const go = (x: JsExpr): void => visitExpr(x, onId, onSet);
+  switch (e.kind) {
+    case 'num':
+      return;
+    case 'id':
+      onId(e.name);
+      return;
+    case 'binary':
+      go(e.lhs);
+      go(e.rhs);
+      return;
+    case 'unary':
+      go(e.arg);
+      return;
+    case 'cond':
+      go(e.test);
+      go(e.then);
+      go(e.else);
+      return;
+    case 'call':
+      go(e.callee);
+      e.args.forEach(go);
+      return;
+    case 'member':
+      go(e.object);
+      return;
+    case 'index':
+      go(e.object);
+      go(e.index);
+      return;
+    case 'array':
+      e.elems.forEach(go);
+      return;
+    case 'set':
+      onSet(e.name);
+      go(e.value);
+      return;
+    case 'seq':
+      go(e.first);
+      go(e.then);
+      return;
+    default:
+      e satisfies never;
+  }
+}
+
+/**
+ * Walks statements (not into nested functions): `onExpr` sees every expression, `onDecl` every
+ * name a statement declares (locals, loop indices).
+ */
+function visitStmts(stmts: readonly JsStmt[], onExpr: (e: JsExpr) => void, onDecl: (name: string) => void): void {
   const stmt = (s: JsStmt): void => {
     switch (s.kind) {
       case 'decl':
-        declared.add(s.name);
-        if (s.init !== null) expr(s.init);
+        onDecl(s.name);
+        if (s.init !== null) onExpr(s.init);
         return;
       case 'assign':
-        expr(s.target);
-        expr(s.value);
+        onExpr(s.target);
+        onExpr(s.value);
         return;
       case 'expr':
-        expr(s.expr);
+        onExpr(s.expr);
         return;
       case 'for':
-        declared.add(s.index);
-        expr(s.from);
-        expr(s.to);
+        onDecl(s.index);
+        onExpr(s.from);
+        onExpr(s.to);
         s.body.forEach(stmt);
         return;
       case 'while':
-        expr(s.test);
+        onExpr(s.test);
         s.body.forEach(stmt);
         return;
       case 'if':
-        expr(s.test);
+        onExpr(s.test);
         s.then.forEach(stmt);
         s.else.forEach(stmt);
         return;
@@ -503,20 +511,41 @@ function freeIds(stmts: readonly JsStmt[]): string[] {
         s.body.forEach(stmt);
         return;
       case 'return':
-        if (s.value !== null) expr(s.value);
-        return;
-      case 'function':
-        s.params.forEach((p) => declared.add(p));
-        s.body.forEach(stmt);
+        if (s.value !== null) onExpr(s.value);
         return;
       case 'break':
       case 'comment':
+      case 'function':
         return;
       default:
         s satisfies never;
     }
   };
   stmts.forEach(stmt);
+}
+
+/**
+ * A function body with its expression temporaries (see `set` in jsast.ts) declared up front:
+ * one `let` per temporary, at function level, so V8 keeps each in a register like any local.
+ */
+function withTemps(stmts: readonly JsStmt[]): JsStmt[] {
+  const temps = new Set<string>();
+  visitStmts(stmts, (e) => visitExpr(e, () => {}, (name) => temps.add(name)), () => {});
+  return [...[...temps].map((t) => letDecl(t, null)), ...stmts];
+}
+
+/** Identifiers a cluster's statements use but do not declare: the cluster function's parameters. */
+function freeIds(stmts: readonly JsStmt[]): string[] {
+  const used: string[] = [];
+  const seen = new Set<string>();
+  const declared = new Set<string>(['rt', 'Math']);
+  const onId = (name: string): void => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      used.push(name);
+    }
+  };
+  visitStmts(stmts, (e) => visitExpr(e, onId, (name) => declared.add(name)), (name) => declared.add(name));
   return used.filter((n) => !declared.has(n));
 }
 

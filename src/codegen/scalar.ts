@@ -1,15 +1,21 @@
 // Element-level expressions and lambdas → JavaScript expressions.
 //
 // Arithmetic is exactly src/ir/scalarOps.ts: operations whose meaning is one JavaScript
-// expression are inlined (`|0`, `>>>0`, Math.imul, Math.fround); floor division, modulo and
-// integer powers call the runtime's helpers, which call scalarOps itself and attach the site's
-// span to a division by zero. Both operands of `and`/`or` are evaluated (as the interpreter
+// expression are inlined (`|0`, `>>>0`, Math.imul, Math.fround), and so are floor division and
+// modulo (see `divide`): by a non-zero constant without any zero check, otherwise with an inline
+// test that calls the runtime only to raise E401. Integer powers call the runtime's helpers,
+// which call scalarOps itself. Both operands of `and`/`or` are evaluated (as the interpreter
 // does); only `select` evaluates one branch, so an index inside the other may be out of range.
+//
+// Inline checks keep the hot path free of calls: an index read is `data[(t = i) >>> 0 < n ? t :
+// rt.index(site, [t], [n])]`, whose failing branch V8 compiles out of line. The temporaries
+// (`set` in jsast.ts) keep every operand evaluated once, in the interpreter's order, inside the
+// one expression, so the first fault the interpreter would raise is still the first raised.
 
 import { CompilerBug, type Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, IndexExpr, Lambda, ScalarType, VarName } from '../ir/types.js';
 import {
-  add, arr, bin, call, cond, constDecl, id, index, mathCall, member, mul, num, type JsExpr, type JsStmt,
+  add, arr, bin, call, cond, constDecl, id, index, mathCall, member, mul, num, seq, set, type JsExpr, type JsStmt,
 } from './jsast.js';
 import type { ReadOrder, SideTables } from './sites.js';
 
@@ -62,7 +68,7 @@ export function helperName(op: '//' | '%' | '**', t: ScalarType): string {
 
 const comparisonOps = { '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' } as const;
 
-function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => number): JsExpr {
+function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => number, fresh: (p: string) => string): JsExpr {
   switch (op) {
     case '+':
     case '-':
@@ -75,6 +81,7 @@ function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => n
       return wrapTo(t, bin('/', a, b));
     case '//':
     case '%':
+      return t === 'bool' ? call(member(rt, helperName(op, t)), [num(site()), a, b]) : divide(op, t, a, b, site, fresh);
     case '**':
       return call(member(rt, helperName(op, t)), [num(site()), a, b]);
     case '==':
@@ -98,29 +105,102 @@ function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => n
   }
 }
 
+/** `e` as an atom: itself, or a fresh temporary set to it (the `set` is returned to be evaluated). */
+function atomOf(e: JsExpr, fresh: (p: string) => string): { readonly bind: JsExpr | null; readonly atom: JsExpr } {
+  if (isAtom(e)) return { bind: null, atom: e };
+  const t = fresh('t');
+  return { bind: set(t, e), atom: id(t) };
+}
+
+/** Evaluates the `set`s of `binds` in order, then is `body`. */
+function sequence(binds: readonly (JsExpr | null)[], body: JsExpr): JsExpr {
+  return binds.reduceRight<JsExpr>((acc, b) => (b === null ? acc : seq(b, acc)), body);
+}
+
+/**
+ * Floor division and floor modulo, inline, with the values of scalarOps.floorDiv/floorMod:
+ * - floats: `floor(a / b)`; the remainder moved to the divisor's sign. Never an error.
+ * - integers by a non-zero constant: no zero check; for i32 by a positive constant, a
+ *   non-negative dividend takes the plain `a / b | 0` and `a % b` (which V8 compiles to a
+ *   multiply and shift), a negative one the floor correction.
+ * - integers by anything else: `b === 0` raises the interpreter's E401 through `rt.divzero`.
+ * |a|, |b| < 2^32, so the double quotient is within one ulp and truncating or flooring it is exact.
+ */
+function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: JsExpr, site: () => number, fresh: (p: string) => string): JsExpr {
+  const isInt = t === 'i32' || t === 'u32';
+  const constant = b.kind === 'num' ? b.value : null;
+  if (op === '//') {
+    if (!isInt) return wrapTo(t, mathCall('floor', [bin('/', a, b)]));
+    if (constant !== null && constant !== 0) {
+      if (t === 'u32') return bin('>>>', bin('/', a, b), num(0));
+      if (constant > 0) {
+        const x = atomOf(a, fresh);
+        const fast = bin('|', bin('/', x.atom, b), num(0));
+        return sequence([x.bind], cond(bin('>=', x.atom, num(0)), fast, wrapTo(t, mathCall('floor', [bin('/', x.atom, b)]))));
+      }
+      return wrapTo(t, mathCall('floor', [bin('/', a, b)]));
+    }
+    const x = atomOf(a, fresh);
+    const y = atomOf(b, fresh);
+    const zero = call(member(rt, 'divzero'), [num(site()), x.atom, y.atom]);
+    return sequence([x.bind, y.bind], cond(bin('===', y.atom, num(0)), zero, wrapTo(t, mathCall('floor', [bin('/', x.atom, y.atom)]))));
+  }
+  // Floor modulo.
+  if (t === 'u32') {
+    // Both operands non-negative: the JavaScript remainder is the floor remainder.
+    if (constant !== null && constant !== 0) return bin('>>>', bin('%', a, b), num(0));
+    const x = atomOf(a, fresh);
+    const y = atomOf(b, fresh);
+    const zero = call(member(rt, 'divzero'), [num(site()), x.atom, y.atom]);
+    return sequence([x.bind, y.bind], cond(bin('===', y.atom, num(0)), zero, bin('>>>', bin('%', x.atom, y.atom), num(0))));
+  }
+  if (t === 'i32' && constant !== null && constant > 0) {
+    // In range (-b, 0] for a negative dividend: -0 (a multiple of b) is 0, as `| 0` gives.
+    const x = atomOf(a, fresh);
+    const r = fresh('t');
+    const negative = cond(bin('<', set(r, bin('%', x.atom, b)), num(0)), bin('+', id(r), b), num(0));
+    return sequence([x.bind], cond(bin('>=', x.atom, num(0)), bin('%', x.atom, b), negative));
+  }
+  // The general case, scalarOps.floorMod itself: r = a % b, moved by b when the signs differ.
+  const x = atomOf(a, fresh);
+  const y = atomOf(b, fresh);
+  const r = fresh('t');
+  const moved = bin('&&', bin('!==', set(r, bin('%', x.atom, y.atom)), num(0)), bin('!==', bin('<', id(r), num(0)), bin('<', y.atom, num(0))));
+  const floorMod = cond(moved, wrapTo(t, bin('+', id(r), y.atom)), wrapTo(t, id(r)));
+  if (isInt && (constant === null || constant === 0)) {
+    const zero = call(member(rt, 'divzero'), [num(site()), x.atom, y.atom]);
+    return sequence([x.bind, y.bind], cond(bin('===', y.atom, num(0)), zero, floorMod));
+  }
+  return sequence([x.bind, y.bind], floorMod);
+}
+
 /** Wraps a memory load in the counters variant: `rt.count(slot, load)` returns the load. */
 export function counted(env: ExprEnv, slot: () => number, load: JsExpr): JsExpr {
   return env.counters ? call(member(rt, 'count'), [num(slot()), load]) : load;
 }
 
 /**
- * The flat offset of index atoms into an array of extents `dims`, checked: in range it is the
- * row-major offset; otherwise `rt.oob(site, indices, extents, position, positionExtents)` throws
- * the interpreter's E402 (the array literals are built only on that path).
+ * The check of a gather's or scatter's index atoms against the extents `dims`, as a statement
+ * for the loop body: `if (i >>> 0 >= n) rt.oob(site, indices, extents, position,
+ * positionExtents)`, which throws the interpreter's E402 (the array literals are built only on
+ * that path). The branch is never taken on valid data, so it costs the loop one predictable
+ * compare per index.
  */
-export function checkedOffset(
+export function indexCheck(
   site: number,
   indices: readonly JsExpr[],
   dims: readonly JsExpr[],
   position: JsExpr,
   positionDims: readonly JsExpr[],
-): JsExpr {
-  if (indices.length === 0) return num(0);
-  const inRange = indices
-    .map((i, k) => bin('&&', bin('>=', i, num(0)), bin('<', i, dims[k]!)))
-    .reduce((a, b) => bin('&&', a, b));
+): JsStmt {
+  const outside = indices
+    .map((i, k) => {
+      if (i.kind !== 'num') return bin('>=', bin('>>>', i, num(0)), dims[k]!);
+      return i.value >= 0 ? bin('<=', dims[k]!, i) : num(1);
+    })
+    .reduce((a, b) => bin('||', a, b));
   const fail = call(member(rt, 'oob'), [num(site), arr(indices), arr(dims), position, arr(positionDims)]);
-  return cond(inRange, flatIndex(indices, dims), fail);
+  return { kind: 'if', test: outside, then: [{ kind: 'expr', expr: fail }], else: [] };
 }
 
 /** Row-major flat index of checked per-dimension indices. */
@@ -141,14 +221,27 @@ function indexRead(e: IndexExpr, env: ExprEnv, order: ReadOrder): JsExpr {
   let offset: JsExpr = num(0);
   if (rank > 0) {
     const site = env.tables.site({ kind: 'index', what: env.context, array: e.array, span: e.span ?? env.span });
-    const indices = e.indices.map((ix) => compileExpr(ix, env));
-    // `rt.ix<rank>(site, i…, extent…)` is the flat offset, or the interpreter's E402.
-    offset = rank <= 3
-      ? call(member(rt, `ix${rank}`), [num(site), ...indices, ...ref.dims])
-      : call(member(rt, 'ixN'), [num(site), arr(indices), arr(ref.dims)]);
+    // Every index is evaluated (in order) before any is checked, as the interpreter does;
+    // `&` rather than `&&` keeps a later index evaluated when an earlier one is out of range.
+    const parts = e.indices.map((ix) => atomOf(compileExpr(ix, env), env.fresh));
+    const atoms = parts.map((p) => p.atom);
+    const inRange = parts
+      .map((p, k) => inBounds(p.bind ?? p.atom, ref.dims[k]!))
+      .reduce((x, y) => bin('&', x, y));
+    const fail = call(member(rt, 'index'), [num(site), arr(atoms), arr(ref.dims)]);
+    offset = cond(inRange, flatIndex(atoms, ref.dims), fail);
   }
   const load = index(ref.data, offset);
   return counted(env, () => env.tables.slot(ref.name, ref.elem, { kind: 'read', order }), load);
+}
+
+/**
+ * `0 <= i < n` for an i32 index `i` and an extent `n` below 2^31, in one unsigned comparison
+ * (a negative i is 2^32 + i unsigned, never below n). A constant index needs only `i < n`.
+ */
+export function inBounds(i: JsExpr, n: JsExpr): JsExpr {
+  if (i.kind === 'num') return i.value >= 0 && Number.isInteger(i.value) ? bin('<', i, n) : num(0);
+  return bin('<', bin('>>>', i, num(0)), n);
 }
 
 export function compileExpr(e: Expr, env: ExprEnv): JsExpr {
@@ -168,6 +261,7 @@ export function compileExpr(e: Expr, env: ExprEnv): JsExpr {
       const b = compileExpr(e.rhs, env);
       return binary(e.op, t, a, b, () =>
         env.tables.site({ kind: 'divide', what: env.context, detail: e.op, span: e.span ?? env.span }),
+        env.fresh,
       );
     }
     case 'call':

@@ -79,22 +79,14 @@ export function makeRuntime(tables: RuntimeTables, file: SourceFile | undefined,
   return {
     ...arithmetic,
     maxWhileIterations,
-    ix1(k: number, i: number, n0: number): number {
-      return i >= 0 && i < n0 ? i : indexError(k, [i], [n0]);
+    /** An index of element code out of range (generated code checks inline, then calls this). */
+    index(k: number, indices: readonly number[], dims: readonly number[]): never {
+      return indexError(k, indices, dims);
     },
-    ix2(k: number, i: number, j: number, n0: number, n1: number): number {
-      return i >= 0 && i < n0 && j >= 0 && j < n1 ? i * n1 + j : indexError(k, [i, j], [n0, n1]);
-    },
-    ix3(k: number, i: number, j: number, l: number, n0: number, n1: number, n2: number): number {
-      return i >= 0 && i < n0 && j >= 0 && j < n1 && l >= 0 && l < n2 ? (i * n1 + j) * n2 + l : indexError(k, [i, j, l], [n0, n1, n2]);
-    },
-    ixN(k: number, indices: readonly number[], dims: readonly number[]): number {
-      let flat = 0;
-      indices.forEach((i, axis) => {
-        if (!(i >= 0 && i < dims[axis]!)) indexError(k, indices, dims);
-        flat = flat * dims[axis]! + i;
-      });
-      return flat;
+    /** An integer `//` or `%` by zero (generated code tests the divisor inline). */
+    divzero(k: number, a: number, b: number): never {
+      const s = site(k);
+      throw userError('E401', `${s.what}: integer division by zero (${a} ${s.detail} ${b})`, where(s));
     },
     /** A gather or scatter index out of range, with its position in the index arrays. */
     oob(k: number, indices: readonly number[], dims: readonly number[], position: number, positionDims: readonly number[]): never {

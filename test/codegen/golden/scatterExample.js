@@ -8,13 +8,17 @@ function c0(rt, n1, a0, a2) {
   }
 }
 function c1(rt, n1, a0, a6) {
+  let t9;
+  let t10;
   for (let i7 = 0; i7 < n1; i7++) {
     const x8 = a0[i7];
-    const m9 = rt.mod_i32(1, x8 * 2 | 0, n1);
-    const j10 = m9 >= 0 && m9 < n1 ? m9 : rt.oob(0, [m9], [n1], i7, [n1]);
-    const old11 = a6[j10];
-    const s12 = old11 + x8;
-    a6[j10] = s12;
+    const m11 = ((t9 = x8 * 2 | 0), n1 === 0 ? rt.divzero(1, t9, n1) : (t10 = t9 % n1) !== 0 && t10 < 0 !== n1 < 0 ? t10 + n1 | 0 : t10 | 0);
+    if (m11 >>> 0 >= n1) {
+      rt.oob(0, [m11], [n1], i7, [n1]);
+    }
+    const old12 = a6[m11];
+    const s13 = old12 + x8;
+    a6[m11] = s13;
   }
 }
 function main(rt, inputs) {

@@ -3,10 +3,12 @@
 function c0(rt, n1, a0, n3, a2, a4) {
   for (let i5 = 0; i5 < n1; i5++) {
     const x6 = a0[i5];
-    const j7 = x6 >= 0 && x6 < n3 ? x6 : rt.oob(0, [x6], [n3], i5, [n1]);
-    const x8 = a2[j7];
-    const m9 = x8 * x8 + 1;
-    a4[i5] = m9;
+    if (x6 >>> 0 >= n3) {
+      rt.oob(0, [x6], [n3], i5, [n1]);
+    }
+    const x7 = a2[x6];
+    const m8 = x7 * x7 + 1;
+    a4[i5] = m8;
   }
 }
 function main(rt, inputs) {

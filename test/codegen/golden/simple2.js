@@ -3,11 +3,15 @@
 function c0(rt, n3, a2, n1, a0, n5, a4, a6) {
   for (let i7 = 0; i7 < n3; i7++) {
     const x8 = a2[i7];
-    const j9 = x8 >= 0 && x8 < n1 ? x8 : rt.oob(0, [x8], [n1], i7, [n3]);
-    const x10 = a0[j9];
-    const j11 = x10 >= 0 && x10 < n5 ? x10 : rt.oob(1, [x10], [n5], j9, [n1]);
-    const x12 = a4[j11];
-    a6[i7] = x12;
+    if (x8 >>> 0 >= n1) {
+      rt.oob(0, [x8], [n1], i7, [n3]);
+    }
+    const x9 = a0[x8];
+    if (x9 >>> 0 >= n5) {
+      rt.oob(1, [x9], [n5], x8, [n1]);
+    }
+    const x10 = a4[x9];
+    a6[i7] = x10;
   }
 }
 function main(rt, inputs) {

@@ -10,9 +10,11 @@ function c0(rt, n3, a2, a4) {
 function c1(rt, n1, a0, n3, a4, a8) {
   for (let i9 = 0; i9 < n1; i9++) {
     const x10 = a0[i9];
-    const j11 = x10 >= 0 && x10 < n3 ? x10 : rt.oob(0, [x10], [n3], i9, [n1]);
-    const x12 = a4[j11];
-    a8[i9] = x12;
+    if (x10 >>> 0 >= n3) {
+      rt.oob(0, [x10], [n3], i9, [n1]);
+    }
+    const x11 = a4[x10];
+    a8[i9] = x11;
   }
 }
 function main(rt, inputs) {

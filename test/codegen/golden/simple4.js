@@ -3,10 +3,13 @@
 function c0(rt, n1, a0, n3, n4, a2, a5) {
   for (let i6 = 0; i6 < n1; i6++) {
     const x7 = a0[i6];
-    const j8 = x7 >= 0 && x7 < n3 ? x7 : rt.oob(0, [x7], [n3], i6, [n1]);
+    if (x7 >>> 0 >= n3) {
+      rt.oob(0, [x7], [n3], i6, [n1]);
+    }
+    const b9 = x7 * n4;
     let acc11 = 0;
-    for (let j9 = 0; j9 < n4; j9++) {
-      const p10 = j8 * n4 + j9;
+    for (let j8 = 0; j8 < n4; j8++) {
+      const p10 = b9 + j8;
       const x12 = a2[p10];
       const r13 = acc11 + x12;
       acc11 = r13;

@@ -3,13 +3,15 @@
 function c0(rt, n2, n1, a0, a3) {
   for (let i4 = 0; i4 < n2; i4++) {
     const g5 = (n1 - i4 | 0) - 1 | 0;
-    const j6 = g5 >= 0 && g5 < n1 ? g5 : rt.oob(3, [g5], [n1], i4, [n2]);
-    const x7 = a0[j6];
-    const x8 = a0[i4];
-    const m9 = x8 * 2;
-    const m10 = m9 + 1;
-    const m11 = x7 + m9 + m10;
-    a3[i4] = m11;
+    if (g5 >>> 0 >= n1) {
+      rt.oob(3, [g5], [n1], i4, [n2]);
+    }
+    const x6 = a0[g5];
+    const x7 = a0[i4];
+    const m8 = x7 * 2;
+    const m9 = m8 + 1;
+    const m10 = x6 + m8 + m9;
+    a3[i4] = m10;
   }
 }
 function main(rt, inputs) {
