@@ -84,8 +84,11 @@ interface MergeTarget {
 }
 
 function mergeValues(fr: Frame, name: string, a0: SVal, b0: SVal, span: Span, t: MergeTarget): SVal {
-  const a = a0.kind === 'undef' ? a0 : deref(fr, a0, span);
-  const b = b0.kind === 'undef' ? b0 : deref(fr, b0, span);
+  const a1 = a0.kind === 'undef' ? a0 : deref(fr, a0, span);
+  const b1 = b0.kind === 'undef' ? b0 : deref(fr, b0, span);
+  // A scalar in one branch and a rank-0 array in the other: both are scalars.
+  const a = b1.kind === 'undef' ? a1 : scalarIfRankZero(t.then, b1, a1, span);
+  const b = a1.kind === 'undef' ? b1 : scalarIfRankZero(t.else, a1, b1, span);
   if (a.kind === 'undef' || b.kind === 'undef') return { kind: 'undef', name, span };
   if (a.kind === 'static' && b.kind === 'static' && a.ty === b.ty && a.value === b.value) return a;
   if (a.kind === 'fn' || b.kind === 'fn') {
@@ -420,7 +423,7 @@ function lowerLoopBody(fr: Frame, s: WhileStmt, carried: readonly string[], init
   if (r.ret !== null) throw fail(fr, 'E211', "'return' inside a 'while' loop is not supported", s.span);
   const after = { ...bodyFrame, env: r.env };
   const nexts = carried.map((n, i) => {
-    const next = deref(after, r.env.get(n)!, s.span);
+    const next = scalarIfRankZero(after, bodyParams.vals[i]!, deref(after, r.env.get(n)!, s.span), s.span);
     checkSameType(after, n, bodyParams.vals[i]!, next, s.span);
     return next;
   });
@@ -466,6 +469,17 @@ function emitLoop(
   let env = fr.env;
   carried.forEach((n, i) => (env = bind(env, n, outs[i]!.val)));
   return env;
+}
+
+/**
+ * A scalar re-bound to a rank-0 array (`m = fold(min, inf, xs)` for a carried `m = 1.0e20`)
+ * reads its one element, as a rank-0 array does wherever a scalar is expected.
+ */
+function scalarIfRankZero(fr: Frame, before: SVal, v: SVal, span: Span): SVal {
+  if (before.kind !== 'dyn' && before.kind !== 'static') return v;
+  if (v.kind !== 'array') return v;
+  const r = fr.st.infer.pruneRank(v.rank);
+  return r.v === null && r.k === 0 ? asScalar(fr, v, span, 'a loop-carried scalar') : v;
 }
 
 function checkSameType(fr: Frame, name: string, before: SVal, next: SVal, span: Span): void {

@@ -27,3 +27,23 @@ describe('destructuring the shape of a parameter of unknown rank', () => {
     expect(() => lowerModule(parseModule(bad), bad)).toThrow(/cannot destructure/);
   });
 });
+
+describe('a scalar re-bound to a rank-0 array (a fold of a vector) stays a scalar', () => {
+  const run = (source: string, xs: readonly number[], k = 0): number => {
+    const file = new SourceFile('rank0.fuse', source);
+    const program = lowerModule(parseModule(file), file);
+    const [m] = interpret(program, [{ kind: 'array', elem: 'f64', shape: [xs.length], data: Float64Array.from(xs) }, { kind: 'scalar', elem: 'i32', value: k }], { file });
+    return (m as { value: number }).value;
+  };
+
+  it('across a while loop (found porting LULESH)', () => {
+    const source = 'def main(xs: f64[n], k: i32):\n  m = 1.0e20\n  i = 0\n  while i < 2:\n    m = fold(min, 1.0e20, xs)\n    i = i + 1\n  return m\n';
+    expect(run(source, [3, 1.5, 2])).toBe(1.5);
+  });
+
+  it('across the branches of a run-time if', () => {
+    const source = 'def main(xs: f64[n], k: i32):\n  if k > 0:\n    m = sum(xs)\n  else:\n    m = 0.5\n  return m\n';
+    expect(run(source, [3, 1.5, 2], 1)).toBe(6.5);
+    expect(run(source, [3, 1.5, 2], 0)).toBe(0.5);
+  });
+});
