@@ -93,6 +93,8 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
   // Source groups: entry-parameter components grouped (keyed by the parameter's first
   // component, whichever component is read first), everything else one group per name.
   const sourceGroupByKey = new Map<string, number>();
+  const componentsOfKey = new Map<string, VarName[]>();
+  for (const [component, key] of context.groupOf ?? []) componentsOfKey.set(key, [...(componentsOfKey.get(key) ?? []), component]);
   const groupFor = (name: VarName): number | null => {
     const known = groupByName.get(name);
     if (known !== undefined) return known;
@@ -100,16 +102,13 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     if (elem === undefined) return null; // a scalar
     const key = context.groupOf?.get(name) ?? name;
     const existing = sourceGroupByKey.get(key);
-    if (existing !== undefined) {
-      const g = groups[existing]!;
-      groups[existing] = { ...g, names: [...g.names, name], elems: [...g.elems, elem] };
-      groupByName.set(name, existing);
-      return existing;
-    }
+    if (existing !== undefined) return existing;
+    // An entry array of tuples is one array for costing: all its components, read or not.
+    const members = [...(componentsOfKey.get(key) ?? [name])].filter((m) => elemOf.has(m));
     const index = groups.length;
-    groups.push({ index, name: key, names: [name], elems: [elem], producer: null, definedBy: controlOutput.get(name) ?? null });
+    groups.push({ index, name: key, names: members, elems: members.map((m) => elemOf.get(m)!), producer: null, definedBy: controlOutput.get(name) ?? null });
     sourceGroupByKey.set(key, index);
-    groupByName.set(name, index);
+    for (const m of members) groupByName.set(m, index);
     return index;
   };
 

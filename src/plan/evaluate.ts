@@ -6,6 +6,7 @@
 // Byte weights need array sizes: `staticSizes` evaluates shape expressions where they are
 // known at compile time from the entry shapes (and entry scalar values) a program is planned for.
 
+import { orderingDependences } from '../graph/orderings.js';
 import { CompilerBug } from '../diagnostics/index.js';
 import { binary, cast, elementBytes, mathFn, unary } from '../ir/scalarOps.js';
 import type { Block, Expr, NodeId, Program, Shape, VarName } from '../ir/types.js';
@@ -107,6 +108,10 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
   // clusters: the longest chain of the cluster dependence DAG.
   const succ = plan.clusters.map(() => new Set<number>());
   for (const e of g.edges) if (cl(e.producer) !== cl(e.consumer)) succ[cl(e.producer)]!.add(cl(e.consumer));
+  // Orderings without a read (control-flow scalars, run-time sizes) chain clusters too.
+  for (const [consumer, producers] of orderingDependences(g.block)) {
+    for (const producer of producers.keys()) if (cl(producer) !== cl(consumer)) succ[cl(producer)]!.add(cl(consumer));
+  }
   for (const n of g.nodes) {
     const s = n.stmt;
     if (s.kind !== 'scatter') continue;

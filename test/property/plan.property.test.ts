@@ -57,31 +57,6 @@ function weightKeys(bg: BlockGraphs, arrays = new Set<string>(), edges = new Set
   return { arrays, edges };
 }
 
-/** Does any block's graph order two nodes without a read (orderings: src/graph/orderings.ts)? */
-function hasOrdering(bg: BlockGraphs): boolean {
-  return bg.graph.edges.some((e) => e.reads.length === 0) || Object.values(bg.children).some((blocks) => blocks.some(hasOrdering));
-}
-
-/**
- * Two known differences between the ILP's graph (src/graph/) and the independent evaluator;
- * the regression tests at the end pin each one down. Until they are resolved the properties
- * leave out exactly those (program, cost) pairs:
- *  - the `clusters` chain: the graph orders a node asking the shape of an `if`/`while` output
- *    (or of a data-sized array) after its producer; the evaluator's chain has no such arc. The
- *    properties skip `clusters` on every graph with an ordering that is not a read (the
- *    orderings by control-flow scalars, which agree, are pinned by a regression test);
- *  - byte weights of an entry array of tuples not all of whose components are read: its group
- *    holds only the read components, where PLANNING.md weighs all of them.
- */
-function knownMismatch(program: Program, costText: string): boolean {
-  const { terms } = parseCost(costText);
-  const tuples = program.params.some((p) => p.components.length > 1);
-  return (
-    (tuples && terms.some((t) => t.byteWeighted)) ||
-    (terms.some((t) => t.term === 'clusters') && hasOrdering(programGraphs(program)))
-  );
-}
-
 const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
 
 describe('every plan of every strategy and cost function', () => {
@@ -92,7 +67,7 @@ describe('every plan of every strategy and cost function', () => {
         fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 12 } }), async ({ program, inputs }) => {
           const shapes = shapesOf(program, inputs);
           for (const strategy of strategies) {
-            for (const costText of costs.filter((c) => !knownMismatch(program, c))) {
+            for (const costText of costs) {
               const cost = parseCost(costText);
               const p = await plan(program, { solver, strategy, cost, shapes });
               const where = `${strategy}, ${costText}`;
@@ -122,7 +97,7 @@ describe('the ILP optimum equals the brute-force minimum (programs of up to 7 no
       await fc.assert(
         fc.asyncProperty(arbitraryCase(generatorSizes.small), async ({ program, inputs }) => {
           const shapes = shapesOf(program, inputs);
-          for (const costText of costs.filter((c) => !knownMismatch(program, c))) {
+          for (const costText of costs) {
             const cost = parseCost(costText);
             const ilp = await plan(program, { solver, cost, shapes });
             const brute = bruteForce(program, cost, { shapes });
@@ -168,8 +143,7 @@ describe('the ILP optimum equals the brute-force minimum (programs of up to 7 no
 });
 
 describe('regressions: differences found between the ILP\'s graph and the validator\'s', () => {
-  // Fixed bugs keep a plain test. A test marked `it.fails` passes while its difference is there;
-  // once it is resolved the test fails: then make it a plain `it` and drop its knownMismatch case.
+  // Each difference found, once fixed, keeps a plain regression test here.
   const n = nodes();
 
   // Entry parameter ps = (p0: f64, p1: bool), read p1 first. build.ts used to leave p0 out of
@@ -238,7 +212,7 @@ describe('regressions: differences found between the ILP\'s graph and the valida
     [n.map([arr('zs', 'f64', 1)], ['p0'], lam([['x', 'f64']], v('x', 'f64')))],
     ['zs'],
   );
-  it.fails('bytes on an entry array of tuples with a component never read: the ILP optimum equals the brute force (102)', async () => {
+  it('bytes on an entry array of tuples with a component never read: the ILP optimum equals the brute force (102)', async () => {
     const cost = parseCost('bytes');
     const shapes = { p0: [6], p1: [6] };
     expect(bruteForce(halfRead, cost, { shapes }).objective).toBe(54 + 48);
@@ -262,18 +236,10 @@ describe('regressions: differences found between the ILP\'s graph and the valida
     ],
     ['gen'],
   );
-  it.fails('clusters with a generate sized by an if\'s output: the ILP optimum equals the brute force', async () => {
+  it('clusters with a generate sized by an if\'s output: the ILP optimum equals the brute force', async () => {
     const cost = parseCost('clusters');
     const ilp = await plan(sizedByIf, { solver, cost });
     expect(ilp.stats.objective).toBe(bruteForce(sizedByIf, cost).objective);
   });
 
-  it('knownMismatch recognises exactly the programs with an open difference', () => {
-    expect(knownMismatch(sizedByIf, 'clusters')).toBe(true);
-    expect(knownMismatch(sizedByIf, 'reads+writes')).toBe(false);
-    expect(knownMismatch(halfRead, 'bytes')).toBe(true);
-    expect(knownMismatch(halfRead, 'reads+writes')).toBe(false);
-    expect(knownMismatch(scalarOut, 'reads+writes')).toBe(false);
-    expect(knownMismatch(shapeInBranch, 'reads')).toBe(false);
-  });
 });
