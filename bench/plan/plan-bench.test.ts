@@ -2,8 +2,9 @@
 // HiGHS load time first, then, side by side per variant of the ILP path (IlpTuning): the median
 // plan time of every shared example once HiGHS is loaded and warm, and for random programs of
 // 25 … 400 combinators (5 seeds each, 20 s limit) the median and max time, statuses and max gap;
-// greedy-down alongside for scale. Times are wall-clock on whatever else the machine is doing:
-// compare variants within one run only.
+// greedy-down alongside for scale. Times are wall-clock on whatever else the machine is doing,
+// with this process's CPU time beside them (user + system, so other processes' load does not
+// count): compare variants within one run only.
 import { it } from 'vitest';
 import { plan, type IlpTuning } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
@@ -11,6 +12,16 @@ import { paperExamples } from '../../test/plan/fixtures.js';
 import { randomProgram } from '../../test/util/index.js';
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Runs `f`, returning its wall-clock and process CPU milliseconds. */
+async function timed(f: () => Promise<unknown>): Promise<{ readonly wall: number; readonly cpu: number }> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await f();
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { wall, cpu: (cpu.user + cpu.system) / 1000 };
+}
 
 /** Variants compared; the first is the default. Edit to compare others (see IlpTuning). */
 const variants: readonly { readonly name: string; readonly tuning: IlpTuning }[] = [
@@ -32,12 +43,13 @@ it('plan times', { timeout: 3_600_000 }, async () => {
     const cells = [];
     for (const v of variants) {
       const times: number[] = [];
+      const cpus: number[] = [];
       for (let i = 0; i < 7; i++) {
-        const t0 = performance.now();
-        await plan(ex.build(), { solver, ilpTuning: v.tuning });
-        times.push(performance.now() - t0);
+        const { wall, cpu } = await timed(() => plan(ex.build(), { solver, ilpTuning: v.tuning }));
+        times.push(wall);
+        cpus.push(cpu);
       }
-      cells.push(`${v.name} ${median(times).toFixed(2)} ms`);
+      cells.push(`${v.name} ${median(times).toFixed(2)} ms (cpu ${median(cpus).toFixed(2)})`);
     }
     lines.push(`${ex.name.padEnd(18)} ${cells.join('  |  ')}`);
   }
@@ -45,18 +57,25 @@ it('plan times', { timeout: 3_600_000 }, async () => {
     const runs = [...variants.map((v) => ({ name: v.name, options: { strategy: 'ilp' as const, ilpTuning: v.tuning } })), { name: 'greedy-down', options: { strategy: 'greedy-down' as const } }];
     for (const run of runs) {
       const times: number[] = [];
+      const cpus: number[] = [];
       const statuses: string[] = [];
       const gaps: number[] = [];
       for (const seed of seeds) {
         const { program } = randomProgram(seed * 1000 + size, { combinators: size, controlFlow: false });
-        const t0 = performance.now();
-        const p = await plan(program, { solver, timeLimitSeconds, ...run.options });
-        times.push(performance.now() - t0);
-        statuses.push(p.stats.status);
-        gaps.push(p.stats.gap ?? 0);
+        let status = '';
+        let gap = 0;
+        const { wall, cpu } = await timed(async () => {
+          const p = await plan(program, { solver, timeLimitSeconds, ...run.options });
+          status = p.stats.status;
+          gap = p.stats.gap ?? 0;
+        });
+        times.push(wall);
+        cpus.push(cpu);
+        statuses.push(status);
+        gaps.push(gap);
       }
       lines.push(
-        `${String(size).padStart(3)} combinators ${run.name.padEnd(11)} median ${median(times).toFixed(1)} ms  max ${Math.max(...times).toFixed(1)} ms  statuses ${statuses.join(',')}  max gap ${Math.max(...gaps).toFixed(3)}`,
+        `${String(size).padStart(3)} combinators ${run.name.padEnd(11)} median ${median(times).toFixed(1)} ms (cpu ${median(cpus).toFixed(1)})  max ${Math.max(...times).toFixed(1)} ms  statuses ${statuses.join(',')}  max gap ${Math.max(...gaps).toFixed(3)}`,
       );
       console.log(lines[lines.length - 1]);
     }
