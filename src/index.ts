@@ -25,6 +25,8 @@ export type { PlanOptions } from './plan/index.js';
 export type { InputSignature } from './lower/index.js';
 export { parseCost } from './plan/cost.js';
 export { plan } from './plan/index.js';
+export { planGraph, graphToJson } from './plan/graphJson.js';
+export type { GraphJson } from './plan/graphJson.js';
 export { validatePlan } from './plan/validate.js';
 export { evaluatePlan } from './plan/evaluate.js';
 export { printProgram } from './ir/printer.js';

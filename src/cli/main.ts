@@ -15,9 +15,10 @@ import { programToJson } from '../ir/json.js';
 import type { InterfaceValue, RuntimeValue } from '../ir/values.js';
 import { Compiler, entrySizes, type NamedInputs, type PlanningOptions } from '../driver/index.js';
 import { costNames } from '../plan/cost.js';
-import { programGraphs } from '../plan/index.js';
+import { planGraphs, programGraphs, type BlockGraphs } from '../plan/index.js';
+import { graphToJson, parseGraphJson } from '../plan/graphJson.js';
 import { emitLp, emitMps, renderPlanDot, renderPlanJson, renderPlanSvg, renderPlanText } from '../plan/render.js';
-import type { Strategy } from '../plan/types.js';
+import type { Plan, Strategy } from '../plan/types.js';
 import { emitJs } from '../runtime/index.js';
 import { parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeValueFile } from '../runtime/io/index.js';
 import { runDemo } from './demo.js';
@@ -179,25 +180,39 @@ export function buildProgram(term: Terminal): Command {
   program
     .command('plan')
     .description('find the fusion plan of a program and show it')
-    .argument('<file>', '.fuse source file')
+    .argument('<file>', '.fuse source file, or a dependence graph as JSON (docs/PLAN-FORMAT.md)')
     .option('--entry <name>', 'the def to plan')
     .addOption(strategyOption())
     .addOption(costOption())
     .addOption(timeLimitOption())
     .option('--shape <name=type[dims]>', 'input shapes, for size-weighted costs (repeatable)', collect, [])
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'dot', 'svg']).default('text'))
+    .addOption(new Option('--format <format>', 'output format; graph-json prints the dependence graph for planGraph').choices(['text', 'json', 'dot', 'svg', 'graph-json']).default('text'))
     .option('--emit-lp <file>', 'also write the ILP in CPLEX LP format')
     .option('--emit-mps <file>', 'also write the ILP in MPS format')
     .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; format: string; emitLp?: string; emitMps?: string }) => {
-      const compiler = compilerFor(file, flags.entry);
-      const signature = shapeSignature(compiler, flags.shape);
       const options = planningOptions(flags);
-      const lowered = compiler.lower(signature);
-      const graphs = programGraphs(lowered, {}, signature === undefined ? {} : entrySizes(signature));
+      let graphs: BlockGraphs;
+      let plan: Plan;
+      let name: string;
+      if (/\.json$/i.test(file)) {
+        // Another compiler's dependence graph (docs/PLAN-FORMAT.md), planned without our IR.
+        graphs = parseGraphJson(readSource(file), {}, file);
+        plan = await planGraphs(graphs, options);
+        name = file;
+      } else {
+        const compiler = compilerFor(file, flags.entry);
+        const signature = shapeSignature(compiler, flags.shape);
+        const lowered = compiler.lower(signature);
+        graphs = programGraphs(lowered, {}, signature === undefined ? {} : entrySizes(signature));
+        plan = await compiler.plan(signature, options);
+        name = lowered.name;
+      }
       if (flags.emitLp !== undefined) writeFileSync(flags.emitLp, emitLp(graphs, options.cost));
       if (flags.emitMps !== undefined) writeFileSync(flags.emitMps, emitMps(graphs, options.cost));
-      const plan = await compiler.plan(signature, options);
       switch (flags.format) {
+        case 'graph-json':
+          term.out(JSON.stringify(graphToJson(graphs, name), null, 2));
+          break;
         case 'json':
           term.out(JSON.stringify(renderPlanJson(graphs, plan), null, 2));
           break;

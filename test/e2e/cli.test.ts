@@ -92,6 +92,20 @@ describe('other commands', () => {
     expect(plan.clusters[0]!.manifest).toEqual(['result']);
   });
 
+  it("plan --format graph-json prints a graph that plan reads back (another compiler's input)", async () => {
+    const graph = await cli('plan', example('simple5.fuse'), '--format', 'graph-json');
+    expect(graph.code).toBe(0);
+    const path = tempFile('simple5.graph.json', graph.out);
+    const direct = await cli('plan', example('simple5.fuse'), '--format', 'json');
+    const viaGraph = await cli('plan', path, '--format', 'json');
+    expect(viaGraph.code).toBe(0);
+    const strip = (out: string): unknown => {
+      const { timeMs: _t, ...rest } = JSON.parse(out) as { timeMs: number };
+      return rest;
+    };
+    expect(strip(viaGraph.out)).toEqual(strip(direct.out));
+  });
+
   it('emit prints generated JavaScript', async () => {
     const { code, out } = await cli('emit', example('simple1.fuse'));
     expect(code).toBe(0);
