@@ -260,7 +260,7 @@ export const builtinPrograms: readonly BenchProgram[] = [
     name: 'Multigrid',
     file: 'bench/programs/mg.fuse',
     solveTimeTable: true,
-    sizes: { quick: [mgOracleSize(8, 2, 1)], full: [mgClassSize(MG_CLASSES.S, 5), mgClassSize(MG_CLASSES.W, 1, false)] },
+    sizes: { quick: [mgOracleSize(8, 2, 1)], full: [mgClassSize(MG_CLASSES.S, 5), mgClassSize(MG_CLASSES.W, 3, false)] },
   },
   luleshProgram,
 ];

@@ -28,6 +28,9 @@ export interface PaperResults {
   readonly mode: string;
   readonly date: string;
   readonly command: string;
+  /** The commit measured, and whether src/ had uncommitted changes (a shared tree moves). */
+  readonly commit: string;
+  readonly srcDirty: boolean;
   readonly machine: MachineInfo;
   readonly totalSeconds: number;
   readonly programs: readonly ProgramResult[];
@@ -41,6 +44,40 @@ export interface PaperResults {
 export const figure3Ids: readonly string[] = [BASELINE_ID, 'greedy-down', 'greedy-up', 'none'];
 /** The paper's Figure 4 bars (its six cost functions), then `bytes`, which it does not have. */
 export const figure4Ids: readonly string[] = ['ilp:reads', 'ilp:writes', BASELINE_ID, 'ilp:fused-edges', 'ilp:clusters', 'ilp:everything', 'ilp:bytes'];
+
+/**
+ * The paper's numbers (§5, read from its .tex): Figure 3 normalised to its ILP bar; Figure 4 as
+ * published, normalised to `reads` (its first bar), which `paperFigure4` re-normalises to
+ * `reads+writes` so that it compares with ours.
+ */
+const paperFigure3: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  greedyTopDownBad: { [BASELINE_ID]: 1, 'greedy-down': 1.54294538198288, 'greedy-up': 1.00978296747171, none: 4.0889465854366 },
+  greedyBottomUpBad: { [BASELINE_ID]: 1, 'greedy-down': 1.00708059290469, 'greedy-up': 19.6438368583689, none: 37.1991904624318 },
+  FlashAttention: { [BASELINE_ID]: 1, 'greedy-down': 0.845647526879652, 'greedy-up': 0.831861636007883, none: 3.76622532842107 },
+  Multigrid: { [BASELINE_ID]: 1, 'greedy-down': 0.905114261220461, 'greedy-up': 0.992425160848971, none: 2.47863220720633 },
+  LULESH: { [BASELINE_ID]: 1, 'greedy-down': 0.827938107371296, 'greedy-up': 0.837543549025881, none: 2.61163331185919 },
+};
+
+const paperFigure4Raw: Readonly<Record<string, readonly number[]>> = {
+  // reads, intermediate arrays, reads and writes, fused edges, number of clusters, everything
+  FlashAttention: [1, 0.681190683887872, 0.688360387967554, 0.682336072071049, 1.32774446195189, 0.69419113386357],
+  Multigrid: [1, 0.886329045306388, 0.943835384174659, 1.00212693319299, 1.34074685414164, 1.00104786942769],
+  LULESH: [1, 0.929235213784258, 1.01036791654502, 0.883475206313214, 1.64095822074677, 0.920122531875014],
+};
+
+function paperFigure4(program: string): Readonly<Record<string, number>> | undefined {
+  const raw = paperFigure4Raw[program];
+  if (raw === undefined) return undefined;
+  const ids = ['ilp:reads', 'ilp:writes', BASELINE_ID, 'ilp:fused-edges', 'ilp:clusters', 'ilp:everything'];
+  return Object.fromEntries(ids.map((id, k) => [id, raw[k]! / raw[2]!]));
+}
+
+/** The paper's Table 2: combinators and Gurobi's solve time; CBC solved none within an hour. */
+const paperTable2: Readonly<Record<string, { readonly combinators: number; readonly gurobiSeconds: number }>> = {
+  FlashAttention: { combinators: 66, gurobiSeconds: 9.77 },
+  LULESH: { combinators: 51, gurobiSeconds: 0.42 },
+  Multigrid: { combinators: 99, gurobiSeconds: 0.29 },
+};
 
 function labelOf(id: string): string {
   if (id === BASELINE_ID) return 'ILP (reads+writes)';
@@ -62,8 +99,10 @@ function ms(x: number | null): string {
   return x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x >= 100 ? 0 : 1)} ms`;
 }
 
-function mib(bytes: number | null): string {
-  return bytes === null ? '–' : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+function bytesText(bytes: number | null): string {
+  if (bytes === null) return '–';
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return bytes >= 2 ** 10 ? `${(bytes / 2 ** 10).toFixed(1)} KiB` : `${bytes} B`;
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -75,11 +114,19 @@ function groupName(p: ProgramResult): string {
   return `${p.program} (${p.size})`;
 }
 
-function normalisedTable(results: PaperResults, ids: readonly string[]): string {
+/** Ours, and the paper's in parentheses where it has the bar. */
+function normalisedTable(results: PaperResults, ids: readonly string[], paper: (program: string) => Readonly<Record<string, number>> | undefined): string {
   const present = ids.filter((id) => results.programs.some((p) => strategyOf(p, id) !== undefined));
   return table(
     ['program (size)', 'ILP reads+writes median', ...present.map(labelOf)],
-    results.programs.map((p) => [groupName(p), ms(strategyOf(p, BASELINE_ID)?.medianMs ?? null), ...present.map((id) => cell(strategyOf(p, id)))]),
+    results.programs.map((p) => [
+      groupName(p),
+      ms(strategyOf(p, BASELINE_ID)?.medianMs ?? null),
+      ...present.map((id) => {
+        const theirs = paper(p.program)?.[id];
+        return theirs === undefined ? cell(strategyOf(p, id)) : `${cell(strategyOf(p, id))} (${theirs.toFixed(2)})`;
+      }),
+    ]),
   );
 }
 
@@ -87,7 +134,7 @@ function planTable(p: ProgramResult): string {
   return table(
     ['strategy', 'status', 'objective', 'gap', 'plan time', 'clusters', 'manifest arrays', 'median run', 'normalised', 'array bytes per run'],
     p.strategies.map((s) => [
-      labelOf(s.id) + (s.plan === null ? '' : ` (${s.id.startsWith('ilp:') ? s.id.slice(4) : 'cost reads+writes'})`),
+      `\`${s.id}\``,
       s.plan?.status ?? '–',
       s.plan === null ? '–' : String(s.plan.objective),
       s.plan?.gap === null || s.plan?.gap === undefined ? '–' : s.plan.gap.toFixed(3),
@@ -96,23 +143,24 @@ function planTable(p: ProgramResult): string {
       s.plan === null ? '–' : String(s.plan.manifestArrays),
       s.error !== null ? `FAILED: ${s.error}` : ms(s.medianMs),
       cell(s),
-      mib(s.bytesAllocated),
+      bytesText(s.bytesAllocated),
     ]),
   );
 }
 
 function solveTimeTable(rows: readonly SolveTimeRow[]): string {
   return table(
-    ['program (size)', 'combinators', 'HiGHS status', 'HiGHS time', 'B&B nodes', 'objective', 'CBC (exported LP)', 'CBC objective'],
+    ['program (size)', 'combinators (paper)', 'HiGHS status', 'HiGHS time', 'B&B nodes', 'objective', 'CBC (exported LP)', 'CBC objective', 'paper: Gurobi'],
     rows.map((r) => [
       `${r.program} (${r.size})`,
-      String(r.combinators),
+      `${r.combinators} (${paperTable2[r.program]?.combinators ?? '–'})`,
       r.highs?.status ?? 'FAILED',
       r.highs === null ? '–' : ms(r.highs.planMs),
       r.highs?.nodes === null || r.highs === null ? '–' : String(r.highs.nodes),
       r.highs === null ? '–' : String(r.highs.objective),
       r.cbc === null ? 'not run (no cbc)' : r.cbc.status === 'optimal' ? `${ms(r.cbc.wallMs)} (${r.cbc.blocks} block${r.cbc.blocks === 1 ? '' : 's'})` : `${r.cbc.status}: ${r.cbc.detail}`,
       r.cbc?.objective === null || r.cbc === null ? '–' : String(r.cbc.objective),
+      paperTable2[r.program] === undefined ? '–' : `${paperTable2[r.program]!.gurobiSeconds} s`,
     ]),
   );
 }
@@ -125,24 +173,37 @@ export function renderMarkdown(results: PaperResults): string {
     '',
     `${results.date}; ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node} on ${m.platform}; load average at start ${m.loadAverage.map((x) => x.toFixed(1)).join(' ')}; ${results.totalSeconds.toFixed(0)} s in all.`,
     '',
-    `Reproduce: \`${results.command}\``,
+    `Reproduce: \`${results.command}\` at commit ${results.commit}${results.srcDirty ? ' (src/ had uncommitted changes)' : ''}`,
     '',
-    'Runtimes are medians of interleaved repetitions, normalised to the ILP plan under `reads+writes`; every run\'s output was verified.',
+    'Runtimes are medians of interleaved repetitions, normalised to the ILP plan under `reads+writes`; every run\'s output was verified. In parentheses: the paper\'s value (its Figure 4 re-normalised from `reads` to `reads+writes`).',
     '',
     '## Figure 3: ILP against greedy and no fusion',
     '',
-    normalisedTable(results, figure3Ids),
+    normalisedTable(results, figure3Ids, (program) => paperFigure3[program]),
     '',
     '## Figure 4: cost functions',
     '',
-    normalisedTable(results, figure4Ids),
+    normalisedTable(results, figure4Ids, paperFigure4),
     '',
     '## Table 2: ILP solve time (reads+writes)',
     '',
+    'The paper: Gurobi 9.1.2 times below; CBC 2.10.7 solved none of the three within an hour.',
+    '',
     solveTimeTable(results.solveTimes),
     '',
-    '## Plans per program',
   ];
+  for (const p of results.programs.filter((p) => p.strategies.some((s) => s.bytesAllocated !== null))) {
+    out.push(
+      `## Memory: ${groupName(p)}`,
+      '',
+      table(
+        ['strategy', 'array bytes per run', 'largest array', 'median run'],
+        p.strategies.map((s) => [labelOf(s.id), bytesText(s.bytesAllocated), bytesText(s.largestAllocation), s.error !== null ? 'FAILED' : ms(s.medianMs)]),
+      ),
+      '',
+    );
+  }
+  out.push('## Plans per program', '', 'Objective: the plan\'s cost under its strategy\'s cost function (`reads+writes` for greedy and no fusion). Clusters and manifest arrays are summed over all blocks.');
   for (const p of results.programs) {
     out.push('', `### ${groupName(p)}`, '', `${p.combinators} combinators (${Object.entries(p.combinatorKinds).map(([k, n]) => `${n} ${k}`).join(', ')}); ${p.repetitions} timed repetition(s).`, '', planTable(p));
   }

@@ -8,8 +8,10 @@
 //   npm run bench:paper                      # full sizes (about 15 minutes on 2 cores)
 //   npm run bench:paper -- --mode quick      # smallest sizes, one repetition: seconds
 //   npm run bench:paper -- --programs Multigrid,FlashAttention --strategies ilp:reads+writes,none
+//   npm run bench:paper -- --from-json bench/results/paper-full/results.json   # tables and charts again
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -44,6 +46,15 @@ export function findRepoRoot(start: string = dirname(fileURLToPath(import.meta.u
     if (existsSync(join(dir, 'package.json'))) return dir;
     if (dirname(dir) === dir) throw new Error(`no package.json above ${start}`);
   }
+}
+
+/** HEAD's commit and whether src/ differs from it (the generated code depends on src/). */
+function gitState(repoRoot: string): { commit: string; srcDirty: boolean } {
+  const git = (args: readonly string[]) => spawnSync('git', [...args], { cwd: repoRoot, encoding: 'utf8' });
+  const head = git(['rev-parse', 'HEAD']);
+  if (head.status !== 0) return { commit: 'unknown (not a git checkout)', srcDirty: false };
+  const status = git(['status', '--porcelain', '--', 'src']);
+  return { commit: head.stdout.trim(), srcDirty: status.stdout.trim().length > 0 };
 }
 
 function machineInfo(): MachineInfo {
@@ -111,6 +122,7 @@ export async function runPaperBenchmark(options: PaperOptions): Promise<{ result
     mode: options.mode,
     date: new Date().toISOString(),
     command: options.command,
+    ...gitState(repoRoot),
     machine: machineInfo(),
     totalSeconds: (performance.now() - started) / 1000,
     programs: measured,
@@ -119,13 +131,18 @@ export async function runPaperBenchmark(options: PaperOptions): Promise<{ result
     failures,
   };
   const outDir = resolve(options.outDir ?? join(repoRoot, 'bench', 'results', `paper-${options.mode}`));
+  writeReport(results, outDir);
+  return { results, outDir };
+}
+
+/** Writes results.json, results.md and the two charts. */
+export function writeReport(results: PaperResults, outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(outDir, 'results.md'), renderMarkdown(results));
   const charts = renderCharts(results);
   writeFileSync(join(outDir, 'figure3.svg'), charts.figure3);
   writeFileSync(join(outDir, 'figure4.svg'), charts.figure4);
-  return { results, outDir };
 }
 
 function positiveInt(text: string): number {
@@ -154,8 +171,16 @@ async function main(argv: readonly string[]): Promise<number> {
     .option('--out <dir>', 'output directory (default bench/results/paper-<mode>)')
     .option('--cbc-seconds <s>', 'CBC budget per program and size; 0 skips CBC', nonNegative, 600)
     .option('--ilp-time-limit <s>', 'HiGHS time limit per plan, seconds', nonNegative, 300)
+    .option('--from-json <file>', 'measure nothing: write the report again from an earlier results.json (into --out or its directory)')
     .parse([...argv], { from: 'user' });
-  const o = command.opts<{ mode: string; programs?: string[]; strategies?: string[]; repetitions?: number; out?: string; cbcSeconds: number; ilpTimeLimit: number }>();
+  const o = command.opts<{ mode: string; programs?: string[]; strategies?: string[]; repetitions?: number; out?: string; cbcSeconds: number; ilpTimeLimit: number; fromJson?: string }>();
+  if (o.fromJson !== undefined) {
+    const results = JSON.parse(readFileSync(o.fromJson, 'utf8')) as PaperResults;
+    const outDir = resolve(o.out ?? dirname(o.fromJson));
+    writeReport(results, outDir);
+    process.stdout.write(`wrote ${outDir}/results.{json,md}, figure3.svg, figure4.svg from ${o.fromJson}\n`);
+    return 0;
+  }
   if (o.mode !== 'quick' && o.mode !== 'full') {
     process.stderr.write(`--mode must be quick or full, not ${o.mode}\n`);
     return 2;
