@@ -65,8 +65,8 @@ interface Scope {
   readonly values: Map<NodeId, readonly JsExpr[]>;
   readonly loads: Map<string, JsExpr>;
   readonly rows: Map<string, Scope>;
-  /** For row scopes: the loop. */
-  readonly loop: { readonly index: string; readonly extent: JsExpr } | null;
+  /** For row scopes: the loop, and the flat index of the row's first element (a local set before the loop). */
+  readonly loop: { readonly index: string; readonly extent: JsExpr; readonly start: JsExpr } | null;
   /**
    * The order whose point this scope's own loop index advances, and its direction: fixed by a
    * fold (forwards) or a scan (its own direction); `null` while nothing inside cares.
@@ -242,11 +242,30 @@ class ClusterGen {
     const position = this.point(scope, orderKey(o));
     const raw = n.indices.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, out));
     const outDims = this.env.array(n.outs[0]!.name).dims;
-    out.push(indexCheck(site, raw, src.dims, position, outDims));
+    if (scope.loop !== null && raw.every((a) => this.invariantIn(scope, a))) {
+      // Indices that do not change along the row (greedyBottomUpBad gathers xs[i] for every j)
+      // are checked once before the row loop, as its first element would be: at the row's
+      // start, and only when the row has elements.
+      scope.pre.push(indexCheck(site, raw, src.dims, scope.loop.start, outDims, bin('>', scope.loop.extent, num(0))));
+    } else {
+      out.push(indexCheck(site, raw, src.dims, position, outDims));
+    }
     const at = bindAtom(flatIndex(raw, src.dims), 'j', this.env, out);
     const label: Order = { gather: n.id };
     scope.points.set(orderKey(label), { at, rank: src.dims.length, indices: raw });
     return n.source.map((s) => this.readOrdered(s, label, scope));
+  }
+
+  /** Whether an atom is the same for every element of row scope `scope`: not computed in it. */
+  private invariantIn(scope: Scope, atom: JsExpr): boolean {
+    if (atom.kind === 'num') return true;
+    if (atom.kind !== 'id') return false;
+    if (scope.loop !== null && atom.name === scope.loop.index) return false;
+    // Locals of the loop body (a nested row's `pre` is rendered into it), and this row's own
+    // `pre` locals, which the loop updates (accumulators), vary; anything else is from outside.
+    const declares = (stmts: readonly BodyItem[]): boolean =>
+      stmts.some((item) => (item.kind === 'row' ? declares(item.row.pre) : item.kind === 'decl' && item.name === atom.name));
+    return !declares(scope.pre) && !declares(scope.body);
   }
 
   /** The row loop over `extent` at this scope's point of order `key`, shared by key and extent. */
@@ -258,10 +277,10 @@ class ClusterGen {
       return existing;
     }
     const j = this.fresh('j');
-    const r = newScope(scope, { index: j, extent }, { key, down });
+    const base = this.fresh('b');
+    const r = newScope(scope, { index: j, extent, start: id(base) }, { key, down });
     const outerPoint = scope.points.get(key)!;
     // The row's start, once per row rather than a multiplication per element.
-    const base = this.fresh('b');
     r.pre.push(constDecl(base, mul(outerPoint.at, extent)));
     const p = this.fresh('p');
     r.body.push(constDecl(p, add(id(base), id(j))));

@@ -192,13 +192,16 @@ export function indexCheck(
   dims: readonly JsExpr[],
   position: JsExpr,
   positionDims: readonly JsExpr[],
+  /** A condition under which alone the check applies (a hoisted check: the row is not empty). */
+  guard: JsExpr | null = null,
 ): JsStmt {
-  const outside = indices
+  const anyOutside = indices
     .map((i, k) => {
       if (i.kind !== 'num') return bin('>=', bin('>>>', i, num(0)), dims[k]!);
       return i.value >= 0 ? bin('<=', dims[k]!, i) : num(1);
     })
     .reduce((a, b) => bin('||', a, b));
+  const outside = guard === null ? anyOutside : bin('&&', guard, anyOutside);
   const fail = call(member(rt, 'oob'), [num(site), arr(indices), arr(dims), position, arr(positionDims)]);
   return { kind: 'if', test: outside, then: [{ kind: 'expr', expr: fail }], else: [] };
 }

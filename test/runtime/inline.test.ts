@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { diagnosticPosition, SourceFile, UserError } from '../../src/diagnostics/index.js';
+import { Compiler, type Execution, signatureOf } from '../../src/driver/index.js';
 import { interpret } from '../../src/interp/index.js';
 import type { BinaryOp, Expr, Program, ScalarType } from '../../src/ir/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
@@ -169,5 +170,43 @@ describe('indexing with computed indices, inline', () => {
     const p = program('f', [arrayParam('is', 'i32', 1), arrayParam('ms', 'f64', 2)], [m], ['out']);
     const plan = planOf([{ nodes: [0], manifest: ['out'] }], { 0: 0 });
     expectLikeInterpreter(p, plan, [is, ms], 'select');
+  });
+});
+
+describe('a gather index that is the same along a row is checked once per row', () => {
+  const source = ['def f(xs, n, m):', '  is = generate((n, m), lam(i, j): i)', '  large = gather(is, xs)', '  return fold(+, large)', ''].join('\n');
+  const inputs = (n: number, m: number, xs: readonly number[]) => ({
+    xs: array('f64', [xs.length], xs),
+    n: { kind: 'scalar', elem: 'i32', value: n } as const,
+    m: { kind: 'scalar', elem: 'i32', value: m } as const,
+  });
+
+  async function both(n: number, m: number, xs: readonly number[]) {
+    const compiler = new Compiler(source, { fileName: 'rows.fuse' });
+    const fused = await compiler.execute(inputs(n, m, xs), { strategy: 'ilp' }).then((e) => e, (e: unknown) => e);
+    const reference = await compiler.execute(inputs(n, m, xs), { interpret: true }).then((e) => e, (e: unknown) => e);
+    return { compiler, fused, reference };
+  }
+
+  test('the check sits before the row loop, guarded by a non-empty row', async () => {
+    const { compiler, fused } = await both(2, 3, [1, 2]);
+    const plan = (fused as Execution).plan!;
+    const text = emitJs(compiler.lower(signatureOf(compiler.entry, inputs(2, 3, [1, 2]), compiler.file)), plan);
+    expect(text).toMatch(/if \(n\d+ > 0 && i\d+ >>> 0 >= n\d+\) \{\n\s+rt\.oob\(\d+, \[i\d+\], \[n\d+\], b\d+, /);
+  });
+
+  test.each([
+    [3, 4, [1, 2], 'gather: index 2 is out of range for an array of shape [2] (position [2, 0] of the index array)'],
+    [3, 0, [1, 2], null],
+    [2, 5, [1, 2], null],
+  ] as const)('n = %i, m = %i: %s', async (n, m, xs, message) => {
+    const { fused, reference } = await both(n, m, xs);
+    if (message === null) {
+      expectSameValues((fused as Execution).results, (reference as Execution).results);
+      return;
+    }
+    expect(fused).toBeInstanceOf(UserError);
+    expect((fused as UserError).diagnostics[0]!.message).toBe(message);
+    expect((fused as UserError).diagnostics).toEqual((reference as UserError).diagnostics);
   });
 });
