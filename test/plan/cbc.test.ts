@@ -33,16 +33,6 @@ function solveWithCbc(path: string): number {
   return Number(m[1]);
 }
 
-/**
- * CBC 2.10 reads an MPS file as free MPS only when its NAME line says FREE; otherwise it misreads
- * some BOUNDS lines ("No match for column") and rejects the model. emitMps does not write the
- * marker yet (HiGHS reads the file either way), so the MPS is handed to CBC with it added; the
- * `it.fails` below records that CBC rejects the unchanged text.
- */
-function withFreeMarker(mps: string): string {
-  return mps.replace(/^NAME ([^\n]*?)( FREE)?\n/, 'NAME $1 FREE\n');
-}
-
 describe.skipIf(!cbcFound)('CBC solves every exported example model to the planner\'s objective', () => {
   const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-cbc-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,12 +47,12 @@ describe.skipIf(!cbcFound)('CBC solves every exported example model to the plann
     expect(highs.stats.status).toBe('optimal');
     const base = join(dir, `${name}-${cost.replace(/[^a-z0-9]+/gi, '_')}`);
     writeFileSync(`${base}.lp`, emitLp(graphs, cost));
-    writeFileSync(`${base}.mps`, withFreeMarker(emitMps(graphs, cost)));
+    writeFileSync(`${base}.mps`, emitMps(graphs, cost));
     expect(solveWithCbc(`${base}.lp`)).toBeCloseTo(highs.stats.objective, 6);
     expect(solveWithCbc(`${base}.mps`)).toBeCloseTo(highs.stats.objective, 6);
   });
 
-  it.fails('CBC reads the MPS text exactly as emitted (needs `NAME arrayfuse FREE`)', () => {
+  it('CBC reads the MPS text exactly as emitted (its NAME line says FREE)', () => {
     const file = new SourceFile('simple1.fuse', readFileSync(new URL('simple1.fuse', examplesDir), 'utf8'));
     const path = join(dir, 'as-emitted.mps');
     writeFileSync(path, emitMps(programGraphs(lowerModule(parseModule(file), file)), 'reads+writes'));

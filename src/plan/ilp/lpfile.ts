@@ -51,9 +51,12 @@ export function toLpText(model: IlpModel, title = 'arrayfuse'): string {
   return lines.join('\n');
 }
 
-/** Free MPS. Integer columns are bracketed by MARKER lines; bounds are explicit. */
+/**
+ * Free MPS. Integer columns are bracketed by MARKER lines; bounds are explicit. The NAME line
+ * says FREE because CBC 2.10 otherwise reads the file as fixed MPS and misreads BOUNDS lines.
+ */
 export function toMpsText(model: IlpModel, title = 'arrayfuse'): string {
-  const lines = [`NAME ${title}`, 'ROWS', ' N obj'];
+  const lines = [`NAME ${title} FREE`, 'ROWS', ' N obj'];
   const rowNames: string[][] = [];
   for (const row of model.rows) {
     const names: string[] = [];
