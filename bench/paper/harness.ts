@@ -1,10 +1,13 @@
 // The measurement: plans one program at one size under every strategy of the paper's §5
 // (six ILP cost functions, greedy-down, greedy-up, no fusion; plus `bytes`), compiles each plan,
 // and times the fused runs INTERLEAVED: every repetition runs each strategy once, round-robin,
-// so drift on the machine (other jobs, thermal state, GC pressure) hits every strategy alike.
+// so drift on the machine (other jobs, thermal state, GC pressure) hits every strategy alike;
+// each repetition starts one strategy later than the previous, so no strategy always runs
+// right after the same neighbour.
 // Every run's output is checked; a failed check fails that strategy (it gets no runtime) and is
 // reported, never averaged away.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Compiler, signatureOf } from '../../src/driver/index.js';
@@ -56,6 +59,8 @@ export interface PlanSummary {
   readonly clusters: number;
   /** Manifest arrays over every block. */
   readonly manifestArrays: number;
+  /** A short fingerprint of the plan's clusters, orders and manifest arrays: equal plans, equal keys. */
+  readonly planKey: string;
   readonly notes: readonly string[];
 }
 
@@ -128,6 +133,7 @@ function summarisePlan(plan: Plan, planWallMs: number): PlanSummary {
     planWallMs,
     clusters: shape.clusters,
     manifestArrays: shape.manifest,
+    planKey: createHash('sha256').update(JSON.stringify(plan.root)).digest('hex').slice(0, 12),
     notes: plan.stats.notes,
   };
 }
@@ -218,7 +224,7 @@ export async function measureProgram(program: BenchProgram, size: BenchSize, opt
   if (size.warmUp ?? true) for (const entry of prepared) step(entry, false);
   const repetitions = options.repetitions ?? size.repetitions;
   for (let rep = 0; rep < repetitions; rep++) {
-    for (const entry of prepared) step(entry, true);
+    for (let k = 0; k < prepared.length; k++) step(prepared[(rep + k) % prepared.length]!, true);
     log(`  repetition ${rep + 1}/${repetitions}: ${prepared.map((e) => `${e.spec.id} ${e.runsMs.at(-1)?.toFixed(0) ?? '-'}`).join(', ')}`);
   }
 

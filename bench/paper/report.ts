@@ -131,8 +131,10 @@ function normalisedTable(results: PaperResults, ids: readonly string[], paper: (
 }
 
 function planTable(p: ProgramResult): string {
+  // Results written before plans had keys have none; the column then says nothing.
+  const baselineKey = strategyOf(p, BASELINE_ID)?.plan?.planKey;
   return table(
-    ['strategy', 'status', 'objective', 'gap', 'plan time', 'clusters', 'manifest arrays', 'median run', 'normalised', 'array bytes per run'],
+    ['strategy', 'status', 'objective', 'gap', 'plan time', 'clusters', 'manifest arrays', 'same plan as reads+writes', 'median run', 'normalised', 'array bytes per run'],
     p.strategies.map((s) => [
       `\`${s.id}\``,
       s.plan?.status ?? '–',
@@ -141,6 +143,7 @@ function planTable(p: ProgramResult): string {
       s.plan === null ? '–' : ms(s.plan.planWallMs),
       s.plan === null ? '–' : String(s.plan.clusters),
       s.plan === null ? '–' : String(s.plan.manifestArrays),
+      s.plan === null || baselineKey === undefined ? '–' : s.plan.planKey === baselineKey ? 'yes' : 'no',
       s.error !== null ? `FAILED: ${s.error}` : ms(s.medianMs),
       cell(s),
       bytesText(s.bytesAllocated),
@@ -203,7 +206,7 @@ export function renderMarkdown(results: PaperResults): string {
       '',
     );
   }
-  out.push('## Plans per program', '', 'Objective: the plan\'s cost under its strategy\'s cost function (`reads+writes` for greedy and no fusion). Clusters and manifest arrays are summed over all blocks.');
+  out.push('## Plans per program', '', 'Objective: the plan\'s cost under its strategy\'s cost function (`reads+writes` for greedy and no fusion). Clusters and manifest arrays are summed over all blocks. Strategies with the same plan as `reads+writes` run the same generated code, so their spread around 1.00 is the measurement\'s noise.');
   for (const p of results.programs) {
     out.push('', `### ${groupName(p)}`, '', `${p.combinators} combinators (${Object.entries(p.combinatorKinds).map(([k, n]) => `${n} ${k}`).join(', ')}); ${p.repetitions} timed repetition(s).`, '', planTable(p));
   }

@@ -49,6 +49,9 @@ describe('bench:paper on the quick sizes', () => {
     expect(bytes.largestAllocation!).toBeLessThan(160_000);
     expect(greedyUp.largestAllocation).toBe(160_000);
     expect(greedyUp.bytesAllocated!).toBeGreaterThan(bytes.bytesAllocated!);
+    // Different plans, different keys; the key is a pure function of the plan.
+    expect(greedyUp.plan!.planKey).not.toBe(bytes.plan!.planKey);
+    expect(greedyUp.plan!.planKey).toMatch(/^[0-9a-f]{12}$/);
   });
 
   it('writes results.json, results.md and the two charts', () => {
