@@ -27,6 +27,7 @@ import {
 import {
   applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, rt, type ExprEnv,
 } from './scalar.js';
+import { jamRows } from './jam.js';
 import type { ReadOrder } from './sites.js';
 
 /** What the code generator knows of a cluster and of the arrays around it. */
@@ -465,7 +466,10 @@ class ClusterGen {
       hoisted.push(constDecl(e, extent));
       extent = id(e);
     }
-    return [...outer.pre, ...hoisted, { kind: 'for', index: i, from: num(0), to: extent, down: outer.own!.down === true, body }];
+    const loop: JsStmt = { kind: 'for', index: i, from: num(0), to: extent, down: outer.own!.down === true, body };
+    // Counters variants stay plain: they count per element and may stay slow.
+    const jammed = this.env.counters ? null : jamRows(loop, (p) => this.fresh(p));
+    return [...outer.pre, ...hoisted, ...(jammed ?? [loop])];
   }
 
   private evaluatedSomewhere(nodeId: NodeId, s: Scope): boolean {

@@ -228,7 +228,9 @@ describe.each(cases)('$name', (c) => {
 test('two folds over one row share one inner loop; the diagonal map is stored inside it', () => {
   const c = diagonalFolds();
   const text = emitJs(c.program, c.plans[0]![1]);
-  const cluster0 = text.slice(text.indexOf('function c0'), text.indexOf('function c1'));
+  const whole = text.slice(text.indexOf('function c0'), text.indexOf('function c1'));
+  // The loop over rows is jammed by four (codegen/jam.ts); the rows left over run the plain nest.
+  const cluster0 = whole.slice(whole.lastIndexOf('for (let i'));
   expect(cluster0.match(/for \(/g)).toHaveLength(2);
   expect(cluster0).toMatch(/for \(let j\d+[^]*\] = m\d+;[^]*acc\d+ = r\d+;[^]*acc\d+ = r\d+;/);
 });

@@ -1,0 +1,254 @@
+// Unroll-and-jam of a cluster's outer loop over rows: four rows advance through one inner loop.
+//
+// A fold over a row is one chain of dependent floating-point operations (`acc = acc + x`), so its
+// loop runs at the latency of the operation, not at memory bandwidth: greedyBottomUpBad's fused
+// folds were as slow as a hand-written loop and no faster. Reassociating the sum would change
+// the result's bits; running four rows' chains side by side does not (each row still folds left
+// to right) and lets the processor overlap them. The transformation applies to a loop nest
+//
+//   for (i = 0; i < E; i++) { pre(i); for (j …) { inner(i, j) }; post(i) }
+//
+// only where moving rows past each other cannot be observed:
+// - the inner loop and `post` raise no errors and call nothing (no `rt.` at all; counters
+//   variants are never jammed), so the first error raised is still the first `pre` error in
+//   row order, exactly as without jamming (`pre` parts keep their row order);
+// - no array is both written and read in the nest (a scatter updates its destination in place),
+//   so no row can see another row's writes;
+// - the inner loop's bounds do not depend on the row, and nothing nests deeper.
+// The rows left over (E mod 4) run in the original loop.
+
+import type { JsExpr, JsStmt } from './jsast.js';
+import { bin, constDecl, id, mul, num } from './jsast.js';
+
+const FACTOR = 4;
+
+type Rename = (name: string) => string;
+
+function mapExpr(e: JsExpr, rename: Rename): JsExpr {
+  const go = (x: JsExpr): JsExpr => mapExpr(x, rename);
+  switch (e.kind) {
+    case 'num':
+      return e;
+    case 'id':
+      return { kind: 'id', name: rename(e.name) };
+    case 'binary':
+      return { ...e, lhs: go(e.lhs), rhs: go(e.rhs) };
+    case 'unary':
+      return { ...e, arg: go(e.arg) };
+    case 'cond':
+      return { ...e, test: go(e.test), then: go(e.then), else: go(e.else) };
+    case 'call':
+      return { ...e, callee: go(e.callee), args: e.args.map(go) };
+    case 'member':
+      return { ...e, object: go(e.object) };
+    case 'index':
+      return { ...e, object: go(e.object), index: go(e.index) };
+    case 'array':
+      return { ...e, elems: e.elems.map(go) };
+    case 'set':
+      // Temporaries are function-level and used within one expression: shared by the copies.
+      return { ...e, value: go(e.value) };
+    case 'seq':
+      return { ...e, first: go(e.first), then: go(e.then) };
+    default:
+      return e satisfies never;
+  }
+}
+
+function mapStmt(s: JsStmt, rename: Rename): JsStmt {
+  const ex = (x: JsExpr): JsExpr => mapExpr(x, rename);
+  const st = (x: JsStmt): JsStmt => mapStmt(x, rename);
+  switch (s.kind) {
+    case 'decl':
+      return { ...s, name: rename(s.name), init: s.init === null ? null : ex(s.init) };
+    case 'assign':
+      return { ...s, target: ex(s.target), value: ex(s.value) };
+    case 'expr':
+      return { ...s, expr: ex(s.expr) };
+    case 'for':
+      return { ...s, index: rename(s.index), from: ex(s.from), to: ex(s.to), body: s.body.map(st) };
+    case 'while':
+      return { ...s, test: ex(s.test), body: s.body.map(st) };
+    case 'if':
+      return { ...s, test: ex(s.test), then: s.then.map(st), else: s.else.map(st) };
+    case 'block':
+      return { ...s, body: s.body.map(st) };
+    case 'return':
+      return { ...s, value: s.value === null ? null : ex(s.value) };
+    case 'break':
+    case 'comment':
+    case 'function':
+      return s;
+    default:
+      return s satisfies never;
+  }
+}
+
+/** What a statement list contains, for the conditions above. */
+interface Facts {
+  readonly ids: Set<string>;
+  readonly declared: Set<string>;
+  readonly written: Set<string>;
+  readonly read: Set<string>;
+  loops: number;
+}
+
+function collect(stmts: readonly JsStmt[], facts: Facts): void {
+  const expr = (e: JsExpr, target = false): void => {
+    switch (e.kind) {
+      case 'num':
+        return;
+      case 'id':
+        facts.ids.add(e.name);
+        return;
+      case 'binary':
+        expr(e.lhs);
+        expr(e.rhs);
+        return;
+      case 'unary':
+        expr(e.arg);
+        return;
+      case 'cond':
+        expr(e.test);
+        expr(e.then);
+        expr(e.else);
+        return;
+      case 'call':
+        expr(e.callee);
+        e.args.forEach((a) => expr(a));
+        return;
+      case 'member':
+        expr(e.object);
+        return;
+      case 'index':
+        if (e.object.kind === 'id') (target ? facts.written : facts.read).add(e.object.name);
+        expr(e.object);
+        expr(e.index);
+        return;
+      case 'array':
+        e.elems.forEach((a) => expr(a));
+        return;
+      case 'set':
+        expr(e.value);
+        return;
+      case 'seq':
+        expr(e.first);
+        expr(e.then);
+        return;
+      default:
+        e satisfies never;
+    }
+  };
+  for (const s of stmts) {
+    switch (s.kind) {
+      case 'decl':
+        facts.declared.add(s.name);
+        if (s.init !== null) expr(s.init);
+        break;
+      case 'assign':
+        expr(s.target, true);
+        expr(s.value);
+        break;
+      case 'expr':
+        expr(s.expr);
+        break;
+      case 'for':
+        facts.loops++;
+        facts.declared.add(s.index);
+        expr(s.from);
+        expr(s.to);
+        collect(s.body, facts);
+        break;
+      case 'while':
+        facts.loops++;
+        expr(s.test);
+        collect(s.body, facts);
+        break;
+      case 'if':
+        expr(s.test);
+        collect(s.then, facts);
+        collect(s.else, facts);
+        break;
+      case 'block':
+        collect(s.body, facts);
+        break;
+      case 'return':
+      case 'function':
+        // Never inside a cluster's loops; refusing keeps the conditions simple.
+        facts.loops += 100;
+        break;
+      case 'break':
+      case 'comment':
+        break;
+      default:
+        s satisfies never;
+    }
+  }
+}
+
+function factsOf(stmts: readonly JsStmt[]): Facts {
+  const facts: Facts = { ids: new Set(), declared: new Set(), written: new Set(), read: new Set(), loops: 0 };
+  collect(stmts, facts);
+  return facts;
+}
+
+/**
+ * The loop nest jammed by four rows, or null when the conditions of the header do not hold.
+ * `fresh` makes the names of the copies' locals.
+ */
+export function jamRows(loop: JsStmt, fresh: (prefix: string) => string): JsStmt[] | null {
+  if (loop.kind !== 'for' || loop.down || loop.from.kind !== 'num' || loop.from.value !== 0) return null;
+  if (loop.to.kind !== 'id') return null;
+  const k = loop.body.findIndex((s) => s.kind === 'for');
+  if (k < 0) return null;
+  const inner = loop.body[k]!;
+  if (inner.kind !== 'for') return null;
+  const pre = loop.body.slice(0, k);
+  const post = loop.body.slice(k + 1);
+  const whole = factsOf(loop.body);
+  const innerFacts = factsOf(inner.body);
+  const preFacts = factsOf(pre);
+  const tail = factsOf([{ kind: 'block', body: inner.body }, ...post]);
+  if (whole.loops !== 1 || innerFacts.loops !== 0) return null;
+  if (tail.ids.has('rt')) return null;
+  for (const a of whole.written) if (whole.read.has(a)) return null;
+  const bounds = factsOf([{ kind: 'expr', expr: inner.from }, { kind: 'expr', expr: inner.to }]);
+  for (const name of bounds.ids) if (name === loop.index || preFacts.declared.has(name)) return null;
+
+  // Copy c of the body: row i + c, every local of the body renamed.
+  const locals = new Set([...whole.declared, loop.index]);
+  locals.delete(inner.index);
+  const copies = Array.from({ length: FACTOR }, (_, c) => {
+    const names = new Map<string, string>();
+    const rename: Rename = (name) => {
+      if (c === 0 || !locals.has(name)) return name;
+      let n = names.get(name);
+      if (n === undefined) {
+        n = fresh(name.replace(/[0-9]+$/, ''));
+        names.set(name, n);
+      }
+      return n;
+    };
+    return {
+      row: c === 0 ? null : constDecl(rename(loop.index), bin('+', id(loop.index), num(c))),
+      pre: pre.map((s) => mapStmt(s, rename)),
+      inner: inner.body.map((s) => mapStmt(s, rename)),
+      post: post.map((s) => mapStmt(s, rename)),
+    };
+  });
+  const quads = fresh('q');
+  const step = fresh('k');
+  const body: JsStmt[] = [
+    constDecl(loop.index, mul(id(step), num(FACTOR))),
+    ...copies.flatMap((c) => (c.row === null ? [] : [c.row])),
+    ...copies.flatMap((c) => c.pre),
+    { ...inner, body: copies.flatMap((c) => c.inner) },
+    ...copies.flatMap((c) => c.post),
+  ];
+  const extent = loop.to;
+  return [
+    constDecl(quads, bin('/', bin('-', extent, bin('%', extent, num(FACTOR))), num(FACTOR))),
+    { kind: 'for', index: step, from: num(0), to: id(quads), down: false, body },
+    { ...loop, from: mul(id(quads), num(FACTOR)) },
+  ];
+}
