@@ -11,7 +11,8 @@ export type JsBinaryOp =
   | '===' | '!==' | '<' | '<=' | '>' | '>='
   | '&&' | '||';
 
-export type JsUnaryOp = '-' | '!';
+/** `void` is only ever applied to 0: `void 0` is `undefined`, which no identifier may name. */
+export type JsUnaryOp = '-' | '!' | 'void';
 
 export type JsExpr =
   | { readonly kind: 'num'; readonly value: number }

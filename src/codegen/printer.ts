@@ -110,7 +110,7 @@ export function printExpr(e: JsExpr): string {
       const arg = printExpr(e.arg);
       // `- -x` and `-(-1)` must not print as `--x`.
       const parens = precedence(e.arg) < unaryPrecedence || arg.startsWith('-');
-      return `${e.op}${wrapIf(arg, parens)}`;
+      return `${e.op === 'void' ? 'void ' : e.op}${wrapIf(arg, parens)}`;
     }
     case 'cond':
       return `${wrapIf(printExpr(e.test), precedence(e.test) <= condPrecedence)} ? ${printExpr(e.then)} : ${printExpr(e.else)}`;

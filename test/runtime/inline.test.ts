@@ -210,3 +210,35 @@ describe('a gather index that is the same along a row is checked once per row', 
     expect((fused as UserError).diagnostics).toEqual((reference as UserError).diagnostics);
   });
 });
+
+describe('a gather from a rank-1 array in memory checks its index by the load itself', () => {
+  const source = ['def f(is, xs):', '  ys = map(lam x: x * 2.0, xs)', '  return (ys, gather(is, xs))', ''].join('\n');
+  const compiler = new Compiler(source, { fileName: 'load.fuse' });
+  const run = (is: readonly number[], interpretIt: boolean) =>
+    compiler
+      .execute({ is: array('i32', [is.length], is), xs: array('f64', [3], [1, 2, 3]) }, interpretIt ? { interpret: true } : { strategy: 'ilp' })
+      .then((e) => e, (e: unknown) => e);
+
+  test('the test is `=== void 0` after the load, no comparison of the index', async () => {
+    const exe = (await run([0], false)) as Execution;
+    const text = emitJs(exe.program, exe.plan!);
+    expect(text).toMatch(/const (x\d+) = a\d+\[(x\d+)\];\n\s+if \(\1 === void 0\) \{\n\s+rt\.oob\(\d+, \[\2\]/);
+    expect(text).not.toMatch(/>>> 0 >= /);
+  });
+
+  test.each([
+    [[2, 0, 1], null],
+    [[0, 3, 1], 'gather: index 3 is out of range for an array of shape [3] (position 1 of the index array)'],
+    [[0, 1, -1], 'gather: index -1 is out of range for an array of shape [3] (position 2 of the index array)'],
+    [[-2147483648], 'gather: index -2147483648 is out of range'],
+  ] as const)('indices %j: %s', async (is, message) => {
+    const fused = await run(is, false);
+    const reference = await run(is, true);
+    if (message === null) {
+      expectSameValues((fused as Execution).results, (reference as Execution).results);
+      return;
+    }
+    expect((fused as UserError).diagnostics[0]!.message).toContain(message);
+    expect((fused as UserError).diagnostics).toEqual((reference as UserError).diagnostics);
+  });
+});

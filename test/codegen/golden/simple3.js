@@ -7,13 +7,13 @@ function c0(rt, n3, a2, a4) {
     a4[i5] = m7;
   }
 }
-function c1(rt, n1, a0, n3, a4, a8) {
+function c1(rt, n1, a0, a4, n3, a8) {
   for (let i9 = 0; i9 < n1; i9++) {
     const x10 = a0[i9];
-    if (x10 >>> 0 >= n3) {
+    const x11 = a4[x10];
+    if (x11 === void 0) {
       rt.oob(0, [x10], [n3], i9, [n1]);
     }
-    const x11 = a4[x10];
     a8[i9] = x11;
   }
 }
@@ -30,7 +30,7 @@ function main(rt, inputs) {
   // cluster 1: shapes, checks, manifest arrays
   const a8 = rt.alloc(1, n1);
   rt.enter(1);
-  c1(rt, n1, a0, n3, a4, a8);
+  c1(rt, n1, a0, a4, n3, a8);
   rt.leave(1);
   return [[a4, [n3]], [a8, [n1]]];
 }

@@ -5,10 +5,10 @@ function c0(rt, n3, a2, a0, n1, a4) {
     const x6 = a2[i5];
     const m7 = x6 + 1;
     const x8 = a0[i5];
-    if (x8 >>> 0 >= n3) {
+    const x9 = a2[x8];
+    if (x9 === void 0) {
       rt.oob(1, [x8], [n3], i5, [n1]);
     }
-    const x9 = a2[x8];
     const m10 = m7 * x9;
     a4[i5] = m10;
   }

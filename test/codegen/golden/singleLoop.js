@@ -3,10 +3,10 @@
 function c0(rt, n2, n1, a0, a3) {
   for (let i4 = 0; i4 < n2; i4++) {
     const g5 = (n1 - i4 | 0) - 1 | 0;
-    if (g5 >>> 0 >= n1) {
+    const x6 = a0[g5];
+    if (x6 === void 0) {
       rt.oob(3, [g5], [n1], i4, [n2]);
     }
-    const x6 = a0[g5];
     const x7 = a0[i4];
     const m8 = x7 * 2;
     const m9 = m8 + 1;
