@@ -70,5 +70,5 @@ export const luleshProgram: BenchProgram = {
   name: 'LULESH',
   file: 'bench/programs/lulesh.fuse',
   solveTimeTable: true,
-  sizes: { quick: [luleshSize(3, 1)], full: [luleshSize(10, 5, false)] },
+  sizes: { quick: [luleshSize(3, 1)], full: [luleshSize(10, 11, false)] },
 };

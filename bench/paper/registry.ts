@@ -236,31 +236,31 @@ export const builtinPrograms: readonly BenchProgram[] = [
   {
     name: 'greedyTopDownBad',
     file: 'examples/greedyTopDownBad.fuse',
-    sizes: { quick: [topDownSize(10_000, 1)], full: [topDownSize(10_000_000, 7)] },
+    sizes: { quick: [topDownSize(10_000, 1)], full: [topDownSize(10_000_000, 15)] },
   },
   {
     name: 'greedyBottomUpBad',
     file: 'examples/greedyBottomUpBad.fuse',
     reportMemory: true,
-    sizes: { quick: [bottomUpSize(20, 1000, 1)], full: [bottomUpSize(1000, 100_000, 5)] },
+    sizes: { quick: [bottomUpSize(20, 1000, 1)], full: [bottomUpSize(1000, 100_000, 11)] },
   },
   {
     name: 'FlashAttention',
     file: 'bench/programs/flashAttention.fuse',
     solveTimeTable: true,
-    sizes: { quick: [attentionSize(40, 8, 16, 1)], full: [attentionSize(1024, 64, 64, 3, false)] },
+    sizes: { quick: [attentionSize(40, 8, 16, 1)], full: [attentionSize(1024, 64, 64, 5, false)] },
   },
   {
     name: 'naiveAttention',
     file: 'bench/programs/naiveAttention.fuse',
     solveTimeTable: true,
-    sizes: { quick: [attentionSize(24, 8, null, 1)], full: [attentionSize(256, 64, null, 3)] },
+    sizes: { quick: [attentionSize(24, 8, null, 1)], full: [attentionSize(256, 64, null, 7)] },
   },
   {
     name: 'Multigrid',
     file: 'bench/programs/mg.fuse',
     solveTimeTable: true,
-    sizes: { quick: [mgOracleSize(8, 2, 1)], full: [mgClassSize(MG_CLASSES.S, 5), mgClassSize(MG_CLASSES.W, 3, false)] },
+    sizes: { quick: [mgOracleSize(8, 2, 1)], full: [mgClassSize(MG_CLASSES.S, 15), mgClassSize(MG_CLASSES.W, 5, false)] },
   },
   luleshProgram,
 ];
