@@ -64,6 +64,10 @@ export function median(xs: readonly number[]): number {
 function collectGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('run node with --expose-gc (npm run bench:exec does)');
+  // Twice: V8 frees array buffers of a collection by a concurrent sweep, which the next
+  // collection completes first; otherwise a previous variant's buffers could be freed during
+  // the next run and show up as a negative arrayBuffers delta.
+  gc();
   gc();
 }
 
