@@ -42,7 +42,8 @@ export function renderBarChart(chart: BarChart): string {
   const plotWidth = Math.max(1, chart.groups.length) * groupWidth;
   const width = left + plotWidth + legendWidth + 20;
   const height = top + plotHeight + 45;
-  const y = (v: number): number => top + plotHeight - (Math.min(v, chart.yMax) / chart.yMax) * plotHeight;
+  // Rounded to a tenth of a pixel: the text stays short and diffs stay readable.
+  const y = (v: number): number => Math.round((top + plotHeight - (Math.min(v, chart.yMax) / chart.yMax) * plotHeight) * 10) / 10;
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`);
   parts.push(`<rect width="${width}" height="${height}" fill="white"/>`);
@@ -67,7 +68,7 @@ export function renderBarChart(chart: BarChart): string {
       const x = x0 + s * (bar + gapInGroup);
       const clipped = value > chart.yMax;
       parts.push(
-        `<rect x="${x}" y="${y(value)}" width="${bar}" height="${top + plotHeight - y(value)}" fill="${palette[s % palette.length]}" stroke="black" stroke-width="0.6"><title>${escapeXml(`${group}, ${series.label}: ${value.toFixed(3)}`)}</title></rect>`,
+        `<rect x="${x}" y="${y(value)}" width="${bar}" height="${(top + plotHeight - y(value)).toFixed(1)}" fill="${palette[s % palette.length]}" stroke="black" stroke-width="0.6"><title>${escapeXml(`${group}, ${series.label}: ${value.toFixed(3)}`)}</title></rect>`,
       );
       const labelY = clipped ? top - 3 : y(value) - 3;
       parts.push(`<text x="${x + bar / 2}" y="${labelY}" font-size="7.5" text-anchor="middle">${value.toFixed(1)}${clipped ? '↑' : ''}</text>`);
