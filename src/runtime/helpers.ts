@@ -1,5 +1,6 @@
-// The `rt` object generated code calls: checked indexing, the arithmetic that is not one
-// JavaScript expression, allocation with a record, counters and per-cluster timing.
+// The `rt` object generated code calls: the errors of its inline checks (an index out of range,
+// a division by zero), integer powers, allocation with a record, counters and per-cluster
+// timing. Hot loops never call it on their common path (see codegen/scalar.ts).
 //
 // Every error generated code raises goes through here, by site number, and comes out as the
 // UserError the reference interpreter raises for the same fault: same code, same wording, the
