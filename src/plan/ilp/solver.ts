@@ -4,7 +4,7 @@
 // back the status, the incumbent, the objective, the best bound, the gap and the node count.
 
 import * as highsModule from 'highs';
-import type { Highs } from 'highs';
+import type { Highs, LegacyHighsOptions } from 'highs';
 import type { IlpModel } from './model.js';
 
 /** A loaded solver. `loadMs` is reported separately from planning time. */
@@ -80,6 +80,8 @@ export interface SolveOptions {
   readonly feasibilityJump?: boolean;
   /** A starting solution (every column's value), e.g. a greedy plan (start.ts). */
   readonly start?: Float64Array;
+  /** Further HiGHS options, set last (benchmarks compare them: bench/plan/ilp-variants.test.ts). */
+  readonly highsOptions?: Readonly<Partial<LegacyHighsOptions>>;
 }
 
 function infoNumber(model: { info: { get(name: string): number | bigint } }, name: string): number | null {
@@ -141,6 +143,7 @@ export function solveModel(handle: SolverHandle, ilp: IlpModel, options: SolveOp
       mip_heuristic_run_feasibility_jump: options.feasibilityJump ?? false,
     });
     if (options.timeLimitSeconds !== undefined) model.options.set('time_limit', options.timeLimitSeconds);
+    if (options.highsOptions !== undefined) model.options.set(options.highsOptions);
     if (options.start !== undefined) model.setSolution({ colValue: options.start });
     model.run();
     const status = model.getModelStatus();
