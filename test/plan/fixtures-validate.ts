@@ -1,6 +1,5 @@
-// The shared conformance examples (/work/shared/examples/*.fuse) built by hand as core IR, for
-// the validator, evaluator and brute-force tests, with each example's plan as the paper states
-// it. Built with test/ir/builders.ts until the parser and lowering can produce them.
+// The paper's plans for the hand-built examples (./fixtures.ts), by node id, and small programs
+// for the validator, evaluator and brute-force tests, each targeting one rule or cost term.
 
 import type { Program } from '../../src/ir/types.js';
 import type { BlockPlan, Order } from '../../src/plan/types.js';
@@ -25,127 +24,12 @@ import {
   v,
 } from '../ir/builders.js';
 
+// The paper's examples, hand-built once for all planner tests (the stated plans below use their node ids).
+import { simple1, simple2, simple3, simple4, simple5, singleLoop, scatterExample, greedyBottomUpBad, greedyTopDownBad, gatherByIndexing, reverse } from './fixtures.js';
+
+export { simple1, simple2, simple3, simple4, simple5, singleLoop, scatterExample, greedyBottomUpBad, greedyTopDownBad, gatherByIndexing, reverse };
+
 const x = v('x', 'f64');
-
-/** `def simple1(is, xs): as = map(f, xs); bs = gather(is, as); return bs` — ids: as 0, bs 1. */
-export function simple1(): Program {
-  const n = nodes();
-  return program('simple1', [arrayParam('is', 'i32', 1), arrayParam('xs', 'f64', 1)], [
-    n.map([arr('as', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', bin('*', x, x), f64(1)))),
-    n.gather([arr('bs', 'f64', 1)], ['is'], ['as']),
-  ], ['bs']);
-}
-
-/** simple2: as = gather(is1, xs) (0), bs = gather(is2, as) (1). */
-export function simple2(): Program {
-  const n = nodes();
-  return program('simple2', [arrayParam('is1', 'i32', 1), arrayParam('is2', 'i32', 1), arrayParam('xs', 'f64', 1)], [
-    n.gather([arr('as', 'f64', 1)], ['is1'], ['xs']),
-    n.gather([arr('bs', 'f64', 1)], ['is2'], ['as']),
-  ], ['bs']);
-}
-
-/** simple3: simple1 returning (as, bs). */
-export function simple3(): Program {
-  const n = nodes();
-  return program('simple3', [arrayParam('is', 'i32', 1), arrayParam('xs', 'f64', 1)], [
-    n.map([arr('as', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', bin('*', x, x), f64(1)))),
-    n.gather([arr('bs', 'f64', 1)], ['is'], ['as']),
-  ], ['as', 'bs']);
-}
-
-/** simple4: as = fold(+, xs) over rank-2 xs (0), bs = gather(is, as) (1). */
-export function simple4(): Program {
-  const n = nodes();
-  return program('simple4', [arrayParam('is', 'i32', 1), arrayParam('xs', 'f64', 2)], [
-    n.fold([arr('as', 'f64', 1)], opLam('+', 'f64'), [f64(0)], ['xs']),
-    n.gather([arr('bs', 'f64', 1)], ['is'], ['as']),
-  ], ['bs']);
-}
-
-/** simple5: as = map(+1, xs) (0), bs = gather(is, xs) (1), cs = zipWith(*, as, bs) (2). */
-export function simple5(): Program {
-  const n = nodes();
-  return program('simple5', [arrayParam('is', 'i32', 1), arrayParam('xs', 'f64', 1)], [
-    n.map([arr('as', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(1)))),
-    n.gather([arr('bs', 'f64', 1)], ['is'], ['xs']),
-    n.map([arr('cs', 'f64', 1)], ['as', 'bs'], opLam('*', 'f64')),
-  ], ['cs']);
-}
-
-/**
- * singleLoop: n = size(as); inds = generate(n, n-i-1) (0); bs = gather(inds, as) (1);
- * cs = map(*2, as) (2); ds = map(+1, cs) (3); result = zipWith3(b+c+d, bs, cs, ds) (4).
- */
-export function singleLoop(): Program {
-  const n = nodes();
-  const nn = v('n', 'i32');
-  return program('singleLoop', [arrayParam('as', 'f64', 1)], [
-    scalarStmt('n', dim('as', 0)),
-    n.generate([arr('inds', 'i32', 1)], [nn], lam([['i', 'i32']], bin('-', bin('-', nn, v('i', 'i32')), i32(1)))),
-    n.gather([arr('bs', 'f64', 1)], ['inds'], ['as']),
-    n.map([arr('cs', 'f64', 1)], ['as'], lam([['x', 'f64']], bin('*', x, f64(2)))),
-    n.map([arr('ds', 'f64', 1)], ['cs'], lam([['c', 'f64']], bin('+', v('c', 'f64'), f64(1)))),
-    n.map([arr('result', 'f64', 1)], ['bs', 'cs', 'ds'],
-      lam([['b', 'f64'], ['c', 'f64'], ['d', 'f64']], bin('+', bin('+', v('b', 'f64'), v('c', 'f64')), v('d', 'f64')))),
-  ], ['result']);
-}
-
-/**
- * scatterExample: as = map(x ↦ (i32(x*2) % size(xs), x), xs) as components (as_i, as_v) (0);
- * bs = map(+1, xs) (1); result = scatter(+, bs, as) (2).
- */
-export function scatterExample(): Program {
-  const n = nodes();
-  return program('scatterExample', [arrayParam('xs', 'f64', 1)], [
-    n.map([arr('as_i', 'i32', 1), arr('as_v', 'f64', 1)], ['xs'],
-      lam([['x', 'f64']], [bin('%', cast('i32', bin('*', x, f64(2))), dim('xs', 0)), x])),
-    n.map([arr('bs', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(1)))),
-    n.scatter([arr('result', 'f64', 1)], opLam('+', 'f64'), ['bs'], ['as_i'], ['as_v']),
-  ], ['result']);
-}
-
-/**
- * greedyBottomUpBad(xs, m): is = generate((n, m), (i, j) ↦ i) (0); large = gather(is, xs) (1);
- * ys = fold(+, large) (2); zs = fold(*, large) (3); result = map(y ↦ y + zs!0, ys) (4).
- */
-export function greedyBottomUpBad(): Program {
-  const n = nodes();
-  return program('greedyBottomUpBad', [arrayParam('xs', 'f64', 1), scalarParam('m', 'i32')], [
-    scalarStmt('n', dim('xs', 0)),
-    n.generate([arr('is', 'i32', 2)], [v('n', 'i32'), v('m', 'i32')], lam([['i', 'i32'], ['j', 'i32']], v('i', 'i32'))),
-    n.gather([arr('large', 'f64', 2)], ['is'], ['xs']),
-    n.fold([arr('ys', 'f64', 1)], opLam('+', 'f64'), [f64(0)], ['large']),
-    n.fold([arr('zs', 'f64', 1)], opLam('*', 'f64'), [f64(1)], ['large']),
-    n.map([arr('result', 'f64', 1)], ['ys'], lam([['y', 'f64']], bin('+', v('y', 'f64'), idx('zs', [i32(0)], 'f64')))),
-  ], ['result']);
-}
-
-/**
- * greedyTopDownBad(as): bs = map(*2, as) (0); cs = map(+1, bs) (1);
- * ds = generate(n, i ↦ f64(i) + bs!0) (2); es = zipWith(+, cs, ds) (3); result = fold(+, es) (4).
- */
-export function greedyTopDownBad(): Program {
-  const n = nodes();
-  return program('greedyTopDownBad', [arrayParam('as', 'f64', 1)], [
-    scalarStmt('n', dim('as', 0)),
-    n.map([arr('bs', 'f64', 1)], ['as'], lam([['a', 'f64']], bin('*', v('a', 'f64'), f64(2)))),
-    n.map([arr('cs', 'f64', 1)], ['bs'], lam([['b', 'f64']], bin('+', v('b', 'f64'), f64(1)))),
-    n.generate([arr('ds', 'f64', 1)], [v('n', 'i32')], lam([['i', 'i32']], bin('+', cast('f64', v('i', 'i32')), idx('bs', [i32(0)], 'f64')))),
-    n.map([arr('es', 'f64', 1)], ['cs', 'ds'], opLam('+', 'f64')),
-    n.fold([arr('result', 'f64', 0)], opLam('+', 'f64'), [f64(0)], ['es']),
-  ], ['result']);
-}
-
-/** gather.fuse: js = map(i ↦ (i*7) % size(xs), is) (0); ks = generate(size(js), k ↦ js!k) (1); ys = gather(ks, xs) (2). */
-export function gatherByIndexing(): Program {
-  const n = nodes();
-  return program('gather', [arrayParam('is', 'i32', 1), arrayParam('xs', 'f64', 1)], [
-    n.map([arr('js', 'i32', 1)], ['is'], lam([['i', 'i32']], bin('%', bin('*', v('i', 'i32'), i32(7)), dim('xs', 0)))),
-    n.generate([arr('ks', 'i32', 1)], [dim('js', 0)], lam([['k', 'i32']], idx('js', [v('k', 'i32')], 'i32'))),
-    n.gather([arr('ys', 'f64', 1)], ['ks'], ['xs']),
-  ], ['ys']);
-}
 
 /**
  * A while loop doubling `acc` while `acc!0 < 100`, nested blocks: start (0), body's b_next (1),
@@ -264,17 +148,6 @@ export function scatterWithReader(): Program {
     n.map([arr('cs', 'f64', 1)], ['bs'], lam([['x', 'f64']], bin('*', x, f64(2)))),
     n.scatter([arr('result', 'f64', 1)], opLam('+', 'f64'), ['bs'], ['ids'], ['xs']),
   ], ['result', 'cs']);
-}
-
-/** reverse.fuse: n = size(xs); inds = generate(n, n-i-1) (0); result = gather(inds, xs) (1). */
-export function reverse(): Program {
-  const n = nodes();
-  const nn = v('n', 'i32');
-  return program('reverse', [arrayParam('xs', 'f64', 1)], [
-    scalarStmt('n', dim('xs', 0)),
-    n.generate([arr('inds', 'i32', 1)], [nn], lam([['i', 'i32']], bin('-', bin('-', nn, v('i', 'i32')), i32(1)))),
-    n.gather([arr('result', 'f64', 1)], ['inds'], ['xs']),
-  ], ['result']);
 }
 
 /** A chain of `length` maps over xs, the last one the result: ids 0 … length-1. */

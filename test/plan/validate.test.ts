@@ -73,7 +73,7 @@ describe('validatePlan rejects', () => {
     ['a result not manifest', simple3, blockPlan([[[0], []], [[1], ['bs']]], { 0: 0, 1: 0 }), 'manifest', 'its output is a result of the block'],
     ['an array read by a later cluster not manifest', gatherByIndexing, blockPlan([[[0], []], [[1, 2], ['ys']]], { 0: 0, 1: 0, 2: 0 }), 'manifest', 'in another cluster reads it'],
     ['a manifest array in a gather order', simple1, blockPlan([[[0, 1], ['as', 'bs']]], { 0: { gather: 1 }, 1: 0 }), 'manifest', 'must be produced in order 0 or 1'],
-    ['half a tuple manifest', scatterExample, blockPlan([[[1], ['bs']], [[0], ['as_i']], [[2], ['result']]], { 0: 0, 1: 0, 2: 0 }), 'manifest', 'only some outputs of map as_i, as_v (#0)'],
+    ['half a tuple manifest', scatterExample, blockPlan([[[1], ['bs']], [[0], ['as_0']], [[2], ['result']]], { 0: 0, 1: 0, 2: 0 }), 'manifest', 'only some outputs of map as_0, as_1 (#0)'],
     ['a manifest array of another cluster', simple3, blockPlan([[[0], []], [[1], ['as', 'bs']]], { 0: 0, 1: 0 }), 'manifest', 'as is listed as manifest in cluster 1'],
     ['unrelated nodes in one cluster', twoUnrelatedMaps, blockPlan([[[0, 1], ['ys', 'zs']]], { 0: 0, 1: 0 }), 'connected', 'falls apart into 2 parts'],
     ['one array read in two orders as the only link', twoMapsOfOneSource, blockPlan([[[0, 1], ['ys', 'zs']]], { 0: 0, 1: 1 }), 'connected', 'falls apart'],
