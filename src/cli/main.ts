@@ -15,7 +15,7 @@ import { programToJson } from '../ir/json.js';
 import type { InterfaceValue, RuntimeValue } from '../ir/values.js';
 import { Compiler, entrySizes, type NamedInputs, type PlanningOptions } from '../driver/index.js';
 import { costNames } from '../plan/cost.js';
-import { planGraphs, programGraphs, type BlockGraphs } from '../plan/index.js';
+import { DEFAULT_TIME_LIMIT_SECONDS, planGraphs, programGraphs, type BlockGraphs } from '../plan/index.js';
 import { graphToJson, parseGraphJson } from '../plan/graphJson.js';
 import { emitLp, emitMps, renderPlanDot, renderPlanJson, renderPlanSvg, renderPlanText } from '../plan/render.js';
 import type { Plan, Strategy } from '../plan/types.js';
@@ -148,7 +148,8 @@ export function buildProgram(term: Terminal): Command {
   const strategyOption = () =>
     new Option('--strategy <name>', 'fusion strategy').choices(strategies as string[]).default('ilp');
   const costOption = () => new Option('--cost <cost>', `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes"`).default('reads+writes');
-  const timeLimitOption = () => new Option('--time-limit <seconds>', 'stop the ILP solver after this long and keep its best plan');
+  const timeLimitOption = () =>
+    new Option('--time-limit <seconds>', `stop the ILP solver after this long and keep its best plan, with its gap (default ${DEFAULT_TIME_LIMIT_SECONDS})`);
 
   program
     .command('check')
