@@ -112,6 +112,14 @@ describe('other commands', () => {
     expect(out).toMatch(/for \(/);
   });
 
+  it('demo (npm start) runs every bundled example, fused code agreeing with the interpreter', async () => {
+    const { code, out } = await cli('demo');
+    expect(code).toBe(0);
+    expect(out.match(/agrees with the reference interpreter: yes/g)).toHaveLength(12);
+    expect(out).not.toMatch(/agrees with the reference interpreter: NO/);
+    expect(out.match(/objective \d+ \(optimal/g)).toHaveLength(12);
+  });
+
   it('--help works for every command and exits 0', async () => {
     for (const cmd of ['check', 'lower', 'plan', 'run', 'emit', 'demo']) {
       const { code, out } = await cli(cmd, '--help');
