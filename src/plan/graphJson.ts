@@ -5,8 +5,7 @@
 // E610–E629, whose message starts with the JSON path of the offending value, located in the
 // text when given text) and plans it with `planGraphs`, exactly as `plan(program)` plans the
 // graphs built from a Program.
-// `graphToJson(graphs)` is the inverse: the graphs of a Program in this format, weights included,
-// so that program → JSON → planGraph gives the plan program → plan gives.
+// The writer, `graphToJson`, is graphToJson.ts; the format's types and tables are graphFormat.ts.
 //
 // The format states facts the planner cannot re-derive without element code (which arrays a
 // node reads, in which role), and derives the rest the way src/graph/build.ts does: the order
@@ -24,121 +23,24 @@ import type {
   GraphRead,
   GraphReadRole,
   InfusibleReason,
-  ReadOrderRule,
   StrictPrecedence,
 } from '../graph/types.js';
 import { elementBytes } from '../ir/scalarOps.js';
-import { scalarTypes, type ArrayVar, type Block, type CombinatorNode, type ControlNode, type Lambda, type NodeId, type ScalarType, type VarName } from '../ir/types.js';
+import { scalarTypes, type ArrayVar, type Block, type CombinatorNode, type ControlNode, type Lambda, type NodeId, type ScalarType } from '../ir/types.js';
 import { edgeWeightKey } from './cost.js';
 import { planGraphs, type BlockGraphs, type PlanOptions } from './index.js';
 import type { ModelWeights } from './ilp/model.js';
 import type { Plan } from './types.js';
-
-export const graphJsonFormat = 'arrayfuse-graph';
-export const graphJsonVersion = 1;
-
-// ---------------------------------------------------------------------------------------------
-// The format (what graphToJson writes; what planGraph accepts after checking)
-// ---------------------------------------------------------------------------------------------
-
-export interface GraphJson extends BlockJson {
-  readonly format: typeof graphJsonFormat;
-  readonly version: typeof graphJsonVersion;
-  /** Optional, for people: the program's name. */
-  readonly name?: string;
-}
-
-export interface BlockJson {
-  /** Arrays the block reads but no node of it produces (entry or enclosing arrays, loop params). */
-  readonly inputs?: readonly InputJson[];
-  readonly nodes: readonly NodeJson[];
-  /** Every read of an array by a node: from a node or an input, to a node. */
-  readonly edges?: readonly EdgeJson[];
-  /** Arrays the block returns (always manifest when a node of the block produces them). */
-  readonly results?: readonly string[];
-}
-
-export interface ArrayFacts {
-  /** Element type per component (default `f64`); with `size`, gives the `bytes` weight. */
-  readonly elems?: readonly ScalarType[];
-  /** Number of elements, for the `bytes` cost (unknown: weight 1). */
-  readonly size?: number;
-  /** w(v) for the plain costs (default 1). */
-  readonly weight?: number;
-}
-
-export interface InputJson extends ArrayFacts {
-  readonly name: string;
-  /** Component arrays of an array of tuples (default: the one array `name`). */
-  readonly components?: readonly string[];
-}
-
-export interface NodeJson extends ArrayFacts {
-  /** Unique within the block; what edges, results and plans name the node by. */
-  readonly name: string;
-  readonly kind: GraphNodeKind;
-  /** Unique within the graph (default: the next free number); the ids of the returned Plan. */
-  readonly id?: number;
-  /** Arrays produced (default `[name]` for a combinator, none for `if` / `while`). */
-  readonly outs?: readonly string[];
-  /** `if`: [then, else]; `while`: [cond, body]. Only on control-flow nodes. */
-  readonly blocks?: readonly BlockJson[];
-}
-
-export interface EdgeJson {
-  /** A node or an input of the block. */
-  readonly from: string;
-  /** A node of the block. */
-  readonly to: string;
-  /**
-   * The read's role; or `order` for an ordering without a read (the consumer uses a scalar the
-   * producer computes, or a shape known only once it has run): infusible, with a `reason`.
-   */
-  readonly role: GraphReadRole | 'order';
-  /** The producer's arrays this read touches (default: all of them; none for `order`). */
-  readonly arrays?: readonly string[];
-  /** Default: fusible unless the role or the kinds say otherwise. */
-  readonly fusible?: boolean;
-  readonly reason?: InfusibleReason | readonly InfusibleReason[];
-  /** w(p, c) for `fused-edges` (default 1); all edges of one producer–consumer pair agree. */
-  readonly weight?: number;
-}
-
-/** The order rule each role fixes (the table of src/graph/build.ts and PLANNING.md). */
-const orderRuleOf: { readonly [R in GraphReadRole]: ReadOrderRule } = {
-  'map-input': 'output', 'gather-indices': 'output', 'fold-input': 'output', 'scatter-index': 'output', 'scatter-values': 'output',
-  'gather-source': 'label', 'scanl-input': 'zero', 'scanr-input': 'one',
-  'scatter-dest': 'unordered', 'force-input': 'unordered', 'while-init': 'unordered', indexed: 'unordered', control: 'unordered',
-};
-
-const graphReadRoles = Object.keys(orderRuleOf) as GraphReadRole[];
-
-/** Typed as a record so that a new reason fails to compile until the format names it. */
-const infusibleReasonSet: { readonly [R in InfusibleReason]: true } = {
-  indexed: true, 'force-input': true, 'force-output': true, 'scatter-dest': true, 'scatter-output': true, 'control-flow': true, shape: true,
-};
-
-const infusibleReasons = Object.keys(infusibleReasonSet) as InfusibleReason[];
-
-/** The roles in which each kind of node may read (PLANNING.md's table). */
-const rolesOf: { readonly [K in GraphNodeKind]: readonly GraphReadRole[] } = {
-  generate: ['indexed'],
-  map: ['map-input', 'indexed'],
-  gather: ['gather-indices', 'gather-source', 'indexed'],
-  scatter: ['scatter-dest', 'scatter-index', 'scatter-values', 'indexed'],
-  fold: ['fold-input', 'indexed'],
-  scanl: ['scanl-input', 'indexed'],
-  scanr: ['scanr-input', 'indexed'],
-  force: ['force-input', 'indexed'],
-  if: ['control'],
-  while: ['control', 'while-init'],
-};
-
-const nodeKinds = Object.keys(rolesOf) as GraphNodeKind[];
-
-function isControlKind(kind: GraphNodeKind): kind is ControlNode['kind'] {
-  return kind === 'if' || kind === 'while';
-}
+import {
+  graphJsonFormat,
+  graphJsonVersion,
+  graphReadRoles,
+  infusibleReasons,
+  isControlKind,
+  nodeKinds,
+  orderRuleOf,
+  rolesOf,
+} from './graphFormat.js';
 
 // ---------------------------------------------------------------------------------------------
 // Checked reading of untyped JSON, every complaint naming its JSON path
@@ -833,94 +735,4 @@ export function parseGraphJson(json: string | unknown, options: Pick<PlanOptions
 /** Plans a dependence graph given in the JSON graph format (docs/PLAN-FORMAT.md). */
 export async function planGraph(jsonGraph: string | unknown, options: PlanOptions = {}): Promise<Plan> {
   return planGraphs(parseGraphJson(jsonGraph, options), options);
-}
-
-// ---------------------------------------------------------------------------------------------
-// BlockGraphs → JSON
-// ---------------------------------------------------------------------------------------------
-
-/** The `size` that reproduces a group's byte weight, when its size is known. */
-function sizeOf(bg: BlockGraphs, group: ArrayGroup): number | undefined {
-  const bytesPerElement = group.elems.reduce((s, t) => s + elementBytes(t), 0);
-  const byteWeight = bg.weights.array(group.index, true);
-  // An unknown size weighs 1; so does a known size of one byte, where both spellings agree.
-  if (byteWeight === 1 || bytesPerElement === 0) return undefined;
-  const size = byteWeight / bytesPerElement;
-  return Number.isSafeInteger(size) ? size : undefined;
-}
-
-function arrayFacts(bg: BlockGraphs, group: ArrayGroup): ArrayFacts {
-  const weight = bg.weights.array(group.index, false);
-  const size = sizeOf(bg, group);
-  return {
-    elems: group.elems,
-    ...(size === undefined ? {} : { size }),
-    ...(weight === 1 ? {} : { weight }),
-  };
-}
-
-/** A source group's components: its names, and any other a read touches (the JSON must name them all). */
-function componentsOf(graph: DependenceGraph, g: ArrayGroup): string[] {
-  return [...new Set([...g.names, ...graph.reads.filter((r) => r.group === g.index).flatMap((r) => r.arrays)])];
-}
-
-function blockToJson(bg: BlockGraphs): BlockJson {
-  const { graph } = bg;
-  const nameOf = new Map(graph.nodes.map((n) => [n.id, n.name]));
-  const inputs: InputJson[] = graph.groups
-    .filter((g) => g.producer === null && g.definedBy === null)
-    .map((g) => {
-      const components = componentsOf(graph, g);
-      const { elems, ...facts } = arrayFacts(bg, g);
-      return {
-        name: g.name,
-        ...(components.length === 1 && components[0] === g.name ? {} : { components }),
-        // Element types only when known for every component (else they default to f64).
-        ...(elems !== undefined && elems.length === components.length ? { elems } : {}),
-        ...facts,
-      };
-    });
-  const nodes: NodeJson[] = graph.nodes.map((n) => {
-    const group = n.group === null ? null : graph.groups[n.group]!;
-    const control = n.kind === 'if' || n.kind === 'while';
-    const elems = group?.elems ?? (n.stmt.kind === 'if' || n.stmt.kind === 'while' ? n.stmt.outs.filter((o) => o.kind === 'array').map((o) => o.elem) : []);
-    const facts = group === null ? { elems } : arrayFacts(bg, group);
-    const children = bg.children[n.id];
-    return {
-      name: n.name,
-      kind: n.kind,
-      id: n.id,
-      ...(control || n.outs.length !== 1 || n.outs[0] !== n.name ? { outs: n.outs } : {}),
-      ...facts,
-      ...(children === undefined ? {} : { blocks: children.map(blockToJson) }),
-    };
-  });
-  const edges: EdgeJson[] = graph.reads.map((r) => {
-    const group = graph.groups[r.group]!;
-    const producer = group.producer ?? group.definedBy;
-    const edge = producer === null ? undefined : graph.edges.find((e) => e.from === producer && e.to === r.consumer);
-    const all = producer === null ? componentsOf(graph, group) : graph.nodes.find((n) => n.id === producer)!.outs;
-    const weight = edge !== undefined && edge.fusible ? bg.weights.edge(edge) : 1;
-    return {
-      from: producer === null ? group.name : nameOf.get(producer)!,
-      to: nameOf.get(r.consumer)!,
-      role: r.role,
-      ...(r.arrays.length === all.length && r.arrays.every((a, i) => all[i] === a) ? {} : { arrays: r.arrays }),
-      ...(edge === undefined ? {} : { fusible: edge.fusible }),
-      ...(edge === undefined || edge.fusible ? {} : { reason: edge.reasons.length === 1 ? edge.reasons[0]! : edge.reasons }),
-      ...(weight === 1 ? {} : { weight }),
-    };
-  });
-  // Orderings without a read (a scalar of a control-flow node, a size known only after a node).
-  for (const e of graph.edges) {
-    if (e.reads.length > 0) continue;
-    edges.push({ from: nameOf.get(e.from)!, to: nameOf.get(e.to)!, role: 'order', fusible: false, reason: e.reasons.length === 1 ? e.reasons[0]! : e.reasons });
-  }
-  const results = graph.resultGroups.map((g) => graph.groups[g]!.name);
-  return { inputs, nodes, edges, results };
-}
-
-/** The graphs of a program (or of a JSON graph) in the JSON graph format, version 1. */
-export function graphToJson(graphs: BlockGraphs, name?: string): GraphJson {
-  return { format: graphJsonFormat, version: graphJsonVersion, ...(name === undefined ? {} : { name }), ...blockToJson(graphs) };
 }

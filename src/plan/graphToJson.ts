@@ -1,0 +1,93 @@
+// BlockGraphs → the JSON graph format (graphFormat.ts): the graphs of a Program, weights and
+// sizes included, so that program → JSON → planGraph gives the plan that program → plan gives.
+
+import type { ArrayGroup, DependenceGraph } from '../graph/types.js';
+import { elementBytes } from '../ir/scalarOps.js';
+import type { BlockGraphs } from './index.js';
+import { graphJsonFormat, graphJsonVersion, type ArrayFacts, type BlockJson, type EdgeJson, type GraphJson, type InputJson, type NodeJson } from './graphFormat.js';
+
+/** The `size` that reproduces a group's byte weight, when its size is known. */
+function sizeOf(bg: BlockGraphs, group: ArrayGroup): number | undefined {
+  const bytesPerElement = group.elems.reduce((s, t) => s + elementBytes(t), 0);
+  const byteWeight = bg.weights.array(group.index, true);
+  // An unknown size weighs 1; so does a known size of one byte, where both spellings agree.
+  if (byteWeight === 1 || bytesPerElement === 0) return undefined;
+  const size = byteWeight / bytesPerElement;
+  return Number.isSafeInteger(size) ? size : undefined;
+}
+
+function arrayFacts(bg: BlockGraphs, group: ArrayGroup): ArrayFacts {
+  const weight = bg.weights.array(group.index, false);
+  const size = sizeOf(bg, group);
+  return {
+    elems: group.elems,
+    ...(size === undefined ? {} : { size }),
+    ...(weight === 1 ? {} : { weight }),
+  };
+}
+
+/** A source group's components: its names, and any other a read touches (the JSON must name them all). */
+function componentsOf(graph: DependenceGraph, g: ArrayGroup): string[] {
+  return [...new Set([...g.names, ...graph.reads.filter((r) => r.group === g.index).flatMap((r) => r.arrays)])];
+}
+
+function blockToJson(bg: BlockGraphs): BlockJson {
+  const { graph } = bg;
+  const nameOf = new Map(graph.nodes.map((n) => [n.id, n.name]));
+  const inputs: InputJson[] = graph.groups
+    .filter((g) => g.producer === null && g.definedBy === null)
+    .map((g) => {
+      const components = componentsOf(graph, g);
+      const { elems, ...facts } = arrayFacts(bg, g);
+      return {
+        name: g.name,
+        ...(components.length === 1 && components[0] === g.name ? {} : { components }),
+        // Element types only when known for every component (else they default to f64).
+        ...(elems !== undefined && elems.length === components.length ? { elems } : {}),
+        ...facts,
+      };
+    });
+  const nodes: NodeJson[] = graph.nodes.map((n) => {
+    const group = n.group === null ? null : graph.groups[n.group]!;
+    const control = n.kind === 'if' || n.kind === 'while';
+    const elems = group?.elems ?? (n.stmt.kind === 'if' || n.stmt.kind === 'while' ? n.stmt.outs.filter((o) => o.kind === 'array').map((o) => o.elem) : []);
+    const facts = group === null ? { elems } : arrayFacts(bg, group);
+    const children = bg.children[n.id];
+    return {
+      name: n.name,
+      kind: n.kind,
+      id: n.id,
+      ...(control || n.outs.length !== 1 || n.outs[0] !== n.name ? { outs: n.outs } : {}),
+      ...facts,
+      ...(children === undefined ? {} : { blocks: children.map(blockToJson) }),
+    };
+  });
+  const edges: EdgeJson[] = graph.reads.map((r) => {
+    const group = graph.groups[r.group]!;
+    const producer = group.producer ?? group.definedBy;
+    const edge = producer === null ? undefined : graph.edges.find((e) => e.from === producer && e.to === r.consumer);
+    const all = producer === null ? componentsOf(graph, group) : graph.nodes.find((n) => n.id === producer)!.outs;
+    const weight = edge !== undefined && edge.fusible ? bg.weights.edge(edge) : 1;
+    return {
+      from: producer === null ? group.name : nameOf.get(producer)!,
+      to: nameOf.get(r.consumer)!,
+      role: r.role,
+      ...(r.arrays.length === all.length && r.arrays.every((a, i) => all[i] === a) ? {} : { arrays: r.arrays }),
+      ...(edge === undefined ? {} : { fusible: edge.fusible }),
+      ...(edge === undefined || edge.fusible ? {} : { reason: edge.reasons.length === 1 ? edge.reasons[0]! : edge.reasons }),
+      ...(weight === 1 ? {} : { weight }),
+    };
+  });
+  // Orderings without a read (a scalar of a control-flow node, a size known only after a node).
+  for (const e of graph.edges) {
+    if (e.reads.length > 0) continue;
+    edges.push({ from: nameOf.get(e.from)!, to: nameOf.get(e.to)!, role: 'order', fusible: false, reason: e.reasons.length === 1 ? e.reasons[0]! : e.reasons });
+  }
+  const results = graph.resultGroups.map((g) => graph.groups[g]!.name);
+  return { inputs, nodes, edges, results };
+}
+
+/** The graphs of a program (or of a JSON graph) in the JSON graph format, version 1. */
+export function graphToJson(graphs: BlockGraphs, name?: string): GraphJson {
+  return { format: graphJsonFormat, version: graphJsonVersion, ...(name === undefined ? {} : { name }), ...blockToJson(graphs) };
+}
