@@ -5,8 +5,13 @@
 // greedy-down alongside for scale. Times are wall-clock on whatever else the machine is doing,
 // with this process's CPU time beside them (user + system, so other processes' load does not
 // count): compare variants within one run only.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { it } from 'vitest';
-import { plan, type IlpTuning } from '../../src/plan/index.js';
+import { emitLp } from '../../src/plan/render.js';
+import { plan, programGraphs, type IlpTuning } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { paperExamples } from '../../test/plan/fixtures.js';
 import { randomProgram } from '../../test/util/index.js';
@@ -79,6 +84,45 @@ it('plan times', { timeout: 3_600_000 }, async () => {
       );
       console.log(lines[lines.length - 1]);
     }
+  }
+  console.log(lines.join('\n'));
+});
+
+/** CBC on one LP file with a time limit: wall milliseconds, and its objective when proven. */
+function cbc(path: string, seconds: number): { readonly ms: number; readonly status: string; readonly objective: number | null } {
+  const t0 = performance.now();
+  const run = spawnSync('cbc', [path, 'sec', String(seconds), 'solve', 'quit'], { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+  const ms = performance.now() - t0;
+  const out = `${run.stdout}\n${run.stderr}`;
+  const objective = /Objective value:\s+(-?[\d.eE+-]+)/.exec(out);
+  const status = /Result - Optimal solution found/.test(out) ? 'optimal' : /Stopped on time/.test(out) ? 'time-limit' : 'error';
+  return { ms, status, objective: objective === null ? null : Number(objective[1]) };
+}
+
+const cbcFound = spawnSync('cbc', ['-quit'], { encoding: 'utf8' }).status !== null;
+
+// The same models (the root block's LP, reads+writes) solved by CBC beside HiGHS, when `cbc` is
+// installed (apt-get install coinor-cbc). Random programs have no control flow, so the root
+// block's LP is the whole model.
+it.runIf(cbcFound)('HiGHS and CBC side by side on the same LPs', { timeout: 3_600_000 }, async () => {
+  const solver = createSolverLoader();
+  await solver.load();
+  const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-bench-cbc-'));
+  const lines: string[] = [];
+  const cases = [
+    ...paperExamples.map((ex) => ({ name: ex.name, program: ex.build() })),
+    ...sizes.flatMap((size) => seeds.map((seed) => ({ name: `${size}/seed ${seed}`, program: randomProgram(seed * 1000 + size, { combinators: size, controlFlow: false }).program }))),
+  ];
+  for (const { name, program } of cases) {
+    const path = join(dir, `${name.replace(/[^a-z0-9]+/gi, '_')}.lp`);
+    writeFileSync(path, emitLp(programGraphs(program), 'reads+writes'));
+    const { wall } = await timed(() => plan(program, { solver, timeLimitSeconds }));
+    const p = await plan(program, { solver, timeLimitSeconds });
+    const c = cbc(path, timeLimitSeconds);
+    lines.push(
+      `${name.padEnd(18)} HiGHS ${wall.toFixed(1)} ms ${p.stats.status} ${p.stats.objective}  |  CBC ${c.ms.toFixed(1)} ms ${c.status} ${c.objective ?? '-'}`,
+    );
+    console.log(lines[lines.length - 1]);
   }
   console.log(lines.join('\n'));
 });
