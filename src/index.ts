@@ -11,8 +11,8 @@
 import { userError } from './diagnostics/index.js';
 import type { ScalarType } from './ir/types.js';
 import type { TypedArray } from './ir/scalarOps.js';
-import type { ArrayValue, InterfaceValue, RuntimeValue } from './ir/values.js';
-import { Compiler, type PlanningOptions } from './driver/index.js';
+import { componentsOf, type ArrayValue, type InterfaceValue } from './ir/values.js';
+import { Compiler, valueSignature, type PlanningOptions } from './driver/index.js';
 import type { InputSignature } from './lower/index.js';
 
 export { UserError, CompilerBug, renderDiagnostic, SourceFile } from './diagnostics/index.js';
@@ -109,8 +109,9 @@ function toInterfaceValue(name: string, x: Input, scalarElem: ScalarType | undef
 }
 
 function toOutput(v: InterfaceValue): Output {
-  if (Array.isArray(v)) return (v as readonly RuntimeValue[]).map((c) => toOutput(c));
-  const value = v as RuntimeValue;
+  const parts = componentsOf(v);
+  if (Array.isArray(v)) return parts.map((c) => toOutput(c));
+  const value = parts[0]!;
   return value.kind === 'scalar' ? value.value : { data: value.data, shape: value.shape };
 }
 
@@ -126,20 +127,8 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
       }),
     );
   };
-  const signature = (inputs: Readonly<Record<string, Input>> | undefined): Record<string, InputSignature> | undefined => {
-    if (inputs === undefined) return undefined;
-    return Object.fromEntries(
-      Object.entries(convert(inputs)).map(([name, v]) => {
-        const parts: readonly RuntimeValue[] = Array.isArray(v) ? (v as readonly RuntimeValue[]) : [v as RuntimeValue];
-        const first = parts[0]!;
-        const sig: InputSignature =
-          first.kind === 'scalar'
-            ? { kind: 'scalar', elem: first.elem, value: first.value }
-            : { kind: 'array', elem: parts.length === 1 ? first.elem : parts.map((p) => p.elem), shape: first.shape };
-        return [name, sig];
-      }),
-    );
-  };
+  const signature = (inputs: Readonly<Record<string, Input>> | undefined): Record<string, InputSignature> | undefined =>
+    inputs === undefined ? undefined : Object.fromEntries(Object.entries(convert(inputs)).map(([name, v]) => [name, valueSignature(v)]));
   return {
     parameters: compiler.parameterNames,
     async run(inputs, runOptions = {}) {

@@ -10,9 +10,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { EntryParamType } from '../lower/index.js';
+import { elemLeaves } from '../lower/types.js';
 import { allocate } from '../ir/scalarOps.js';
 import type { ScalarType } from '../ir/types.js';
-import type { InterfaceValue, RuntimeValue } from '../ir/values.js';
+import { componentsOf, type InterfaceValue, type RuntimeValue } from '../ir/values.js';
 import { Compiler } from '../driver/index.js';
 import { createSolverLoader } from '../plan/ilp/solver.js';
 import { programGraphs } from '../plan/index.js';
@@ -21,10 +22,6 @@ import type { Terminal } from './main.js';
 import { formatValue } from './format.js';
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
-
-function leaves(elem: EntryParamType['elem']): ScalarType[] {
-  return typeof elem === 'string' ? [elem] : (elem as readonly EntryParamType['elem'][]).flatMap(leaves);
-}
 
 function demoArray(elem: ScalarType, shape: readonly number[], size: number, salt: number): RuntimeValue {
   const n = shape.reduce((a, b) => a * b, 1);
@@ -39,12 +36,12 @@ function demoArray(elem: ScalarType, shape: readonly number[], size: number, sal
 function demoInput(type: EntryParamType, size: number, salt: number): InterfaceValue {
   if (type.kind === 'scalar') return { kind: 'scalar', elem: type.elem, value: 3 };
   const shape = Array.from({ length: type.rank }, () => size);
-  const parts = leaves(type.elem).map((e, k) => demoArray(e, shape, size, salt + k));
+  const parts = elemLeaves(type.elem).map((e, k) => demoArray(e, shape, size, salt + k));
   return parts.length === 1 ? parts[0]! : parts;
 }
 
 function sameResults(a: readonly InterfaceValue[], b: readonly InterfaceValue[]): boolean {
-  const flat = (vs: readonly InterfaceValue[]): RuntimeValue[] => vs.flatMap((v) => (Array.isArray(v) ? (v as RuntimeValue[]) : [v as RuntimeValue]));
+  const flat = (vs: readonly InterfaceValue[]): RuntimeValue[] => vs.flatMap((v) => [...componentsOf(v)]);
   const xs = flat(a);
   const ys = flat(b);
   return (
@@ -73,13 +70,13 @@ export async function runDemo(term: Terminal, size: number): Promise<void> {
     term.out(`━━ ${name} ━━`);
     term.out(header);
     for (const [p, v] of Object.entries(inputs)) {
-      term.out(`  input  ${p} = ${(Array.isArray(v) ? (v as RuntimeValue[]) : [v as RuntimeValue]).map((c) => formatValue(c)).join(', ')}`);
+      term.out(`  input  ${p} = ${componentsOf(v).map((c) => formatValue(c)).join(', ')}`);
     }
     const fused = await compiler.execute(inputs);
     const reference = await compiler.execute(inputs, { interpret: true });
     fused.program.results.forEach((r, k) => {
       const v = fused.results[k]!;
-      term.out(`  result ${r.name} = ${(Array.isArray(v) ? (v as RuntimeValue[]) : [v as RuntimeValue]).map((c) => formatValue(c)).join(', ')}`);
+      term.out(`  result ${r.name} = ${componentsOf(v).map((c) => formatValue(c)).join(', ')}`);
     });
     term.out(`  fused code agrees with the reference interpreter: ${sameResults(fused.results, reference.results) ? 'yes' : 'NO'}`);
     if (fused.plan !== undefined) {

@@ -12,7 +12,7 @@ import { CompilerBug, UserError, renderDiagnostic, userError } from '../diagnost
 import type { InputSignature } from '../lower/index.js';
 import { printProgram } from '../ir/printer.js';
 import { programToJson } from '../ir/json.js';
-import type { InterfaceValue, RuntimeValue } from '../ir/values.js';
+import { componentsOf, type InterfaceValue } from '../ir/values.js';
 import { Compiler, entrySizes, type NamedInputs, type PlanningOptions } from '../driver/index.js';
 import { costNames } from '../plan/cost.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, planGraphs, programGraphs, type BlockGraphs } from '../plan/index.js';
@@ -134,10 +134,6 @@ function gatherInputs(compiler: Compiler, flags: InputFlags): NamedInputs {
   return inputs;
 }
 
-function components(value: InterfaceValue): readonly RuntimeValue[] {
-  return Array.isArray(value) ? (value as readonly RuntimeValue[]) : [value as RuntimeValue];
-}
-
 export function buildProgram(term: Terminal): Command {
   const program = new Command('arrayfuse')
     .description('Optimal fusion of data-parallel array programs (gathers included) with Integer Linear Programming')
@@ -254,10 +250,10 @@ export function buildProgram(term: Terminal): Command {
       });
       execution.program.results.forEach((r, k) => {
         const value = execution.results[k]!;
-        term.out(`${r.name} = ${components(value).map((c) => formatValue(c)).join(', ')}`);
+        term.out(`${r.name} = ${componentsOf(value).map((c) => formatValue(c)).join(', ')}`);
         if (flags.out !== undefined) {
           mkdirSync(flags.out, { recursive: true });
-          const parts = components(value);
+          const parts = componentsOf(value);
           parts.forEach((c, i) => writeValueFile(join(flags.out!, parts.length === 1 ? `${r.name}.npy` : `${r.name}.${i}.npy`), c));
         }
       });

@@ -10,11 +10,11 @@
 import { SourceFile, UserError, userError } from '../diagnostics/index.js';
 import type { Def, Module } from '../syntax/ast.js';
 import { parseModule } from '../syntax/index.js';
-import { inferEntryTypes, lowerModule, type EntryParamType, type InputSignature } from '../lower/index.js';
+import { entryDef, inferEntryTypes, lowerModule, type EntryParamType, type InputSignature } from '../lower/index.js';
 import type { ElemType } from '../lower/index.js';
 import { verifyProgram } from '../ir/verify.js';
 import type { Program, ScalarType } from '../ir/types.js';
-import type { InterfaceValue, RuntimeValue } from '../ir/values.js';
+import { componentsOf, type InterfaceValue } from '../ir/values.js';
 import { interpret } from '../interp/index.js';
 import { plan as planProgram, type PlanOptions } from '../plan/index.js';
 import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
@@ -165,19 +165,6 @@ export class Compiler {
   }
 }
 
-function entryDef(module: Module, file: SourceFile, entry: string | undefined): Def {
-  if (module.defs.length === 0) throw userError('E214', 'the file defines no function', { file, span: module.span });
-  if (entry !== undefined) {
-    const def = module.defs.find((d) => d.name === entry);
-    if (def === undefined) {
-      const names = module.defs.map((d) => d.name).join(', ');
-      throw userError('E214', `there is no def named '${entry}' (the file defines: ${names})`, { file, span: module.span });
-    }
-    return def;
-  }
-  return module.defs.find((d) => d.name === 'main') ?? module.defs[module.defs.length - 1]!;
-}
-
 /** The signature a set of named inputs gives the entry: checks that each parameter has one. */
 export function signatureOf(entry: Def, inputs: NamedInputs, file: SourceFile): Record<string, InputSignature> {
   const names = new Set(entry.params.map((p) => p.name));
@@ -202,8 +189,9 @@ export function signatureOf(entry: Def, inputs: NamedInputs, file: SourceFile): 
   return Object.fromEntries(entry.params.map((p) => [p.name, valueSignature(inputs[p.name]!)]));
 }
 
-function valueSignature(value: InterfaceValue): InputSignature {
-  const components: readonly RuntimeValue[] = isComponentList(value) ? value : [value];
+/** The signature one input value gives its parameter. */
+export function valueSignature(value: InterfaceValue): InputSignature {
+  const components = componentsOf(value);
   const first = components[0]!;
   if (first.kind === 'scalar' && components.length === 1) return { kind: 'scalar', elem: first.elem, value: first.value };
   const arrays = components.filter((c) => c.kind === 'array');
@@ -212,10 +200,6 @@ function valueSignature(value: InterfaceValue): InputSignature {
   }
   const elem: ElemType = arrays.length === 1 ? arrays[0]!.elem : (arrays.map((a) => a.elem) as ScalarType[]);
   return { kind: 'array', elem, shape: arrays[0]!.shape };
-}
-
-function isComponentList(value: InterfaceValue): value is readonly RuntimeValue[] {
-  return Array.isArray(value);
 }
 
 /** Entry sizes for byte-weighted costs: array shapes and scalar values, by parameter name. */

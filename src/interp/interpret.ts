@@ -9,7 +9,7 @@
 import { type SourceFile, type Span, CompilerBug, userError } from '../diagnostics/index.js';
 import { wrap } from '../ir/scalarOps.js';
 import type { Block, Interface, Program, Stmt, Value, VarName } from '../ir/types.js';
-import { type ArrayValue, type InterfaceValue, type RuntimeValue, sizeOf } from '../ir/values.js';
+import { componentsOf, type ArrayValue, type InterfaceValue, type RuntimeValue, sizeOf } from '../ir/values.js';
 import { evalCombinator } from './combinators.js';
 import { type EvalEnv, evalScalarExpr, interpPass, shapeText } from './eval.js';
 
@@ -192,7 +192,7 @@ function checkComponent(what: string, param: Value, value: RuntimeValue, where: 
 /** The flat component values of one entry parameter, checked against its declaration. */
 function checkInput(iface: Interface, input: InterfaceValue, file: SourceFile | undefined): readonly RuntimeValue[] {
   const where = { file, span: iface.span };
-  const values: readonly RuntimeValue[] = Array.isArray(input) ? (input as readonly RuntimeValue[]) : [input as RuntimeValue];
+  const values = componentsOf(input);
   if (values.length !== iface.components.length) {
     throw userError(
       'E411',

@@ -24,6 +24,11 @@ export type RuntimeValue = ArrayValue | ScalarValue;
 /** What one entry parameter or result is: one value, or the components of an array of tuples. */
 export type InterfaceValue = RuntimeValue | readonly RuntimeValue[];
 
+/** The components of an entry parameter's or result's value (one, or one per tuple component). */
+export function componentsOf(value: InterfaceValue): readonly RuntimeValue[] {
+  return Array.isArray(value) ? (value as readonly RuntimeValue[]) : [value as RuntimeValue];
+}
+
 export function sizeOf(shape: readonly number[]): number {
   let n = 1;
   for (const d of shape) n *= d;

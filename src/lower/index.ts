@@ -52,6 +52,11 @@ export function inferEntryTypes(module: Module, file: SourceFile, options: Lower
   return Object.fromEntries(def.params.map((p, i) => [p.name, types[i]!]));
 }
 
+/** The entry `def`: `entry`, else `main`, else the last one (E214 when there is none, E218 for duplicates). */
+export function entryDef(module: Module, file: SourceFile, entry?: string): Def {
+  return entryOf(module, file, { entry }).def;
+}
+
 function entryOf(module: Module, file: SourceFile, options: LowerOptions): { def: Def; defs: ReadonlyMap<string, Def> } {
   const st = new LowerState(file, new Map(), preludeDefs, new Infer(), [], []);
   const defs = new Map<string, Def>();
