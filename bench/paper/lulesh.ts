@@ -1,8 +1,9 @@
 // LULESH in the harness: the mesh from bench/programs/lulesh-reference.ts as the program's
 // inputs, and its output (final element energies, cycles run) checked against the plain
 // TypeScript simulation of the same module, and at published sizes also against the LLNL
-// reference binary's cycle count and final origin energy. The registry lists this program only
-// when bench/programs/lulesh.fuse exists (it is being ported), so nothing here runs before then.
+// reference binary's cycle count and final origin energy. The inputs are the set-up
+// (coordinates, connectivity, masks, masses); the program splits the index tables into columns
+// itself, so the same inputs serve every formulation of the kernel.
 
 import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import { LULESH_RESULTS, luleshMesh, luleshReference } from '../programs/lulesh-reference.js';

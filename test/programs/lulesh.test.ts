@@ -122,23 +122,25 @@ function clusterSizes(block: BlockPlan): number[][] {
 }
 
 describe('the program the planner sees', () => {
-  it('lowers to 72 core combinators: set-up columns and initial state, then per cycle 30 gathers (corners, corner forces, neighbours), 32 element-wise maps and the 2 constraint folds', () => {
-    expect(countCombinators(5)).toEqual({ generate: 8, map: 32, gather: 30, scatter: 0, fold: 2, scanl: 0, scanr: 0, force: 0 });
+  it('lowers to 70 core combinators: set-up columns and initial state, then per cycle 30 gathers (corners, corner forces, neighbours), 30 element-wise maps and the 2 constraint folds', () => {
+    expect(countCombinators(5)).toEqual({ generate: 8, map: 30, gather: 30, scatter: 0, fold: 2, scanl: 0, scanr: 0, force: 0 });
   });
 
   it('the ILP plan is optimal, cheaper than either greedy plan, and fuses each phase of a cycle into one loop', async () => {
     const signature = luleshInputs(10);
+    // HiGHS proves this optimum in about 3 s; the generous limit keeps a loaded machine from
+    // turning the status into 'time-limit'.
     const [ilp, down, up] = await Promise.all([
-      lulesh.plan(signature, { strategy: 'ilp' }),
+      lulesh.plan(signature, { strategy: 'ilp', timeLimitSeconds: 120 }),
       lulesh.plan(signature, { strategy: 'greedy-down' }),
       lulesh.plan(signature, { strategy: 'greedy-up' }),
     ]);
     expect(ilp.stats.status).toBe('optimal');
     expect(ilp.stats.objective).toBeLessThan(Math.min(down.stats.objective, up.stats.objective));
     // Top level: the 8 set-up generates and the loop; the loop's condition has no combinators; its
-    // body: forces (8 corner gathers, 8 maps); nodes (8 force gathers, 6 maps); kinematics (8 corner
+    // body: forces (8 corner gathers, 8 maps); nodes (8 force gathers, 4 maps); kinematics (8 corner
     // gathers, 7 maps, the hydro constraint's fold); limiter, viscosity and EOS (6 neighbour
     // gathers, 11 maps, the Courant constraint's fold).
-    expect(clusterSizes(ilp.root)).toEqual([[1, 1, 1, 1, 1, 1, 1, 1, 1], [], [16, 14, 16, 18]]);
-  }, 60_000);
+    expect(clusterSizes(ilp.root)).toEqual([[1, 1, 1, 1, 1, 1, 1, 1, 1], [], [16, 12, 16, 18]]);
+  }, 180_000);
 });
