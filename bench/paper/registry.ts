@@ -262,6 +262,14 @@ export const builtinPrograms: readonly BenchProgram[] = [
     solveTimeTable: true,
     sizes: { quick: [mgOracleSize(8, 2, 1)], full: [mgClassSize(MG_CLASSES.S, 15), mgClassSize(MG_CLASSES.W, 5, false)] },
   },
+  {
+    // The same kernel with every stencil one indexing generate: almost nothing left to fuse,
+    // so it shows what the combinator style of mg.fuse gives the planner.
+    name: 'Multigrid (generates)',
+    file: 'bench/programs/mg-generates.fuse',
+    solveTimeTable: true,
+    sizes: { quick: [mgOracleSize(8, 2, 1)], full: [mgClassSize(MG_CLASSES.S, 15), mgClassSize(MG_CLASSES.W, 5, false)] },
+  },
   luleshProgram,
 ];
 
