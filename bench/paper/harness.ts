@@ -40,6 +40,8 @@ export const allStrategies: readonly StrategySpec[] = [
   { id: 'ilp:everything', label: 'everything', strategy: 'ilp', cost: 'everything' },
   // Not in the paper: reads+writes weighted by array sizes (docs/PLANNING.md).
   { id: 'ilp:bytes', label: 'bytes', strategy: 'ilp', cost: 'bytes' },
+  // Not in the paper: reads+writes plus work duplicated through gathers (docs/PLANNING.md).
+  { id: 'ilp:reads+writes+recompute', label: 'reads, writes and recompute', strategy: 'ilp', cost: 'reads+writes+recompute' },
   { id: 'greedy-down', label: 'greedy ↓', strategy: 'greedy-down', cost: 'reads+writes' },
   { id: 'greedy-up', label: 'greedy ↑', strategy: 'greedy-up', cost: 'reads+writes' },
   { id: 'none', label: 'no fusion', strategy: 'none', cost: 'reads+writes' },

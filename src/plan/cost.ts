@@ -4,7 +4,7 @@
 // CostSpec: a list of canonical terms with coefficients. Every strategy (ILP, greedy), the
 // evaluator and the brute force read the same CostSpec, so they agree on what a name means.
 // Composite names expand here (`everything`, `bytes`) and `writes` is canonicalised to
-// `intermediate-arrays`, so consumers only ever see the five base terms; equal terms merge
+// `intermediate-arrays`, so consumers only ever see the base terms; equal terms merge
 // (`reads + reads` is `2*reads`).
 //
 // Errors are UserErrors E650–E659 pointing at the column of the cost text that is wrong.
@@ -12,9 +12,9 @@
 import { SourceFile, userError, type Span } from '../diagnostics/index.js';
 
 /** The base quantities a cost can weigh (PLANNING.md "Cost functions"). */
-export type CostTerm = 'clusters' | 'fused-edges' | 'intermediate-arrays' | 'reads' | 'writes';
+export type CostTerm = 'clusters' | 'fused-edges' | 'intermediate-arrays' | 'reads' | 'writes' | 'recompute';
 
-export const costTerms: readonly CostTerm[] = ['clusters', 'fused-edges', 'intermediate-arrays', 'reads', 'writes'];
+export const costTerms: readonly CostTerm[] = ['clusters', 'fused-edges', 'intermediate-arrays', 'reads', 'writes', 'recompute'];
 
 export interface CostSpecTerm {
   readonly term: CostTerm;
@@ -63,6 +63,11 @@ const namedCosts: readonly NamedCost[] = [
   { name: 'intermediate-arrays', help: 'arrays written to memory', expansion: [plain('intermediate-arrays')] },
   { name: 'writes', help: 'alias of intermediate-arrays', expansion: [plain('intermediate-arrays')] },
   { name: 'reads', help: 'distinct memory read streams per array', expansion: [plain('reads')] },
+  {
+    name: 'recompute',
+    help: 'work duplicated by fusing into a gather to a larger shape, in arrays recomputed',
+    expansion: [plain('recompute')],
+  },
   {
     name: 'reads+writes',
     help: 'reads + writes (the default)',

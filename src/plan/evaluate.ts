@@ -11,7 +11,7 @@ import { CompilerBug } from '../diagnostics/index.js';
 import { binary, cast, elementBytes, mathFn, unary } from '../ir/scalarOps.js';
 import type { Block, Expr, NodeId, Program, Shape, VarName } from '../ir/types.js';
 import { type CostSpec, type CostTerm, type CostWeights } from './cost.js';
-import { isControl, orderKey, programGraph, readOrderOf, type BlockGraph, type Group } from './reads.js';
+import { isControl, orderKey, programGraph, readOrderOf, type BlockGraph, type GraphStmt, type Group } from './reads.js';
 import type { BlockPlan, Plan } from './types.js';
 
 /** What the planner knows of the entry: array shapes and scalar values, by entry or component name. */
@@ -28,8 +28,8 @@ export interface Evaluation {
   readonly total: number;
   /** Each term under the default/user weights (`writes` repeats `intermediate-arrays`). */
   readonly terms: Readonly<Record<CostTerm, number>>;
-  /** `reads` and `intermediate-arrays` with byte weights (what `bytes` sums). */
-  readonly byteTerms: { readonly reads: number; readonly 'intermediate-arrays': number };
+  /** `reads`, `intermediate-arrays` (what `bytes` sums) and `recompute` with byte weights. */
+  readonly byteTerms: { readonly reads: number; readonly 'intermediate-arrays': number; readonly recompute: number };
 }
 
 /** Term values of a block (and its nested blocks) before coefficients. */
@@ -40,6 +40,8 @@ export interface RawTerms {
   reads: number;
   byteWrites: number;
   byteReads: number;
+  recompute: number;
+  byteRecompute: number;
 }
 
 export function evaluatePlan(program: Program, plan: Plan, cost: CostSpec, options: EvaluateOptions = {}): Evaluation {
@@ -69,6 +71,7 @@ export function combine(raw: RawTerms, cost: CostSpec): Evaluation {
     'intermediate-arrays': raw.writes,
     reads: raw.reads,
     writes: raw.writes,
+    recompute: raw.recompute,
   };
   let total = 0;
   for (const t of cost.terms) {
@@ -77,10 +80,12 @@ export function combine(raw: RawTerms, cost: CostSpec): Evaluation {
         ? raw.byteReads
         : t.byteWeighted && (t.term === 'intermediate-arrays' || t.term === 'writes')
           ? raw.byteWrites
-          : terms[t.term];
+          : t.byteWeighted && t.term === 'recompute'
+            ? raw.byteRecompute
+            : terms[t.term];
     total += t.coefficient * value;
   }
-  return { total, terms, byteTerms: { reads: raw.byteReads, 'intermediate-arrays': raw.byteWrites } };
+  return { total, terms, byteTerms: { reads: raw.byteReads, 'intermediate-arrays': raw.byteWrites, recompute: raw.byteRecompute } };
 }
 
 /** The raw terms of one block's plan plus those of every nested block. */
@@ -181,7 +186,21 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
     byteReads += byteWeight(v) * keys.size;
   }
 
-  const total: RawTerms = { clusters, fusedEdges, writes, reads, byteWrites, byteReads };
+  // recompute: a node in the order of gather γ is evaluated |γ| / |src(γ)| times as often.
+  let recompute = 0;
+  let byteRecompute = 0;
+  for (const n of g.nodes) {
+    const o = plan.orders[n.id];
+    const s = n.stmt;
+    if (isControl(s) || o === undefined || typeof o === 'number') continue;
+    const factor = growthFactor(g.byId.get(o.gather)?.stmt, ctx.sizes);
+    if (factor === null || factor <= 1) continue;
+    const group = g.groupOf.get(s.outs[0]!.name)!;
+    recompute += weight(group) * (factor - 1);
+    byteRecompute += byteWeight(group) * (factor - 1);
+  }
+
+  const total: RawTerms = { clusters, fusedEdges, writes, reads, byteWrites, byteReads, recompute, byteRecompute };
   for (const [id, childGraphs] of g.children) {
     const childPlans = plan.children[id];
     if (childPlans === undefined) throw new CompilerBug('plan evaluation', `${g.path}: no child plans for #${id}`);
@@ -197,6 +216,21 @@ function addInto(acc: RawTerms, x: RawTerms): void {
   acc.reads += x.reads;
   acc.byteWrites += x.byteWrites;
   acc.byteReads += x.byteReads;
+  acc.recompute += x.recompute;
+  acc.byteRecompute += x.byteRecompute;
+}
+
+/**
+ * |γ| / |src(γ)| of a gather statement from static sizes (0 for an empty source); null when
+ * either is unknown. The source's size is its first component whose shape is known.
+ */
+function growthFactor(stmt: GraphStmt | undefined, sizes: ReadonlyMap<VarName, Shape>): number | null {
+  if (stmt === undefined || stmt.kind !== 'gather') return null;
+  const count = (shape: Shape): number => shape.reduce((a, b) => a * b, 1);
+  const out = sizes.get(stmt.outs[0]!.name);
+  const source = stmt.source.map((name) => sizes.get(name)).find((shape) => shape !== undefined);
+  if (out === undefined || source === undefined) return null;
+  return count(source) === 0 ? 0 : count(out) / count(source);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -681,14 +681,18 @@ function readResults(
 
 function modelWeights(graph: DependenceGraph, facts: readonly GroupFacts[], edgeWeights: ReadonlyMap<string, number>, overrides: Overrides): ModelWeights {
   const nameOf = new Map(graph.nodes.map((n) => [n.id, n.name]));
+  const elements = (group: number): number | null => {
+    const shape = overrides.shapes[graph.groups[group]!.name];
+    return Array.isArray(shape) ? shape.reduce((a, b) => a * b, 1) : (facts[group]!.size ?? null);
+  };
   return {
     array(group, byteWeighted) {
       const v = graph.groups[group]!;
       if (!byteWeighted) return overrides.weights.arrays?.[v.name] ?? facts[group]!.weight ?? 1;
-      const shape = overrides.shapes[v.name];
-      const size = Array.isArray(shape) ? shape.reduce((a, b) => a * b, 1) : facts[group]!.size;
-      return size === undefined ? 1 : size * v.elems.reduce((s, t) => s + elementBytes(t), 0);
+      const size = elements(group);
+      return size === null ? 1 : size * v.elems.reduce((s, t) => s + elementBytes(t), 0);
     },
+    elements,
     edge(e) {
       const key = edgeWeightKey(nameOf.get(e.from)!, nameOf.get(e.to)!);
       return overrides.weights.edges?.[key] ?? edgeWeights.get(key) ?? 1;

@@ -18,7 +18,7 @@ import { blockPlanFromAssignment, splitByPi, type Assignment } from './clusters.
 import { edgeWeightKey, parseCost, type CostSpec, type CostWeights } from './cost.js';
 import { staticSizes, type EntrySizes } from './evaluate.js';
 import { greedyAssignment, noFusionAssignment } from './greedy.js';
-import { buildModel, type IlpModel, type ModelWeights } from './ilp/model.js';
+import { buildModel, gatherFactor, type IlpModel, type ModelWeights } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
 import { startFromAssignment } from './ilp/start.js';
 import { createSolverLoader, solveModel, type SolveOptions, type SolverLoader } from './ilp/solver.js';
@@ -109,6 +109,14 @@ function blockGraphs(block: Block, context: GraphContext, weights: CostWeights, 
         bytes += elementBytes(v.elems[i]!);
       }
       return elements === null ? 1 : elements * bytes;
+    },
+    elements(group) {
+      // Every component of a group has one shape; the first whose shape is known gives it.
+      for (const name of graph.groups[group]!.names) {
+        const shape = sizes.get(name);
+        if (shape !== undefined) return shape.reduce((a, b) => a * b, 1);
+      }
+      return null;
     },
     edge(e) {
       const name = (id: number): string => graph.nodes.find((n) => n.id === id)!.name;
@@ -243,9 +251,31 @@ export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {})
       gap: bound === null ? null : Math.max(0, (objective - bound) / Math.max(1, Math.abs(objective))),
       nodes: strategy === 'ilp' ? outcomes.reduce((s, o) => s + o.nodes, 0) : null,
       timeMs,
-      notes: outcomes.flatMap((o) => o.notes),
+      notes: [...outcomes.flatMap((o) => o.notes), ...unknownFactorNotes(graphs, cost)],
     },
   };
+}
+
+/**
+ * With a `recompute` term: which gathers that could have work fused into them have a growth
+ * factor unknown at compile time, so that work is not charged (docs/PLANNING.md).
+ */
+function unknownFactorNotes(bg: BlockGraphs, cost: CostSpec): string[] {
+  if (!cost.terms.some((t) => t.term === 'recompute')) return [];
+  const unknown: string[] = [];
+  const visit = (b: BlockGraphs): void => {
+    const { graph } = b;
+    for (const node of graph.nodes) {
+      const fusibleSource = graph.edges.some((e) => e.to === node.id && e.fusible && e.reads.some((r) => r.order === 'label'));
+      if (fusibleSource && gatherFactor(graph, node, b.weights) === null) unknown.push(node.name);
+    }
+    for (const blocks of Object.values(b.children)) blocks.forEach(visit);
+  };
+  visit(bg);
+  if (unknown.length === 0) return [];
+  return [
+    `recompute: the sizes of ${unknown.map((name) => `\`${name}\``).join(', ')} or of their sources are not known at compile time, so work fused into them is not charged (give input shapes)`,
+  ];
 }
 
 /** Plans a program with one strategy (default: the ILP, cost `reads+writes`). */

@@ -5,7 +5,7 @@
 
 import type { DependenceGraph } from '../graph/types.js';
 import type { CostSpec } from './cost.js';
-import type { ModelWeights } from './ilp/model.js';
+import { gatherFactor, type ModelWeights } from './ilp/model.js';
 import type { BlockPlan, Order } from './types.js';
 import type { NodeId } from '../ir/types.js';
 
@@ -52,6 +52,14 @@ export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: Cos
             keys.add(`o/${clusterOf.get(r.consumer)}/${o}`);
           }
           total += t.coefficient * weights.array(group.index, t.byteWeighted) * keys.size;
+        }
+        break;
+      case 'recompute':
+        for (const node of graph.nodes) {
+          const o = plan.orders[node.id];
+          if (node.group === null || o === undefined || typeof o === 'number') continue;
+          const factor = gatherFactor(graph, graph.nodes.find((g) => g.id === o.gather)!, weights);
+          if (factor !== null && factor > 1) total += t.coefficient * weights.array(node.group, t.byteWeighted) * (factor - 1);
         }
         break;
       default:

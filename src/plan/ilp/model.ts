@@ -12,6 +12,13 @@
 //                        the node can actually carry (structure.ts).
 //   π_max                only with the `clusters` term (bounded below by the sinks' π only:
 //                        π never decreases along a dependence).
+//   r_ng ∈ [0,1]         the `recompute` term: 1 when node n's order is the label of gather g (g
+//                        with a known growth factor f_g = |g| / |src(g)| > 1), cost w(n)·(f_g − 1).
+//                        Continuous: rows r_src ≥ 1 − x(src, g) and r_p ≥ r_c − x(p, c) along the
+//                        order-preserving fusible edges into src(g) make r at least the indicator
+//                        of a fused chain n → … → src(g) → g, which is exactly "d_n = ℓ_g" (rule 4
+//                        carries ℓ_g down such a chain; a node carrying ℓ_g is unmanifest, so every
+//                        out-edge is fused and one leads on to g); minimisation makes r equal it.
 //   s_rq, y_q            the `reads` term (per array group with k ≥ 2 ordered read keys, in a
 //                        fixed order), as facility location: y_q = 1 when memory read q opens a
 //                        stream, s_rq = 1 when q joins the stream opened by an earlier read r
@@ -26,7 +33,7 @@
 // The objective's constant part (unordered reads, the +1 of `clusters`) is `offset`.
 
 import type { CostSpec } from '../cost.js';
-import type { DependenceGraph, GraphEdge, GraphRead } from '../../graph/types.js';
+import type { DependenceGraph, GraphEdge, GraphNode, GraphRead } from '../../graph/types.js';
 import { CompilerBug } from '../../diagnostics/index.js';
 import { blockStructure, type BlockStructure } from './structure.js';
 export interface Column {
@@ -59,6 +66,8 @@ export interface ModelLayout {
   readonly piMax: number;
   /** The `reads` variables per array group that has any (for starting solutions, start.ts). */
   readonly streams: readonly StreamLayout[];
+  /** The `recompute` variables: r_ng, 1 exactly when node `node`'s order is `label`. */
+  readonly recompute: readonly { readonly node: number; readonly label: number; readonly col: number }[];
 }
 
 /** The read-stream variables of one array group (see the header: s_rq, y_q). */
@@ -84,6 +93,27 @@ export interface ModelWeights {
   array(group: number, byteWeighted: boolean): number;
   /** w(p, c) of a fusible edge. */
   edge(edge: GraphEdge): number;
+  /** Elements of an array group when known at compile time (the sizes `bytes` uses), else null. */
+  elements(group: number): number | null;
+}
+
+/**
+ * How many times as often a node carrying gather g's label is evaluated as in its own order:
+ * |g| / |src(g)| (PLANNING.md `recompute`; 0 for an empty source), or null when a size is
+ * unknown at compile time. |src(g)| is the first source component whose size is known (all
+ * components of a source share one shape).
+ */
+export function gatherFactor(graph: DependenceGraph, gather: GraphNode, weights: ModelWeights): number | null {
+  if (gather.kind !== 'gather' || gather.group === null) return null;
+  const out = weights.elements(gather.group);
+  const sourceSizes = graph.reads
+    .filter((r) => r.consumer === gather.id && r.order === 'label')
+    .map((r) => weights.elements(r.group))
+    .filter((size): size is number => size !== null);
+  const source = sourceSizes[0];
+  if (out === null || source === undefined) return null;
+  // An empty source: nothing to recompute (a non-empty gather of it fails at run time anyway).
+  return source === 0 ? 0 : out / source;
 }
 
 interface Term {
@@ -91,8 +121,8 @@ interface Term {
   readonly coef: number;
 }
 
-/** Total coefficient per array group of a term (`reads`, `intermediate-arrays`), summed over the spec. */
-function groupCoefficient(cost: CostSpec, term: 'reads' | 'intermediate-arrays', group: number, weights: ModelWeights): number {
+/** Total coefficient per array group of a term (`reads`, `intermediate-arrays`, `recompute`), summed over the spec. */
+function groupCoefficient(cost: CostSpec, term: 'reads' | 'intermediate-arrays' | 'recompute', group: number, weights: ModelWeights): number {
   let sum = 0;
   for (const t of cost.terms) {
     const name = t.term === 'writes' ? 'intermediate-arrays' : t.term;
@@ -104,6 +134,8 @@ function groupCoefficient(cost: CostSpec, term: 'reads' | 'intermediate-arrays',
 function termCoefficient(cost: CostSpec, term: 'clusters' | 'fused-edges'): number {
   return cost.terms.filter((t) => t.term === term).reduce((s, t) => s + t.coefficient, 0);
 }
+
+type LayoutRecompute = ModelLayout['recompute'];
 
 /** Formulation switches, for benchmarks comparing variants; the defaults are the best measured. */
 export interface ModelOptions {
@@ -255,9 +287,62 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
     if (w === 0) continue;
     offset += addReadStreams(group.index, w);
   }
+  const recompute = cost.terms.some((t) => t.term === 'recompute') ? addRecompute() : [];
   if (cuts) addCuts();
 
-  return { columns, rows, offset, layout: { pi, order, manifest, fused, piMax, streams } };
+  return { columns, rows, offset, layout: { pi, order, manifest, fused, piMax, streams, recompute } };
+
+  /**
+   * The `recompute` term: per gather g with f_g > 1, r_ng for every node n that can carry ℓ_g
+   * (structure.ts's label domain) and reach a producer of g's source along fusible edges that
+   * carry the consumer's order (`output` reads: map, fold and gather-index inputs).
+   */
+  function addRecompute(): LayoutRecompute {
+    const out: { node: number; label: number; col: number }[] = [];
+    const inEdges = graph.nodes.map(() => [] as number[]);
+    graph.edges.forEach((e, k) => {
+      if (e.fusible && !fixedUnfused(k) && e.reads.some((r) => r.order === 'output')) inEdges[idx.get(e.to)!]!.push(k);
+    });
+    for (const g of graph.nodes) {
+      const factor = gatherFactor(graph, g, weights);
+      if (g.label === null || factor === null || factor <= 1) continue;
+      const label = g.label;
+      const cols = new Map<number, number>();
+      const rOf = (i: number): number => {
+        let col = cols.get(i);
+        if (col === undefined) {
+          const node = graph.nodes[i]!;
+          col = addCol(`r_${node.id}_${g.id}`, 0, 1, false, groupCoefficient(cost, 'recompute', node.group!, weights) * (factor - 1));
+          cols.set(i, col);
+          out.push({ node: i, label, col });
+        }
+        return col;
+      };
+      const carries = (i: number): boolean => st.orderLabels[i]!.has(label);
+      const queue: number[] = [];
+      graph.edges.forEach((e, k) => {
+        const p = idx.get(e.from)!;
+        if (e.to !== g.id || !e.reads.some((r) => r.order === 'label') || fixedUnfused(k) || !carries(p)) return;
+        // r_src + x(src, g) ≥ 1.
+        const first = !cols.has(p);
+        addRow(`rsrc_${e.from}_${g.id}`, 1, Infinity, [{ col: rOf(p), coef: 1 }, { col: fused[k]!, coef: 1 }]);
+        if (first) queue.push(p);
+      });
+      for (let head = 0; head < queue.length; head++) {
+        const c = queue[head]!;
+        for (const k of inEdges[c]!) {
+          const e = graph.edges[k]!;
+          const p = idx.get(e.from)!;
+          if (!carries(p)) continue;
+          // r_p − r_c + x(p, c) ≥ 0.
+          const first = !cols.has(p);
+          addRow(`rcarry_${e.from}_${e.to}_${g.id}`, 0, Infinity, [{ col: rOf(p), coef: 1 }, { col: rOf(c), coef: -1 }, { col: fused[k]!, coef: 1 }]);
+          if (first) queue.push(p);
+        }
+      }
+    }
+    return out;
+  }
 
   /**
    * a = b when the binary `switchCol` equals `equalAt` (x = 0: fused; s = 1: shared), by

@@ -3,8 +3,9 @@
 // returns a plan at least as good. The model can express every valid plan (that is what makes it
 // exact), and this is the witness: π is the longest-path level of the plan's cluster DAG (a
 // dense numbering inside every π bound of structure.ts), x follows the clusters, d and m are the
-// plan's, and each (π, order) class of memory reads of a group is opened by its first read and
-// joined by the others.
+// plan's, each (π, order) class of memory reads of a group is opened by its first read and
+// joined by the others, and each recompute indicator is 1 exactly where the plan's order is
+// that gather's label.
 
 import type { DependenceGraph } from '../../graph/types.js';
 import type { Assignment } from '../clusters.js';
@@ -70,6 +71,8 @@ export function startFromAssignment(graph: DependenceGraph, model: IlpModel, a: 
       values[pair.s] = 1;
     }
   }
+  // recompute: r_ng is the indicator of "node n's order is ℓ_g" (model.ts).
+  for (const r of layout.recompute) values[r.col] = a.order[r.node] === r.label ? 1 : 0;
   const fits = columns.every((c, i) => values[i]! >= c.lower - 1e-9 && values[i]! <= c.upper + 1e-9);
   return fits ? values : null;
 }

@@ -27,6 +27,8 @@ export interface BlockStructure {
   readonly strictlyAfter: readonly NodeSet[];
   /** Nodes reachable from each node by a path of one or more steps. */
   readonly after: readonly NodeSet[];
+  /** Gather labels (≥ 2) each node index's order can take; the domain's hi is their maximum. */
+  readonly orderLabels: readonly ReadonlySet<number>[];
   /** Order domain [lo, hi] per node index (combinator nodes; control-flow nodes [0, 0]). */
   readonly orderLower: readonly number[];
   readonly orderUpper: readonly number[];
@@ -136,5 +138,5 @@ export function blockStructure(graph: DependenceGraph): BlockStructure {
     orderUpper.push(hi);
   }
   const sinks = graph.nodes.filter((node) => out[node.index]!.length === 0).map((node) => node.index);
-  return { piLower, piUpper, strictlyAfter: strict.map(bitSet), after: reach.map(bitSet), orderLower, orderUpper, sinks, topo };
+  return { piLower, piUpper, strictlyAfter: strict.map(bitSet), after: reach.map(bitSet), orderLabels: labels, orderLower, orderUpper, sinks, topo };
 }
