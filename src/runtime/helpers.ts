@@ -9,7 +9,7 @@
 import { CompilerBug, type SourceFile, userError } from '../diagnostics/index.js';
 import type { AllocationSite, CounterSlot, ErrorSite } from '../codegen/index.js';
 import { ScalarDivisionByZero, allocate, binary, elementBytes } from '../ir/scalarOps.js';
-import { scalarTypes } from '../ir/types.js';
+import type { ScalarType } from '../ir/types.js';
 import type { TypedArray } from '../ir/scalarOps.js';
 
 export interface Allocation {
@@ -48,102 +48,137 @@ function unflatten(flat: number, dims: readonly number[]): number[] {
   return out;
 }
 
-/** Builds the helper object for one run. */
-export function makeRuntime(tables: RuntimeTables, file: SourceFile | undefined, maxWhileIterations: number, record: RunRecord) {
-  const site = (k: number): ErrorSite => {
-    const s = tables.sites[k];
+/**
+ * The helper object of one run. A class, not an object literal: every run's helpers then share
+ * one hidden class (V8 map), with the methods on its prototype. Generated cluster functions take
+ * `rt` as a parameter, and their optimised code checks its map; an object literal built per run
+ * (with a spread) had a map of its own each time, so every run threw away the previous run's
+ * optimised code for every cluster and ran each hot loop in the interpreter until V8 optimised
+ * it again (LULESH's force loop: 4 recompilations in 4 runs, each several milliseconds).
+ */
+export class Runtime {
+  private readonly started: number[];
+
+  constructor(
+    private readonly tables: RuntimeTables,
+    private readonly file: SourceFile | undefined,
+    readonly maxWhileIterations: number,
+    private readonly record: RunRecord,
+  ) {
+    this.started = new Array<number>(tables.clusterCount).fill(0);
+  }
+
+  private site(k: number): ErrorSite {
+    const s = this.tables.sites[k];
     if (s === undefined) throw new CompilerBug('runtime', `generated code used unknown error site ${k}`);
     return s;
-  };
-  const where = (s: ErrorSite) => ({ file, span: s.span });
-  const indexError = (k: number, indices: readonly number[], dims: readonly number[]): never => {
-    const s = site(k);
-    const badAxis = indices.findIndex((i, axis) => !(i >= 0 && i < dims[axis]!));
-    const shown = indices.length === 1 ? String(indices[0]) : shapeText(indices);
-    throw userError('E402', `${s.what}: index ${shown} is out of range for ${s.array} of shape ${shapeText(dims)} (dimension ${badAxis})`, where(s));
-  };
-  const arithmetic: Record<string, (k: number, a: number, b: number) => number> = {};
-  for (const t of scalarTypes) {
-    for (const [op, name] of [['//', 'floordiv'], ['%', 'mod'], ['**', 'pow']] as const) {
-      arithmetic[`${name}_${t}`] = (k, a, b) => {
-        try {
-          return binary(op, t, a, b);
-        } catch (err) {
-          if (!(err instanceof ScalarDivisionByZero)) throw err;
-          const s = site(k);
-          throw userError('E401', `${s.what}: integer division by zero (${a} ${op} ${b})`, where(s));
-        }
-      };
+  }
+
+  private where(s: ErrorSite): { file: SourceFile | undefined; span: ErrorSite['span'] } {
+    return { file: this.file, span: s.span };
+  }
+
+  /** `//`, `%` or `**` by scalarOps, with its division by zero as the interpreter's E401. */
+  private arithmetic(k: number, op: '//' | '%' | '**', t: ScalarType, a: number, b: number): number {
+    try {
+      return binary(op, t, a, b);
+    } catch (err) {
+      if (!(err instanceof ScalarDivisionByZero)) throw err;
+      const s = this.site(k);
+      throw userError('E401', `${s.what}: integer division by zero (${a} ${op} ${b})`, this.where(s));
     }
   }
-  const started = new Array<number>(tables.clusterCount).fill(0);
-  return {
-    ...arithmetic,
-    maxWhileIterations,
-    /** An index of element code out of range (generated code checks inline, then calls this). */
-    index(k: number, indices: readonly number[], dims: readonly number[]): never {
-      return indexError(k, indices, dims);
-    },
-    /** An integer `//` or `%` by zero (generated code tests the divisor inline). */
-    divzero(k: number, a: number, b: number): never {
-      const s = site(k);
-      throw userError('E401', `${s.what}: integer division by zero (${a} ${s.detail} ${b})`, where(s));
-    },
-    /** A gather or scatter index out of range, with its position in the index arrays. */
-    oob(k: number, indices: readonly number[], dims: readonly number[], position: number, positionDims: readonly number[]): never {
-      const s = site(k);
-      const shown = indices.length === 1 ? String(indices[0]) : shapeText(indices);
-      const at = positionDims.length === 1 ? String(position) : shapeText(unflatten(position, positionDims));
-      if (s.what === 'scatter') {
-        throw userError('E402', `scatter: index ${shown} is out of range for a destination of shape ${shapeText(dims)} (position ${at} of the source)`, where(s));
-      }
-      const arrays = indices.length === 1 ? 'index array' : 'index arrays';
-      throw userError('E402', `gather: index ${shown} is out of range for an array of shape ${shapeText(dims)} (position ${at} of the ${arrays})`, where(s));
-    },
-    shapes(k: number, a: readonly number[], b: readonly number[]): never {
-      const s = site(k);
-      throw userError('E403', `${s.what}: shapes ${shapeText(a)} and ${shapeText(b)} differ (${s.detail})`, where(s));
-    },
-    size(k: number, d: number): never {
-      const s = site(k);
-      throw userError('E404', `generate: size ${d} of dimension ${s.detail} is not a non-negative integer`, where(s));
-    },
-    loop(k: number, limit: number): never {
-      const s = site(k);
-      throw userError('E405', `while: the loop did not finish within ${limit} iterations (the iteration limit)`, where(s));
-    },
-    alloc(k: number, n: number): TypedArray {
-      const a = tables.allocations[k]!;
-      record.allocations.push({ array: a.array, elements: n, bytes: n * elementBytes(a.elem) });
-      return allocate(a.elem, n);
-    },
-    copy(k: number, data: TypedArray): TypedArray {
-      const a = tables.allocations[k]!;
-      record.allocations.push({ array: a.array, elements: data.length, bytes: data.length * elementBytes(a.elem) });
-      const out = allocate(a.elem, data.length);
-      out.set(data);
-      return out;
-    },
-    /**
-     * A row buffer for a fold over a fused scanr (see codegen/cluster.ts): one row of a
-     * fused-away array, not an array of the program, so not an allocation in the record.
-     * Float64 holds every element type exactly.
-     */
-    scratch(n: number): Float64Array {
-      return new Float64Array(n);
-    },
-    count(slot: number, value: number): number {
-      record.counts[slot]! += 1;
-      return value;
-    },
-    enter(c: number): void {
-      started[c] = performance.now();
-    },
-    leave(c: number): void {
-      record.clusterMs[c]! += performance.now() - started[c]!;
-      record.clusterCalls[c]! += 1;
-    },
-  };
+
+  // The operations generated code does not inline (codegen/scalar.ts helperName): bool `//`
+  // and `%`, and integer `**` (float `**` is inline).
+  floordiv_bool(k: number, a: number, b: number): number { return this.arithmetic(k, '//', 'bool', a, b); }
+  mod_bool(k: number, a: number, b: number): number { return this.arithmetic(k, '%', 'bool', a, b); }
+  pow_f64(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'f64', a, b); }
+  pow_f32(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'f32', a, b); }
+  pow_i32(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'i32', a, b); }
+  pow_u32(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'u32', a, b); }
+  pow_bool(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'bool', a, b); }
+
+  /** An index of element code out of range (generated code checks inline, then calls this). */
+  index(k: number, indices: readonly number[], dims: readonly number[]): never {
+    const s = this.site(k);
+    const badAxis = indices.findIndex((i, axis) => !(i >= 0 && i < dims[axis]!));
+    const shown = indices.length === 1 ? String(indices[0]) : shapeText(indices);
+    throw userError('E402', `${s.what}: index ${shown} is out of range for ${s.array} of shape ${shapeText(dims)} (dimension ${badAxis})`, this.where(s));
+  }
+
+  /** An integer `//` or `%` by zero (generated code tests the divisor inline). */
+  divzero(k: number, a: number, b: number): never {
+    const s = this.site(k);
+    throw userError('E401', `${s.what}: integer division by zero (${a} ${s.detail} ${b})`, this.where(s));
+  }
+
+  /** A gather or scatter index out of range, with its position in the index arrays. */
+  oob(k: number, indices: readonly number[], dims: readonly number[], position: number, positionDims: readonly number[]): never {
+    const s = this.site(k);
+    const shown = indices.length === 1 ? String(indices[0]) : shapeText(indices);
+    const at = positionDims.length === 1 ? String(position) : shapeText(unflatten(position, positionDims));
+    if (s.what === 'scatter') {
+      throw userError('E402', `scatter: index ${shown} is out of range for a destination of shape ${shapeText(dims)} (position ${at} of the source)`, this.where(s));
+    }
+    const arrays = indices.length === 1 ? 'index array' : 'index arrays';
+    throw userError('E402', `gather: index ${shown} is out of range for an array of shape ${shapeText(dims)} (position ${at} of the ${arrays})`, this.where(s));
+  }
+
+  shapes(k: number, a: readonly number[], b: readonly number[]): never {
+    const s = this.site(k);
+    throw userError('E403', `${s.what}: shapes ${shapeText(a)} and ${shapeText(b)} differ (${s.detail})`, this.where(s));
+  }
+
+  size(k: number, d: number): never {
+    const s = this.site(k);
+    throw userError('E404', `generate: size ${d} of dimension ${s.detail} is not a non-negative integer`, this.where(s));
+  }
+
+  loop(k: number, limit: number): never {
+    const s = this.site(k);
+    throw userError('E405', `while: the loop did not finish within ${limit} iterations (the iteration limit)`, this.where(s));
+  }
+
+  alloc(k: number, n: number): TypedArray {
+    const a = this.tables.allocations[k]!;
+    this.record.allocations.push({ array: a.array, elements: n, bytes: n * elementBytes(a.elem) });
+    return allocate(a.elem, n);
+  }
+
+  copy(k: number, data: TypedArray): TypedArray {
+    const a = this.tables.allocations[k]!;
+    this.record.allocations.push({ array: a.array, elements: data.length, bytes: data.length * elementBytes(a.elem) });
+    const out = allocate(a.elem, data.length);
+    out.set(data);
+    return out;
+  }
+
+  /**
+   * A row buffer for a fold over a fused scanr (see codegen/cluster.ts): one row of a
+   * fused-away array, not an array of the program, so not an allocation in the record.
+   * Float64 holds every element type exactly.
+   */
+  scratch(n: number): Float64Array {
+    return new Float64Array(n);
+  }
+
+  count(slot: number, value: number): number {
+    this.record.counts[slot]! += 1;
+    return value;
+  }
+
+  enter(c: number): void {
+    this.started[c] = performance.now();
+  }
+
+  leave(c: number): void {
+    this.record.clusterMs[c]! += performance.now() - this.started[c]!;
+    this.record.clusterCalls[c]! += 1;
+  }
 }
 
-export type Runtime = ReturnType<typeof makeRuntime>;
+/** Builds the helper object for one run. */
+export function makeRuntime(tables: RuntimeTables, file: SourceFile | undefined, maxWhileIterations: number, record: RunRecord): Runtime {
+  return new Runtime(tables, file, maxWhileIterations, record);
+}
