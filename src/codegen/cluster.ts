@@ -27,7 +27,7 @@ import {
 import {
   applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, rt, type ExprEnv,
 } from './scalar.js';
-import { jamRows } from './jam.js';
+import { identifiersOf, jamRows } from './jam.js';
 import type { ReadOrder } from './sites.js';
 
 /** What the code generator knows of a cluster and of the arrays around it. */
@@ -50,11 +50,12 @@ interface Point {
   readonly at: JsExpr;
   readonly rank: number;
   /**
-   * The per-dimension indices of `at`, where the loops already have them (a rank-1 loop, a row
-   * loop inside one, a gather's index values), so a generate or a scan needs no division to
-   * recover them; null where only the flat index exists (a flat loop over rank ≥ 2).
+   * The per-dimension indices of `at`, which the loops always have (a loop's own index, the
+   * indices of a loop nest, a row loop's index after its row's, a gather's index values), so a
+   * generate or a scan never divides to recover them. Over rank ≥ 2 the outer loop's are named
+   * whether or not it becomes a nest (see `generate`).
    */
-  readonly indices: readonly JsExpr[] | null;
+  readonly indices: readonly JsExpr[];
 }
 
 interface Scope {
@@ -189,9 +190,8 @@ class ClusterGen {
     switch (n.kind) {
       case 'generate': {
         const p = scope.points.get(key)!;
-        const dims = this.env.array(n.outs[0]!.name).dims;
-        const indices = p.indices !== null && p.indices.length === dims.length ? [...p.indices] : this.unflatten(p.at, dims, out);
-        return applyLambda(n.fn, indices, env, out, 'g');
+        if (p.indices.length !== n.shape.length) throw bug(`generate ${n.id} of rank ${n.shape.length} at a point of rank ${p.indices.length}`);
+        return applyLambda(n.fn, p.indices, env, out, 'g');
       }
       case 'map': {
         const args = n.inputs.map((a) => this.readOrdered(a, o, scope));
@@ -212,27 +212,6 @@ class ClusterGen {
       default:
         return n satisfies never;
     }
-  }
-
-  /** Per-dimension indices of a flat row-major point (only rank ≥ 2 needs arithmetic). */
-  private unflatten(at: JsExpr, dims: readonly JsExpr[], out: JsStmt[]): JsExpr[] {
-    if (dims.length === 0) return [];
-    if (dims.length === 1) return [at];
-    const result: JsExpr[] = new Array<JsExpr>(dims.length);
-    let rest = at;
-    for (let k = dims.length - 1; k >= 0; k--) {
-      if (k === 0) {
-        result[0] = rest;
-        break;
-      }
-      const ik = this.fresh('k');
-      out.push(constDecl(ik, bin('%', rest, dims[k]!)));
-      result[k] = id(ik);
-      const q = this.fresh('q');
-      out.push(constDecl(q, bin('/', bin('-', rest, id(ik)), dims[k]!)));
-      rest = id(q);
-    }
-    return result;
   }
 
   private gather(n: Extract<CombinatorNode, { kind: 'gather' }>, o: Order, scope: Scope): readonly JsExpr[] {
@@ -300,7 +279,7 @@ class ClusterGen {
     r.pre.push(constDecl(base, mul(outerPoint.at, extent)));
     const p = this.fresh('p');
     r.body.push(constDecl(p, add(id(base), id(j))));
-    r.points.set(key, { at: id(p), rank: rank + 1, indices: outerPoint.indices === null ? null : [...outerPoint.indices, id(j)] });
+    r.points.set(key, { at: id(p), rank: rank + 1, indices: [...outerPoint.indices, id(j)] });
     scope.rows.set(rowKey, r);
     scope.body.push({ kind: 'row', row: r });
     return r;
@@ -376,8 +355,9 @@ class ClusterGen {
       return id(acc);
     });
     const p = scope.points.get(key)!;
-    // Where the loop has the index along the rows, no remainder is needed to find a row's start.
-    const along = p.indices !== null && p.indices.length > 0 ? p.indices[p.indices.length - 1]! : bin('%', p.at, extent);
+    // The loop has the index along the rows: no remainder is needed to find a row's start.
+    const along = p.indices[p.indices.length - 1];
+    if (along === undefined) throw bug(`${n.kind} ${n.id} at a point of rank 0`);
     const rowStart = bin('===', along, down ? bin('-', extent, num(1)) : num(0));
     const first: JsStmt[] = [];
     const next: JsStmt[] = [];
@@ -457,7 +437,11 @@ class ClusterGen {
     // Only scans care which way a loop runs (and a scatter, for the order of its updates): a
     // loop that neither fixes runs forwards, even in order 1, where every point is the same.
     const outer = newScope(null, null, { key, down: null });
-    outer.points.set(key, { at: id(i), rank: baseRank, indices: baseRank === 0 ? [] : baseRank === 1 ? [id(i)] : null });
+    // Over rank ≥ 2 the per-dimension indices are named up front; the loop becomes a nest over
+    // them only if the body uses them (see `outerLoop`).
+    const axes = baseRank >= 2 ? baseDims.map(() => this.fresh('i')) : [];
+    const indices = baseRank === 0 ? [] : baseRank === 1 ? [id(i)] : axes.map(id);
+    outer.points.set(key, { at: id(i), rank: baseRank, indices });
     // Roots fed by a scan go first: a scan fixes the direction of its row loop, and a fold that
     // comes later into a right-to-left row then takes the row-buffer path instead of failing.
     const ordered = [...roots.filter((r) => this.feedsFromScan(r)), ...roots.filter((r) => !this.feedsFromScan(r))];
@@ -473,6 +457,9 @@ class ClusterGen {
     const body = render(outer.body);
     // Roots of rank 0 (a fold to a scalar) have one point: no outer loop at all.
     if (baseRank === 0) return [...outer.pre, constDecl(i, num(0)), ...body];
+    const down = outer.own!.down === true;
+    const used = identifiersOf(body);
+    if (axes.some((a) => used.has(a))) return [...outer.pre, ...this.nestedLoop(i, axes, baseDims, down, body)];
     // The extent of a flat loop over several dimensions is computed once, not per iteration.
     let extent = baseDims.reduce<JsExpr>((acc, d) => mul(acc, d), num(1));
     const hoisted: JsStmt[] = [];
@@ -481,10 +468,43 @@ class ClusterGen {
       hoisted.push(constDecl(e, extent));
       extent = id(e);
     }
-    const loop: JsStmt = { kind: 'for', index: i, from: num(0), to: extent, down: outer.own!.down === true, body };
-    // Counters variants stay plain: they count per element and may stay slow.
-    const jammed = this.env.counters ? null : jamRows(loop, (p) => this.fresh(p));
-    return [...outer.pre, ...hoisted, ...(jammed ?? [loop])];
+    const loop: JsStmt = { kind: 'for', index: i, from: num(0), to: extent, down, body };
+    return [...outer.pre, ...hoisted, ...this.jam(loop)];
+  }
+
+  /** Counters variants stay plain: they count per element and may stay slow. */
+  private jam(loop: JsStmt): JsStmt[] {
+    return (this.env.counters ? null : jamRows(loop, (p) => this.fresh(p))) ?? [loop];
+  }
+
+  /**
+   * The outer loop as one loop per dimension, for a body that uses the per-dimension indices
+   * (a generate over a 3-D grid, as in MG's stencils). A flat loop would recover them with a
+   * division and a remainder per dimension and element, which cost more than the stencil's
+   * arithmetic; here each level computes its part of the flat index once (`b = (b' + i) · n`),
+   * and the element's flat index is one addition. The loops visit the points in the flat
+   * loop's order (all of them backwards when it runs backwards), so nothing observable changes.
+   */
+  private nestedLoop(flat: string, axes: readonly string[], dims: readonly JsExpr[], down: boolean, body: readonly JsStmt[]): JsStmt[] {
+    const hoisted: JsStmt[] = [];
+    const extents = dims.map((d) => {
+      if (d.kind === 'id' || d.kind === 'num') return d;
+      const e = this.fresh('e');
+      hoisted.push(constDecl(e, d));
+      return id(e);
+    });
+    const last = axes.length - 1;
+    // Innermost first: the element's flat index, then the body (jammed where it has rows).
+    const starts: (string | null)[] = axes.map((_, k) => (k === 0 ? null : this.fresh('b')));
+    const startOf = (k: number): JsExpr => (k === 0 ? num(0) : id(starts[k]!));
+    const element = constDecl(flat, add(startOf(last), id(axes[last]!)));
+    let loop: JsStmt[] = this.jam({ kind: 'for', index: axes[last]!, from: num(0), to: extents[last]!, down, body: [element, ...body] });
+    for (let k = last - 1; k >= 0; k--) {
+      // The flat index of the first element of row (i0, …, ik): (start_k + ik) · n_{k+1}.
+      const start = constDecl(starts[k + 1]!, mul(add(startOf(k), id(axes[k]!)), extents[k + 1]!));
+      loop = [{ kind: 'for', index: axes[k]!, from: num(0), to: extents[k]!, down, body: [start, ...loop] }];
+    }
+    return [...hoisted, ...loop];
   }
 
   private evaluatedSomewhere(nodeId: NodeId, s: Scope): boolean {

@@ -192,6 +192,11 @@ function factsOf(stmts: readonly JsStmt[]): Facts {
   return facts;
 }
 
+/** Every identifier the statements read (locals, parameters, loop indices). */
+export function identifiersOf(stmts: readonly JsStmt[]): ReadonlySet<string> {
+  return factsOf(stmts).ids;
+}
+
 /**
  * The loop nest jammed by four rows, or null when the conditions of the header do not hold.
  * `fresh` makes the names of the copies' locals.

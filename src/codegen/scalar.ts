@@ -4,8 +4,9 @@
 // expression are inlined (`|0`, `>>>0`, Math.imul, Math.fround), and so are floor division and
 // modulo (see `divide`): by a non-zero constant without any zero check, otherwise with an inline
 // test that calls the runtime only to raise E401. Integer powers call the runtime's helpers,
-// which call scalarOps itself. Both operands of `and`/`or` are evaluated (as the interpreter
-// does); only `select` evaluates one branch, so an index inside the other may be out of range.
+// which call scalarOps itself; float powers are `Math.pow`, as scalarOps computes them. Both
+// operands of `and`/`or` are evaluated (as the interpreter does); only `select` evaluates one
+// branch, so an index inside the other may be out of range.
 //
 // Inline checks keep the hot path free of calls: an index read is `data[(t = i) >>> 0 < n ? t :
 // rt.index(site, [t], [n])]`, whose failing branch V8 compiles out of line. The temporaries
@@ -83,6 +84,10 @@ function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => n
     case '%':
       return t === 'bool' ? call(member(rt, helperName(op, t)), [num(site()), a, b]) : divide(op, t, a, b, site, fresh);
     case '**':
+      // Floats: scalarOps' power is wrap(t, Math.pow(a, b)), one inline call (LULESH's cube
+      // roots are in its hottest loop). Integers keep the helper: exact repeated squaring, and
+      // a negative power of zero raises E401.
+      if (t === 'f64' || t === 'f32') return wrapTo(t, mathCall('pow', [a, b]));
       return call(member(rt, helperName(op, t)), [num(site()), a, b]);
     case '==':
     case '!=':
@@ -120,7 +125,8 @@ function sequence(binds: readonly (JsExpr | null)[], body: JsExpr): JsExpr {
 /**
  * Floor division and floor modulo, inline, with the values of scalarOps.floorDiv/floorMod:
  * - floats: `floor(a / b)`; the remainder moved to the divisor's sign. Never an error.
- * - integers by a non-zero constant: no zero check; for i32 by a positive constant, a
+ * - integers by a power of two: a mask or a shift.
+ * - integers by another non-zero constant: no zero check; for i32 by a positive constant, a
  *   non-negative dividend takes the plain `a / b | 0` and `a % b` (which V8 compiles to a
  *   multiply and shift), a negative one the floor correction.
  * - integers by anything else: `b === 0` raises the interpreter's E401 through `rt.divzero`.
@@ -129,6 +135,14 @@ function sequence(binds: readonly (JsExpr | null)[], body: JsExpr): JsExpr {
 function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: JsExpr, site: () => number, fresh: (p: string) => string): JsExpr {
   const isInt = t === 'i32' || t === 'u32';
   const constant = b.kind === 'num' ? b.value : null;
+  if (isInt && constant !== null && isPowerOfTwo(constant)) {
+    // One instruction whose result V8 knows is in [0, b) (MG's periodic neighbours, `% 128`,
+    // then need no sign test, and their index checks get cheaper): for a two's-complement i32,
+    // or a u32, `a & (b - 1)` is the floor remainder and the arithmetic shift `a >> k` the floor
+    // quotient (`>>>` for u32, whose values may exceed 2^31).
+    if (op === '%') return bin('&', a, num(constant - 1));
+    return bin(t === 'i32' ? '>>' : '>>>', a, num(Math.log2(constant)));
+  }
   if (op === '//') {
     if (!isInt) return wrapTo(t, mathCall('floor', [bin('/', a, b)]));
     if (constant !== null && constant !== 0) {
@@ -172,6 +186,11 @@ function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: Js
     return sequence([x.bind, y.bind], cond(bin('===', y.atom, num(0)), zero, floorMod));
   }
   return sequence([x.bind, y.bind], floorMod);
+}
+
+/** 1, 2, 4, …, 2^31: the integer divisors that a mask or a shift divides by exactly. */
+function isPowerOfTwo(k: number): boolean {
+  return Number.isInteger(k) && k >= 1 && k <= 2 ** 31 && Number.isInteger(Math.log2(k));
 }
 
 /** Wraps a memory load in the counters variant: `rt.count(slot, load)` returns the load. */
