@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile, type FuseProgram } from '../../src/index.js';
 import type { BlockPlan, Strategy } from '../../src/plan/types.js';
-import { allStmts } from '../../src/ir/walk.js';
+import { allStmts, combinatorLambdas, forEachStmt, lambdaUses } from '../../src/ir/walk.js';
 import { combinatorKinds, type CombinatorKind } from '../../src/ir/types.js';
 import { LULESH_RESULTS, luleshInputs, luleshMesh, luleshReference } from '../../bench/programs/lulesh-reference.js';
 
@@ -124,6 +124,17 @@ function clusterSizes(block: BlockPlan): number[][] {
 describe('the program the planner sees', () => {
   it('lowers to 70 core combinators: set-up columns and initial state, then per cycle 30 gathers (corners, corner forces, neighbours), 30 element-wise maps and the 2 constraint folds', () => {
     expect(countCombinators(5)).toEqual({ generate: 8, map: 30, gather: 30, scatter: 0, fold: 2, scanl: 0, scanr: 0, force: 0 });
+  });
+
+  it('indexes arrays only in the set-up before the loop: in a cycle, corners, corner forces and neighbours come through gathers', () => {
+    const indexing: { readonly depth: number; readonly arrays: readonly string[] }[] = [];
+    forEachStmt(lulesh.lower(luleshInputs(3)).body, (s, depth) => {
+      if (s.kind === 'scalar' || s.kind === 'if' || s.kind === 'while') return;
+      const arrays = combinatorLambdas(s).flatMap((l) => [...lambdaUses(l).indexed]);
+      if (arrays.length > 0) indexing.push({ depth, arrays });
+    });
+    expect(indexing.filter((i) => i.depth > 0)).toEqual([]);
+    expect(new Set(indexing.flatMap((i) => i.arrays))).toEqual(new Set(['nodelist', 'cornerElem', 'symm', 'neighbours', 'faceKind']));
   });
 
   it('the ILP plan is optimal, cheaper than either greedy plan, and fuses each phase of a cycle into one loop', async () => {
