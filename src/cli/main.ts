@@ -144,7 +144,7 @@ export function buildProgram(term: Terminal): Command {
 
   const strategyOption = () =>
     new Option('--strategy <name>', 'fusion strategy').choices(strategies as string[]).default('ilp');
-  const costOption = () => new Option('--cost <cost>', `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes"`).default('reads+writes');
+  const costOption = () => new Option('--cost <cost>', `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes" or "reads+writes+recompute"`).default('reads+writes');
   const timeLimitOption = () =>
     new Option('--time-limit <seconds>', `stop the ILP solver after this long and keep its best plan, with its gap (default ${DEFAULT_TIME_LIMIT_SECONDS})`);
 
