@@ -11,7 +11,8 @@
 // Inline checks keep the hot path free of calls: an index read is `data[(t = i) >>> 0 < n ? t :
 // rt.index(site, [t], [n])]`, whose failing branch V8 compiles out of line. The temporaries
 // (`set` in jsast.ts) keep every operand evaluated once, in the interpreter's order, inside the
-// one expression, so the first fault the interpreter would raise is still the first raised.
+// one expression, so the first fault the interpreter would raise is still the first raised;
+// several indices are all computed first, then compared in a `&&` chain of branches.
 
 import { CompilerBug, type Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, IndexExpr, Lambda, ScalarType, VarName } from '../ir/types.js';
@@ -243,13 +244,16 @@ function indexRead(e: IndexExpr, env: ExprEnv, order: ReadOrder): JsExpr {
   let offset: JsExpr = num(0);
   if (rank > 0) {
     const site = env.tables.site({ kind: 'index', what: env.context, array: e.array, span: e.span ?? env.span });
-    // Every index is evaluated (in order) before any is checked, as the interpreter does;
-    // `&` rather than `&&` keeps a later index evaluated when an earlier one is out of range.
+    // Every index is evaluated (in order) before any is checked, as the interpreter does, so
+    // the comparisons, which are pure, can stop at the first that fails: a chain of `&&` is
+    // a chain of predictable branches, cheaper than combining all the booleans with `&` (MG's
+    // 27-point stencils check three indices per read).
     const parts = e.indices.map((ix) => atomOf(compileExpr(ix, env), env.fresh));
     const atoms = parts.map((p) => p.atom);
-    const inRange = parts
-      .map((p, k) => inBounds(p.bind ?? p.atom, ref.dims[k]!))
-      .reduce((x, y) => bin('&', x, y));
+    const inRange = sequence(
+      parts.map((p) => p.bind),
+      parts.map((p, k) => inBounds(p.atom, ref.dims[k]!)).reduce((x, y) => bin('&&', x, y)),
+    );
     const fail = call(member(rt, 'index'), [num(site), arr(atoms), arr(ref.dims)]);
     offset = cond(inRange, flatIndex(atoms, ref.dims), fail);
   }
