@@ -28,6 +28,7 @@ import {
   applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, rt, type ExprEnv,
 } from './scalar.js';
 import { identifiersOf, jamRows } from './jam.js';
+import { shareValues } from './share.js';
 import type { ReadOrder } from './sites.js';
 
 /** What the code generator knows of a cluster and of the arrays around it. */
@@ -550,7 +551,7 @@ function render(items: readonly BodyItem[]): JsStmt[] {
   return out;
 }
 
-/** The statements of one cluster's loop nest. */
+/** The statements of one cluster's loop nest, each repeated pure value computed once. */
 export function generateCluster(spec: ClusterSpec): JsStmt[] {
-  return new ClusterGen(spec).generate();
+  return shareValues(new ClusterGen(spec).generate());
 }

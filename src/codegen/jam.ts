@@ -18,71 +18,9 @@
 // The rows left over (E mod 4) run in the original loop.
 
 import type { JsExpr, JsStmt } from './jsast.js';
-import { bin, constDecl, id, mul, num } from './jsast.js';
+import { bin, constDecl, id, mul, num, renameStmt, type Rename } from './jsast.js';
 
 const FACTOR = 4;
-
-type Rename = (name: string) => string;
-
-function mapExpr(e: JsExpr, rename: Rename): JsExpr {
-  const go = (x: JsExpr): JsExpr => mapExpr(x, rename);
-  switch (e.kind) {
-    case 'num':
-      return e;
-    case 'id':
-      return { kind: 'id', name: rename(e.name) };
-    case 'binary':
-      return { ...e, lhs: go(e.lhs), rhs: go(e.rhs) };
-    case 'unary':
-      return { ...e, arg: go(e.arg) };
-    case 'cond':
-      return { ...e, test: go(e.test), then: go(e.then), else: go(e.else) };
-    case 'call':
-      return { ...e, callee: go(e.callee), args: e.args.map(go) };
-    case 'member':
-      return { ...e, object: go(e.object) };
-    case 'index':
-      return { ...e, object: go(e.object), index: go(e.index) };
-    case 'array':
-      return { ...e, elems: e.elems.map(go) };
-    case 'set':
-      // Temporaries are function-level and used within one expression: shared by the copies.
-      return { ...e, value: go(e.value) };
-    case 'seq':
-      return { ...e, first: go(e.first), then: go(e.then) };
-    default:
-      return e satisfies never;
-  }
-}
-
-function mapStmt(s: JsStmt, rename: Rename): JsStmt {
-  const ex = (x: JsExpr): JsExpr => mapExpr(x, rename);
-  const st = (x: JsStmt): JsStmt => mapStmt(x, rename);
-  switch (s.kind) {
-    case 'decl':
-      return { ...s, name: rename(s.name), init: s.init === null ? null : ex(s.init) };
-    case 'assign':
-      return { ...s, target: ex(s.target), value: ex(s.value) };
-    case 'expr':
-      return { ...s, expr: ex(s.expr) };
-    case 'for':
-      return { ...s, index: rename(s.index), from: ex(s.from), to: ex(s.to), body: s.body.map(st) };
-    case 'while':
-      return { ...s, test: ex(s.test), body: s.body.map(st) };
-    case 'if':
-      return { ...s, test: ex(s.test), then: s.then.map(st), else: s.else.map(st) };
-    case 'block':
-      return { ...s, body: s.body.map(st) };
-    case 'return':
-      return { ...s, value: s.value === null ? null : ex(s.value) };
-    case 'break':
-    case 'comment':
-    case 'function':
-      return s;
-    default:
-      return s satisfies never;
-  }
-}
 
 /** What a statement list contains, for the conditions above. */
 interface Facts {
@@ -236,9 +174,9 @@ export function jamRows(loop: JsStmt, fresh: (prefix: string) => string): JsStmt
     };
     return {
       row: c === 0 ? null : constDecl(rename(loop.index), bin('+', id(loop.index), num(c))),
-      pre: pre.map((s) => mapStmt(s, rename)),
-      inner: inner.body.map((s) => mapStmt(s, rename)),
-      post: post.map((s) => mapStmt(s, rename)),
+      pre: pre.map((s) => renameStmt(s, rename)),
+      inner: inner.body.map((s) => renameStmt(s, rename)),
+      post: post.map((s) => renameStmt(s, rename)),
     };
   });
   const quads = fresh('q');

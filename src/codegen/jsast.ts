@@ -101,3 +101,68 @@ export function mul(a: JsExpr, b: JsExpr): JsExpr {
   if (b.kind === 'num' && b.value === 1) return a;
   return bin('*', a, b);
 }
+
+/** A renaming of identifiers (locals, parameters, loop indices). */
+export type Rename = (name: string) => string;
+
+/** `e` with every identifier renamed. */
+export function renameExpr(e: JsExpr, rename: Rename): JsExpr {
+  const go = (x: JsExpr): JsExpr => renameExpr(x, rename);
+  switch (e.kind) {
+    case 'num':
+      return e;
+    case 'id':
+      return { kind: 'id', name: rename(e.name) };
+    case 'binary':
+      return { ...e, lhs: go(e.lhs), rhs: go(e.rhs) };
+    case 'unary':
+      return { ...e, arg: go(e.arg) };
+    case 'cond':
+      return { ...e, test: go(e.test), then: go(e.then), else: go(e.else) };
+    case 'call':
+      return { ...e, callee: go(e.callee), args: e.args.map(go) };
+    case 'member':
+      return { ...e, object: go(e.object) };
+    case 'index':
+      return { ...e, object: go(e.object), index: go(e.index) };
+    case 'array':
+      return { ...e, elems: e.elems.map(go) };
+    case 'set':
+      // Temporaries are function-level and used within one expression: shared by the copies.
+      return { ...e, value: go(e.value) };
+    case 'seq':
+      return { ...e, first: go(e.first), then: go(e.then) };
+    default:
+      return e satisfies never;
+  }
+}
+
+/** `s` with every identifier renamed, declared ones included (not into nested functions). */
+export function renameStmt(s: JsStmt, rename: Rename): JsStmt {
+  const ex = (x: JsExpr): JsExpr => renameExpr(x, rename);
+  const st = (x: JsStmt): JsStmt => renameStmt(x, rename);
+  switch (s.kind) {
+    case 'decl':
+      return { ...s, name: rename(s.name), init: s.init === null ? null : ex(s.init) };
+    case 'assign':
+      return { ...s, target: ex(s.target), value: ex(s.value) };
+    case 'expr':
+      return { ...s, expr: ex(s.expr) };
+    case 'for':
+      return { ...s, index: rename(s.index), from: ex(s.from), to: ex(s.to), body: s.body.map(st) };
+    case 'while':
+      return { ...s, test: ex(s.test), body: s.body.map(st) };
+    case 'if':
+      return { ...s, test: ex(s.test), then: s.then.map(st), else: s.else.map(st) };
+    case 'block':
+      return { ...s, body: s.body.map(st) };
+    case 'return':
+      return { ...s, value: s.value === null ? null : ex(s.value) };
+    case 'break':
+    case 'comment':
+    case 'function':
+      return s;
+    default:
+      return s satisfies never;
+  }
+}

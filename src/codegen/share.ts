@@ -1,0 +1,205 @@
+// Values a cluster's loop body computes more than once, computed once.
+//
+// Programs in combinator style repeat element computations across nodes: MG's stencils gather
+// each of 20–27 neighbours through its own index map, and the maps share their components
+// (`(i − 1) mod n` along one axis appears in nine of them), so the fused loop recomputed each
+// wrapped coordinate many times per point, with a branch each time. V8 does not merge them: a
+// conditional is a branch, and its global value numbering does not merge values computed by
+// separate branches. Here a `const` whose initialiser is pure and equal, after the renamings
+// made so far, to that of a `const` declared before it in the same or an enclosing block is
+// dropped, and its name replaced by the earlier one's (MG class W's stencil loop: 2.6× faster).
+//
+// Only expressions that can neither fail nor observe a change are shared: numbers, constants'
+// names, arithmetic, comparisons, conditionals and `Math` calls over them. Loads (an array may be
+// written in between), calls of the runtime (they raise errors, in their order), temporaries
+// (`set`) and anything that reads a variable assigned anywhere in the function are never shared,
+// so what the code computes and which error it raises first are unchanged.
+
+import type { JsExpr, JsStmt } from './jsast.js';
+import { renameExpr, renameStmt } from './jsast.js';
+
+/** Names that change after their declaration: `let`s, assignment targets, temporaries. */
+function mutableNames(stmts: readonly JsStmt[]): Set<string> {
+  const names = new Set<string>();
+  const expr = (e: JsExpr): void => {
+    switch (e.kind) {
+      case 'num':
+      case 'id':
+        return;
+      case 'binary':
+        expr(e.lhs);
+        expr(e.rhs);
+        return;
+      case 'unary':
+        expr(e.arg);
+        return;
+      case 'cond':
+        expr(e.test);
+        expr(e.then);
+        expr(e.else);
+        return;
+      case 'call':
+        expr(e.callee);
+        e.args.forEach(expr);
+        return;
+      case 'member':
+        expr(e.object);
+        return;
+      case 'index':
+        expr(e.object);
+        expr(e.index);
+        return;
+      case 'array':
+        e.elems.forEach(expr);
+        return;
+      case 'set':
+        names.add(e.name);
+        expr(e.value);
+        return;
+      case 'seq':
+        expr(e.first);
+        expr(e.then);
+        return;
+      default:
+        e satisfies never;
+    }
+  };
+  const stmt = (s: JsStmt): void => {
+    switch (s.kind) {
+      case 'decl':
+        if (s.mutable) names.add(s.name);
+        if (s.init !== null) expr(s.init);
+        return;
+      case 'assign':
+        if (s.target.kind === 'id') names.add(s.target.name);
+        expr(s.target);
+        expr(s.value);
+        return;
+      case 'expr':
+        expr(s.expr);
+        return;
+      case 'for':
+        expr(s.from);
+        expr(s.to);
+        s.body.forEach(stmt);
+        return;
+      case 'while':
+        expr(s.test);
+        s.body.forEach(stmt);
+        return;
+      case 'if':
+        expr(s.test);
+        s.then.forEach(stmt);
+        s.else.forEach(stmt);
+        return;
+      case 'block':
+        s.body.forEach(stmt);
+        return;
+      case 'return':
+        if (s.value !== null) expr(s.value);
+        return;
+      case 'break':
+      case 'comment':
+      case 'function':
+        return;
+      default:
+        s satisfies never;
+    }
+  };
+  stmts.forEach(stmt);
+  return names;
+}
+
+/** Whether `e` always gives the same value for the same names and can neither fail nor call out. */
+function shareable(e: JsExpr, mutable: ReadonlySet<string>): boolean {
+  const go = (x: JsExpr): boolean => shareable(x, mutable);
+  switch (e.kind) {
+    case 'num':
+      return true;
+    case 'id':
+      return !mutable.has(e.name);
+    case 'binary':
+      return go(e.lhs) && go(e.rhs);
+    case 'unary':
+      return go(e.arg);
+    case 'cond':
+      return go(e.test) && go(e.then) && go(e.else);
+    case 'call':
+      return e.callee.kind === 'member' && e.callee.object.kind === 'id' && e.callee.object.name === 'Math' && e.args.every(go);
+    case 'member':
+    case 'index':
+    case 'array':
+    case 'set':
+    case 'seq':
+      return false;
+    default:
+      return e satisfies never;
+  }
+}
+
+/** One block's known values (by the text of their expression), seeing its enclosing blocks'. */
+interface Known {
+  readonly values: Map<string, string>;
+  readonly outer: Known | null;
+}
+
+function lookup(known: Known | null, key: string): string | undefined {
+  for (let k = known; k !== null; k = k.outer) {
+    const name = k.values.get(key);
+    if (name !== undefined) return name;
+  }
+  return undefined;
+}
+
+/** The statements with every repeated pure `const` replaced by the first one's name. */
+export function shareValues(stmts: readonly JsStmt[]): JsStmt[] {
+  const mutable = mutableNames(stmts);
+  const alias = new Map<string, string>();
+  const rename = (name: string): string => alias.get(name) ?? name;
+  const block = (list: readonly JsStmt[], outer: Known | null): JsStmt[] => {
+    const known: Known = { values: new Map(), outer };
+    const out: JsStmt[] = [];
+    for (const s of list) {
+      if (s.kind === 'decl' && !s.mutable && s.init !== null) {
+        const init = renameExpr(s.init, rename);
+        if (shareable(init, mutable)) {
+          const key = JSON.stringify(init);
+          const earlier = lookup(known, key);
+          if (earlier !== undefined) {
+            alias.set(s.name, earlier);
+            continue;
+          }
+          known.values.set(key, s.name);
+        }
+        out.push({ ...s, init });
+        continue;
+      }
+      out.push(nested(s, known));
+    }
+    return out;
+  };
+  // Nested blocks see the values declared before them; a block's own are not seen after it.
+  const nested = (s: JsStmt, known: Known): JsStmt => {
+    switch (s.kind) {
+      case 'for':
+        return { ...s, from: renameExpr(s.from, rename), to: renameExpr(s.to, rename), body: block(s.body, known) };
+      case 'while':
+        return { ...s, test: renameExpr(s.test, rename), body: block(s.body, known) };
+      case 'if':
+        return { ...s, test: renameExpr(s.test, rename), then: block(s.then, known), else: block(s.else, known) };
+      case 'block':
+        return { ...s, body: block(s.body, known) };
+      case 'decl':
+      case 'assign':
+      case 'expr':
+      case 'return':
+      case 'break':
+      case 'comment':
+      case 'function':
+        return renameStmt(s, rename);
+      default:
+        return s satisfies never;
+    }
+  };
+  return block(stmts, null);
+}
