@@ -2,18 +2,12 @@
 // sizes included, so that program → JSON → planGraph gives the plan that program → plan gives.
 
 import type { ArrayGroup, DependenceGraph } from '../graph/types.js';
-import { elementBytes } from '../ir/scalarOps.js';
 import type { BlockGraphs } from './index.js';
 import { graphJsonFormat, graphJsonVersion, type ArrayFacts, type BlockJson, type EdgeJson, type GraphJson, type InputJson, type NodeJson } from './graphFormat.js';
 
-/** The `size` that reproduces a group's byte weight, when its size is known. */
+/** A group's number of elements, when known at compile time (byte weights and recompute factors). */
 function sizeOf(bg: BlockGraphs, group: ArrayGroup): number | undefined {
-  const bytesPerElement = group.elems.reduce((s, t) => s + elementBytes(t), 0);
-  const byteWeight = bg.weights.array(group.index, true);
-  // An unknown size weighs 1; so does a known size of one byte, where both spellings agree.
-  if (byteWeight === 1 || bytesPerElement === 0) return undefined;
-  const size = byteWeight / bytesPerElement;
-  return Number.isSafeInteger(size) ? size : undefined;
+  return bg.weights.elements(group.index) ?? undefined;
 }
 
 function arrayFacts(bg: BlockGraphs, group: ArrayGroup): ArrayFacts {

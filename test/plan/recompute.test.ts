@@ -9,6 +9,8 @@ import { evaluateBlockPlan, evaluatePlan } from '../../src/plan/evaluate.js';
 import { parseCost } from '../../src/plan/cost.js';
 import { plan, programGraphs, type BlockGraphs } from '../../src/plan/index.js';
 import { bruteForce } from '../../src/plan/bruteforce.js';
+import { planGraph } from '../../src/plan/graphJson.js';
+import { graphToJson } from '../../src/plan/graphToJson.js';
 import { buildModel } from '../../src/plan/ilp/model.js';
 import { startFromAssignment } from '../../src/plan/ilp/start.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
@@ -93,9 +95,20 @@ describe('recompute: the definition on hand-worked programs', () => {
     expect(p.root.orders[1] === 0).toBe(true);
     expect(p.root.clusters.flatMap((c) => c.manifest)).toContain('s');
     expect(p.stats.objective).toBe(4);
-    // A factor of 2 costs 1 + 1 (ys, s) = the write and read it saves: still fused? Ties aside, equal cost.
+    // A factor of 2: recomputing ys and s (1 + 1) costs what writing and reading s saves, so 4 either way.
     const small = await plan(rowSpread(), { cost: rwr, solver, shapes: { xs: [3, 7], k: 2 } });
     expect(small.stats.objective).toBe(4);
+  });
+
+  it('survives the JSON graph round trip (sizes travel with the graph)', async () => {
+    const shapes = { xs: [3, 7], k: 5 };
+    const json = graphToJson(programGraphs(rowSpread(), {}, shapes));
+    for (const cost of ['recompute', 'reads+writes+recompute']) {
+      const direct = await plan(rowSpread(), { cost, solver, shapes });
+      expect((await planGraph(json, { cost, solver })).stats.objective, cost).toBe(direct.stats.objective);
+    }
+    // Without sizes the graph knows no factor: nothing is charged.
+    expect((await planGraph(graphToJson(programGraphs(rowSpread())), { cost: 'recompute', solver })).stats.notes.join()).toMatch(/not known/);
   });
 
   it('is a cost name of its own and combines in weighted sums', () => {
