@@ -13,7 +13,8 @@ import { planGraph } from '../../src/plan/graphJson.js';
 import { graphToJson } from '../../src/plan/graphToJson.js';
 import { buildModel } from '../../src/plan/ilp/model.js';
 import { startFromAssignment } from '../../src/plan/ilp/start.js';
-import { createSolverLoader } from '../../src/plan/ilp/solver.js';
+import { createSolverLoader, solveModel } from '../../src/plan/ilp/solver.js';
+import { toLpText } from '../../src/plan/ilp/lpfile.js';
 import { greedyAssignment, noFusionAssignment } from '../../src/plan/greedy.js';
 import { blockPlanFromAssignment } from '../../src/plan/clusters.js';
 import { blockPlanCost } from '../../src/plan/objective.js';
@@ -109,6 +110,16 @@ describe('recompute: the definition on hand-worked programs', () => {
     }
     // Without sizes the graph knows no factor: nothing is charged.
     expect((await planGraph(graphToJson(programGraphs(rowSpread())), { cost: 'recompute', solver })).stats.notes.join()).toMatch(/not known/);
+  });
+
+  it('the LP text export states the same optimum (r columns are continuous)', async () => {
+    const handle = await solver.load();
+    const bg = programGraphs(rowSpread(), {}, { xs: [3, 7], k: 5 });
+    const model = buildModel(bg.graph, rwr, bg.weights);
+    expect(model.layout.recompute.length).toBe(2); // ys and s can carry ℓ_bs
+    const fromText = handle.highs.solve(toLpText(model), { output_flag: false, mip_rel_gap: 0 });
+    expect(fromText.Status).toBe('Optimal');
+    expect(fromText.ObjectiveValue).toBeCloseTo(solveModel(handle, model).objective!, 6);
   });
 
   it('is a cost name of its own and combines in weighted sums', () => {
