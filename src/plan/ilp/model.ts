@@ -14,11 +14,13 @@
 //                        π never decreases along a dependence).
 //   r_ng ∈ [0,1]         the `recompute` term: 1 when node n's order is the label of gather g (g
 //                        with a known growth factor f_g = |g| / |src(g)| > 1), cost w(n)·(f_g − 1).
-//                        Continuous: rows r_src ≥ 1 − x(src, g) and r_p ≥ r_c − x(p, c) along the
-//                        order-preserving fusible edges into src(g) make r at least the indicator
-//                        of a fused chain n → … → src(g) → g, which is exactly "d_n = ℓ_g" (rule 4
-//                        carries ℓ_g down such a chain; a node carrying ℓ_g is unmanifest, so every
-//                        out-edge is fused and one leads on to g); minimisation makes r equal it.
+//                        A producer of g's source needs none: it carries ℓ_g exactly when x(src, g)
+//                        = 0, so it pays through 1 − x. For the others, continuous, rows
+//                        r_p ≥ ind_c − x(p, c) along the order-carrying fusible edges into src(g)
+//                        make r at least the indicator of a fused chain n → … → src(g) → g, which is
+//                        exactly "d_n = ℓ_g" (rule 4 carries ℓ_g down such a chain; a node carrying
+//                        ℓ_g is unmanifest, so every out-edge is fused and one leads on to g);
+//                        minimisation makes r equal it.
 //   s_rq, y_q            the `reads` term (per array group with k ≥ 2 ordered read keys, in a
 //                        fixed order), as facility location: y_q = 1 when memory read q opens a
 //                        stream, s_rq = 1 when q joins the stream opened by an earlier read r
@@ -66,7 +68,10 @@ export interface ModelLayout {
   readonly piMax: number;
   /** The `reads` variables per array group that has any (for starting solutions, start.ts). */
   readonly streams: readonly StreamLayout[];
-  /** The `recompute` variables: r_ng, 1 exactly when node `node`'s order is `label`. */
+  /**
+   * The `recompute` variables: r_ng, 1 exactly when node `node`'s order is `label` (a producer
+   * of the gather's source has none: 1 − x of its edge to the gather is its indicator).
+   */
   readonly recompute: readonly { readonly node: number; readonly label: number; readonly col: number }[];
 }
 
@@ -293,9 +298,11 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
   return { columns, rows, offset, layout: { pi, order, manifest, fused, piMax, streams, recompute } };
 
   /**
-   * The `recompute` term: per gather g with f_g > 1, r_ng for every node n that can carry ℓ_g
-   * (structure.ts's label domain) and reach a producer of g's source along fusible edges that
-   * carry the consumer's order (`output` reads: map, fold and gather-index inputs).
+   * The `recompute` term, per gather g with f_g > 1. A producer of g's source carries ℓ_g exactly
+   * when its edge to g is fused, so its indicator is 1 − x(src, g), with no column of its own
+   * (cost w·(f_g − 1) as a constant minus the same on x). Every other node n that can carry ℓ_g
+   * (structure.ts's label domain) and reaches a source producer along fusible edges that carry
+   * the consumer's order (`output` reads: map, fold and gather-index inputs) gets r_ng.
    */
   function addRecompute(): LayoutRecompute {
     const out: { node: number; label: number; col: number }[] = [];
@@ -307,37 +314,42 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
       const factor = gatherFactor(graph, g, weights);
       if (g.label === null || factor === null || factor <= 1) continue;
       const label = g.label;
-      const cols = new Map<number, number>();
-      const rOf = (i: number): number => {
-        let col = cols.get(i);
-        if (col === undefined) {
-          const node = graph.nodes[i]!;
-          col = addCol(`r_${node.id}_${g.id}`, 0, 1, false, groupCoefficient(cost, 'recompute', node.group!, weights) * (factor - 1));
-          cols.set(i, col);
-          out.push({ node: i, label, col });
-        }
-        return col;
-      };
       const carries = (i: number): boolean => st.orderLabels[i]!.has(label);
+      const costOf = (i: number): number => groupCoefficient(cost, 'recompute', graph.nodes[i]!.group!, weights) * (factor - 1);
+      /** The indicator of "node i carries ℓ_g" as Σ terms + constant. */
+      const indicator = new Map<number, { readonly terms: readonly Term[]; readonly constant: number }>();
       const queue: number[] = [];
       graph.edges.forEach((e, k) => {
         const p = idx.get(e.from)!;
         if (e.to !== g.id || !e.reads.some((r) => r.order === 'label') || fixedUnfused(k) || !carries(p)) return;
-        // r_src + x(src, g) ≥ 1.
-        const first = !cols.has(p);
-        addRow(`rsrc_${e.from}_${g.id}`, 1, Infinity, [{ col: rOf(p), coef: 1 }, { col: fused[k]!, coef: 1 }]);
-        if (first) queue.push(p);
+        indicator.set(p, { terms: [{ col: fused[k]!, coef: -1 }], constant: 1 });
+        offset += costOf(p);
+        addCost(fused[k]!, -costOf(p));
+        queue.push(p);
       });
       for (let head = 0; head < queue.length; head++) {
         const c = queue[head]!;
+        const ic = indicator.get(c)!;
         for (const k of inEdges[c]!) {
           const e = graph.edges[k]!;
           const p = idx.get(e.from)!;
           if (!carries(p)) continue;
-          // r_p − r_c + x(p, c) ≥ 0.
-          const first = !cols.has(p);
-          addRow(`rcarry_${e.from}_${e.to}_${g.id}`, 0, Infinity, [{ col: rOf(p), coef: 1 }, { col: rOf(c), coef: -1 }, { col: fused[k]!, coef: 1 }]);
-          if (first) queue.push(p);
+          let ip = indicator.get(p);
+          if (ip === undefined) {
+            const col = addCol(`r_${e.from}_${g.id}`, 0, 1, false, costOf(p));
+            out.push({ node: p, label, col });
+            ip = { terms: [{ col, coef: 1 }], constant: 0 };
+            indicator.set(p, ip);
+            queue.push(p);
+          } else if (ip.constant === 1) {
+            continue; // a source producer: its indicator is exact already
+          }
+          // r_p ≥ indicator_c − x(p, c).
+          addRow(`rcarry_${e.from}_${e.to}_${g.id}`, ic.constant, Infinity, [
+            ...ip.terms,
+            ...ic.terms.map((t) => ({ col: t.col, coef: -t.coef })),
+            { col: fused[k]!, coef: 1 },
+          ]);
         }
       }
     }
