@@ -14,7 +14,7 @@ import { printProgram } from '../ir/printer.js';
 import { programToJson } from '../ir/json.js';
 import { componentsOf, type InterfaceValue } from '../ir/values.js';
 import { Compiler, entrySizes, type NamedInputs, type PlanningOptions } from '../driver/index.js';
-import { costNames } from '../plan/cost.js';
+import { costNames, defaultCostText } from '../plan/cost.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, planGraphs, programGraphs, type BlockGraphs } from '../plan/index.js';
 import { parseGraphJson } from '../plan/graphJson.js';
 import { graphToJson } from '../plan/graphToJson.js';
@@ -144,7 +144,7 @@ export function buildProgram(term: Terminal): Command {
 
   const strategyOption = () =>
     new Option('--strategy <name>', 'fusion strategy').choices(strategies as string[]).default('ilp');
-  const costOption = () => new Option('--cost <cost>', `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes" or "reads+writes+recompute"`).default('reads+writes');
+  const costOption = () => new Option('--cost <cost>', `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes"`).default(defaultCostText);
   const timeLimitOption = () =>
     new Option('--time-limit <seconds>', `stop the ILP solver after this long and keep its best plan, with its gap (default ${DEFAULT_TIME_LIMIT_SECONDS})`);
 

@@ -15,7 +15,7 @@ import type { DependenceGraph } from '../graph/types.js';
 import type { Block, Program, ScalarType, VarName } from '../ir/types.js';
 import { elementBytes } from '../ir/scalarOps.js';
 import { blockPlanFromAssignment, splitByPi, type Assignment } from './clusters.js';
-import { edgeWeightKey, parseCost, type CostSpec, type CostWeights } from './cost.js';
+import { defaultCostText, edgeWeightKey, parseCost, type CostSpec, type CostWeights } from './cost.js';
 import { staticSizes, type EntrySizes } from './evaluate.js';
 import { greedyAssignment, noFusionAssignment } from './greedy.js';
 import { buildModel, gatherFactor, type IlpModel, type ModelWeights } from './ilp/model.js';
@@ -27,7 +27,7 @@ import type { BlockPlan, Plan, SolveStatus, Strategy } from './types.js';
 
 export interface PlanOptions {
   readonly strategy?: Strategy;
-  /** Cost text (`reads+writes`, `2*reads + writes`) or a parsed spec. Default `reads+writes`. */
+  /** Cost text (`reads+writes`, `2*reads + writes`) or a parsed spec. Default `defaultCostText` (reads+writes+recompute). */
   readonly cost?: string | CostSpec;
   /**
    * Wall-clock limit for the ILP over all blocks, in seconds. Negative → E600. Absent: the
@@ -72,7 +72,7 @@ export interface BlockGraphs {
 export const DEFAULT_TIME_LIMIT_SECONDS = 10;
 
 export function resolveCost(cost: string | CostSpec | undefined): CostSpec {
-  if (cost === undefined) return parseCost('reads+writes');
+  if (cost === undefined) return parseCost(defaultCostText);
   return typeof cost === 'string' ? parseCost(cost) : cost;
 }
 
@@ -278,7 +278,7 @@ function unknownFactorNotes(bg: BlockGraphs, cost: CostSpec): string[] {
   ];
 }
 
-/** Plans a program with one strategy (default: the ILP, cost `reads+writes`). */
+/** Plans a program with one strategy (default: the ILP, cost `reads+writes+recompute`). */
 export async function plan(program: Program, options: PlanOptions = {}): Promise<Plan> {
   resolveCost(options.cost);
   checkTimeLimit(options.timeLimitSeconds);

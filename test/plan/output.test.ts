@@ -101,7 +101,7 @@ describe('renderers', () => {
   it('JSON: version, strategy, cost, status, objective, clusters with nodes and manifest', async () => {
     const p = singleLoop();
     const json = renderPlanJson(programGraphs(p), await plan(p, { solver }));
-    expect(json).toMatchObject({ version: 1, strategy: 'ilp', cost: 'reads+writes', status: 'optimal' });
+    expect(json).toMatchObject({ version: 1, strategy: 'ilp', cost: 'reads+writes+recompute', status: 'optimal' });
     expect(json.clusters).toHaveLength(1);
     expect(json.clusters[0]!.manifest).toEqual(['result']);
     expect(json.clusters[0]!.nodes).toEqual(['inds', 'bs', 'cs', 'ds', 'result']);

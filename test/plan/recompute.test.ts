@@ -88,7 +88,7 @@ describe('recompute: the definition on hand-worked programs', () => {
 
   it('the ILP stops fusing a fold into a gather once the duplicated work outweighs a write and a read', async () => {
     // reads+writes alone fuses everything (reads xs, writes bs: 2).
-    const rw = await plan(rowSpread(), { solver, shapes: { xs: [3, 7], k: 5 } });
+    const rw = await plan(rowSpread(), { cost: 'reads+writes', solver, shapes: { xs: [3, 7], k: 5 } });
     expect(rw.root.orders[1]).toEqual({ gather: 3 });
     // With recompute, s is written (1) and read (1) instead of recomputed (2 × 4).
     const p = await plan(rowSpread(), { cost: rwr, solver, shapes: { xs: [3, 7], k: 5 } });
