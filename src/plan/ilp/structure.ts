@@ -3,8 +3,12 @@
 // without changing its optimum. Every fact below holds for every valid plan (docs/PLANNING.md):
 //
 // - Strict steps (infusible edges, scatter precedences) raise the cluster number π by at least
-//   one; fused edges keep it. So π_a lies in [lb_a, ub_a] (longest strict paths into and out of
-//   a; any plan's π can be renumbered densely 0 … k−1 ≤ n−1), and two nodes joined by a path
+//   one; fused edges keep it. So π_a lies in [lb_a, ub_a]: any plan's π can be renumbered to
+//   the longest-path level of its cluster DAG (start.ts), which is at least the longest strict
+//   path into a, and at most n − 1 minus the longest strict path out of a and minus a's
+//   descendants (each level below a's holds a cluster of nodes that are neither a nor after it).
+//   The upper bound sets every big-M of π, so its tightness matters: on NAS MG (838 nodes) the
+//   descendant count took HiGHS from 72 B&B nodes to 1 (bench/plan/FINDINGS.md). Two nodes joined by a path
 //   with a strict step never share a π: an edge whose ends are so joined is never fused, and
 //   two reads by such nodes never share a memory stream.
 // - A node's order is a gather label ℓ (≥ 2) only when it is not manifest, i.e. every out-edge
@@ -41,6 +45,14 @@ export interface BlockStructure {
 interface Arc {
   readonly to: number;
   readonly strict: boolean;
+}
+
+function popCount(words: Uint32Array): number {
+  let count = 0;
+  for (let w of words) {
+    for (; w !== 0; w &= w - 1) count++;
+  }
+  return count;
 }
 
 function bitSet(words: Uint32Array): NodeSet {
@@ -105,8 +117,6 @@ export function blockStructure(graph: DependenceGraph): BlockStructure {
   for (const i of topo) for (const a of out[i]!) piLower[a.to] = Math.max(piLower[a.to]!, piLower[i]! + (a.strict ? 1 : 0));
   const height = new Array<number>(n).fill(0);
   for (const i of reverse) for (const a of out[i]!) height[i] = Math.max(height[i]!, height[a.to]! + (a.strict ? 1 : 0));
-  const piUpper = height.map((h) => n - 1 - h);
-
   const words = (n + 31) >>> 5;
   const reach = graph.nodes.map(() => new Uint32Array(words));
   const strict = graph.nodes.map(() => new Uint32Array(words));
@@ -127,6 +137,11 @@ export function blockStructure(graph: DependenceGraph): BlockStructure {
       }
     }
   }
+
+  // π_a ≤ n − 1 − max(strict height, descendants): in the longest-path numbering a's level is at
+  // most the number of clusters before a's, each holding a node that is neither a nor one of
+  // its descendants (a descendant's cluster comes no earlier than a's).
+  const piUpper = height.map((h, i) => n - 1 - Math.max(h, popCount(reach[i]!)));
 
   const labels = possibleLabels(graph, topo);
   const orderLower: number[] = [];
