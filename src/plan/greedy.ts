@@ -63,6 +63,39 @@ function scc(n: number, succ: readonly (readonly number[])[]): number[] {
   return comp;
 }
 
+/** What the feasibility check needs of a graph, computed once for the many checks of a greedy walk. */
+interface FeasibilityContext {
+  readonly graph: DependenceGraph;
+  /** [producer, consumer] node indices per edge. */
+  readonly ends: readonly (readonly [number, number])[];
+  /** Successors by dependence (edges and scatter precedences), per node index. */
+  readonly dependents: readonly (readonly number[])[];
+  readonly prec: readonly (readonly [number, number])[];
+  readonly outEdges: readonly (readonly number[])[];
+  readonly results: ReadonlySet<number>;
+  /** Per edge: the order constant of each non-`output` ordered read, or the consumer (`output`). */
+  readonly orderLinks: readonly (readonly { readonly consumer: boolean; readonly value: number }[])[];
+}
+
+function feasibilityContext(graph: DependenceGraph): FeasibilityContext {
+  const n = graph.nodes.length;
+  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
+  const ends = graph.edges.map((e) => [idx.get(e.from)!, idx.get(e.to)!] as const);
+  const prec = graph.precedences.map((p) => [idx.get(p.before)!, idx.get(p.scatter)!] as const);
+  const dependents: number[][] = Array.from({ length: n }, () => []);
+  for (const [p, c] of ends) dependents[p]!.push(c);
+  for (const [b, s] of prec) dependents[b]!.push(s);
+  const outEdges: number[][] = Array.from({ length: n }, () => []);
+  ends.forEach(([p], k) => outEdges[p]!.push(k));
+  const orderLinks = graph.edges.map((e, k) => {
+    const label = graph.nodes[ends[k]![1]]!.label;
+    return e.reads.flatMap((r) =>
+      r.order === 'unordered' ? [] : [r.order === 'output' ? { consumer: true, value: 0 } : { consumer: false, value: readOrderValue(r.order, 0, label) }],
+    );
+  });
+  return { graph, ends, dependents, prec, outEdges, results: new Set(graph.resultGroups), orderLinks };
+}
+
 /**
  * A full assignment if some valid plan fuses every edge of `fusedEdges` (others free), else null.
  * Fusing is closed under two forcing rules, applied to a fixpoint: nodes on a dependence path
@@ -70,21 +103,18 @@ function scc(n: number, succ: readonly (readonly number[])[]): number[] {
  * order class holds a gather label cannot be manifest, so all its out-edges are fused.
  */
 export function feasibleAssignment(graph: DependenceGraph, fusedEdges: ReadonlySet<number>): Assignment | null {
+  return closeFused(feasibilityContext(graph), fusedEdges);
+}
+
+function closeFused(ctx: FeasibilityContext, fusedEdges: ReadonlySet<number>): Assignment | null {
+  const { graph, ends, prec, outEdges, results } = ctx;
   const n = graph.nodes.length;
-  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
-  const ends = graph.edges.map((e) => [idx.get(e.from)!, idx.get(e.to)!] as const);
-  const prec = graph.precedences.map((p) => [idx.get(p.before)!, idx.get(p.scatter)!] as const);
   const chosen = new Set(fusedEdges);
-  const results = new Set(graph.resultGroups);
   const g = graph.gatherCount;
-  const outEdges: number[][] = Array.from({ length: n }, () => []);
-  ends.forEach(([p], k) => outEdges[p]!.push(k));
 
   for (;;) {
     // Clusters: SCCs of the dependences with every chosen edge also pointing back.
-    const succ: number[][] = Array.from({ length: n }, () => []);
-    for (const [p, c] of ends) succ[p]!.push(c);
-    for (const [b, s] of prec) succ[b]!.push(s);
+    const succ = ctx.dependents.map((d) => [...d]);
     for (const k of chosen) succ[ends[k]![1]]!.push(ends[k]![0]);
     const comp = scc(n, succ);
     const fused = ends.map(([p, c]) => comp[p] === comp[c]);
@@ -98,15 +128,11 @@ export function feasibleAssignment(graph: DependenceGraph, fusedEdges: ReadonlyS
       if (node.kind === 'scanl') ord.union(node.index, constant(0));
       if (node.kind === 'scanr') ord.union(node.index, constant(1));
     }
-    graph.edges.forEach((e, k) => {
-      if (!fused[k]) return;
+    fused.forEach((isFused, k) => {
+      if (!isFused) return;
       const [p, c] = ends[k]!;
-      const label = graph.nodes[c]!.label;
-      for (const r of e.reads) {
-        if (r.order === 'unordered') continue;
-        // `output` reads take the consumer's variable; the others a constant.
-        ord.union(p, r.order === 'output' ? c : constant(readOrderValue(r.order, 0, label)));
-      }
+      // `output` reads take the consumer's variable; the others a constant.
+      for (const link of ctx.orderLinks[k]!) ord.union(p, link.consumer ? c : constant(link.value));
     });
     const classConstant = new Map<number, number>();
     for (let v = 0; v <= g + 1; v++) {
@@ -145,17 +171,20 @@ export type GreedyDirection = 'down' | 'up';
 
 /** Greedy fusion: the edges in walking order, each kept fused when still feasible. */
 export function greedyAssignment(graph: DependenceGraph, direction: GreedyDirection): Assignment {
-  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
+  const ctx = feasibilityContext(graph);
   const candidates = graph.edges
-    .map((e, k) => ({ k, p: idx.get(e.from)!, c: idx.get(e.to)!, fusible: e.fusible }))
+    .map((e, k) => ({ k, p: ctx.ends[k]![0], c: ctx.ends[k]![1], fusible: e.fusible }))
     .filter((e) => e.fusible)
     .sort((a, b) => (direction === 'down' ? a.p - b.p || a.c - b.c : b.c - a.c || b.p - a.p));
   const chosen = new Set<number>();
-  let best = feasibleAssignment(graph, chosen);
+  let best = closeFused(ctx, chosen);
   if (best === null) throw new CompilerBug('plan/greedy', 'the unfused plan is infeasible');
-  for (const { k } of candidates) {
+  for (const { k, p, c } of candidates) {
     chosen.add(k);
-    const next = feasibleAssignment(graph, chosen);
+    // Already fused by what was chosen before (one cluster): the closure, and so the plan, is
+    // the same with it (the check is monotone), so skip the check. Most edges of large blocks.
+    if (best.cluster[p] === best.cluster[c]) continue;
+    const next = closeFused(ctx, chosen);
     if (next === null) chosen.delete(k);
     else best = next;
   }
