@@ -409,9 +409,16 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
     const strictlyReaches = (u: number, v: number): boolean => u !== v && st.strictlyAfter[u]!.has(v);
     const closesStrictCycle = (p: number, q: number, r: number, t: number): boolean =>
       reachOrSelf(q, r) && reachOrSelf(t, p) && (strictlyReaches(q, r) || strictlyReaches(t, p));
+    // A strict step on a path starts at a node with a strict descendant, and every such path
+    // starts at an end of e or f: pairs where no end has one close no strict cycle, so only pairs
+    // with a `touched` member are tried (all pairs of a block without strict steps, MG's, used to
+    // cost 20 M checks).
+    const touched = equalities.map((e) => st.hasStrictDescendant[e.a]! || st.hasStrictDescendant[e.b]!);
+    const touchedAt = touched.flatMap((t, i) => (t ? [i] : []));
     for (let i = 0; i < equalities.length; i++) {
       const e = equalities[i]!;
-      for (let j = i + 1; j < equalities.length; j++) {
+      const partners = touched[i] ? range(i + 1, equalities.length) : touchedAt.filter((j) => j > i);
+      for (const j of partners) {
         const f = equalities[j]!;
         if (!closesStrictCycle(e.a, e.b, f.a, f.b) && !closesStrictCycle(e.a, e.b, f.b, f.a) && !closesStrictCycle(e.b, e.a, f.a, f.b) && !closesStrictCycle(e.b, e.a, f.b, f.a)) continue;
         // literal(x) = 1 − x, literal(s) = s; literal_e + literal_f ≤ 1.
@@ -507,6 +514,11 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
     if (pairs.length > 0) streams.push({ reads: ordered, pairs, opens });
     return constant;
   }
+}
+
+/** The integers lo … hi − 1. */
+function range(lo: number, hi: number): number[] {
+  return Array.from({ length: Math.max(0, hi - lo) }, (_, i) => lo + i);
 }
 
 /**

@@ -29,6 +29,8 @@ export interface BlockStructure {
   readonly piUpper: readonly number[];
   /** Nodes reachable from each node by a path with at least one strict step. */
   readonly strictlyAfter: readonly NodeSet[];
+  /** Per node index: whether any node is strictly after it (strictlyAfter is not empty). */
+  readonly hasStrictDescendant: readonly boolean[];
   /** Nodes reachable from each node by a path of one or more steps. */
   readonly after: readonly NodeSet[];
   /** Gather labels (≥ 2) each node index's order can take; the domain's hi is their maximum. */
@@ -153,5 +155,6 @@ export function blockStructure(graph: DependenceGraph): BlockStructure {
     orderUpper.push(hi);
   }
   const sinks = graph.nodes.filter((node) => out[node.index]!.length === 0).map((node) => node.index);
-  return { piLower, piUpper, strictlyAfter: strict.map(bitSet), after: reach.map(bitSet), orderLabels: labels, orderLower, orderUpper, sinks, topo };
+  const hasStrictDescendant = strict.map((words) => words.some((w) => w !== 0));
+  return { piLower, piUpper, strictlyAfter: strict.map(bitSet), hasStrictDescendant, after: reach.map(bitSet), orderLabels: labels, orderLower, orderUpper, sinks, topo };
 }
