@@ -2,8 +2,12 @@
 // (model.ts): it lets the model fix variables and drop big-M rows that could never bind,
 // without changing its optimum. Every fact below holds for every valid plan (docs/PLANNING.md):
 //
-// - Strict steps (infusible edges, scatter precedences) raise the cluster number π by at least
-//   one; fused edges keep it. So π_a lies in [lb_a, ub_a]: any plan's π can be renumbered to
+// - Strict steps (infusible edges, scatter precedences, and edges that no valid plan fuses,
+//   found to a fixpoint: see blockStructure) raise the cluster number π by at least one; fused
+//   edges keep it. The never-fused edges matter most: on NAS MG every edge is fusible, but a
+//   gather source read by gathers of different labels is never fused, and seeing that as a
+//   strict step fixes the edges that would close a cycle through it, which the LP alone saw only
+//   through big-Ms (class W: HiGHS 15 s -> 1 s). So π_a lies in [lb_a, ub_a]: any plan's π can be renumbered to
 //   the longest-path level of its cluster DAG (start.ts), which is at least the longest strict
 //   path into a, and at most n − 1 minus the longest strict path out of a and minus a's
 //   descendants (each level below a's holds a cluster of nodes that are neither a nor after it).
@@ -21,6 +25,8 @@ import { CompilerBug } from '../../diagnostics/index.js';
 /** A set of node indices as a bit set (n bits). */
 export interface NodeSet {
   has(i: number): boolean;
+  /** The bits, 32 nodes a word (node i is bit i & 31 of word i >>> 5), for tight loops. */
+  readonly words: Uint32Array;
 }
 
 export interface BlockStructure {
@@ -40,6 +46,8 @@ export interface BlockStructure {
   readonly orderUpper: readonly number[];
   /** Nodes with no outgoing edge or precedence: the last π on every chain ends at one of them. */
   readonly sinks: readonly number[];
+  /** Per edge (graph.edges order): no valid plan fuses it, so x = 1 and it is a strict step. */
+  readonly neverFused: readonly boolean[];
   /** Node indices in a topological order of edges plus precedences. */
   readonly topo: readonly number[];
 }
@@ -58,7 +66,7 @@ function popCount(words: Uint32Array): number {
 }
 
 function bitSet(words: Uint32Array): NodeSet {
-  return { has: (i) => (words[i >>> 5]! & (1 << (i & 31))) !== 0 };
+  return { has: (i) => (words[i >>> 5]! & (1 << (i & 31))) !== 0, words };
 }
 
 /** Outgoing arcs per node index: every edge (strict when infusible) and every precedence (strict). */
@@ -66,6 +74,15 @@ export function dependenceArcs(graph: DependenceGraph): readonly (readonly Arc[]
   const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
   const out: Arc[][] = graph.nodes.map(() => []);
   for (const e of graph.edges) out[idx.get(e.from)!]!.push({ to: idx.get(e.to)!, strict: !e.fusible });
+  for (const p of graph.precedences) out[idx.get(p.before)!]!.push({ to: idx.get(p.scatter)!, strict: true });
+  return out;
+}
+
+/** dependenceArcs with every never-fused edge strict. */
+function arcsWith(graph: DependenceGraph, neverFused: readonly boolean[]): readonly (readonly Arc[])[] {
+  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
+  const out: Arc[][] = graph.nodes.map(() => []);
+  graph.edges.forEach((e, k) => out[idx.get(e.from)!]!.push({ to: idx.get(e.to)!, strict: neverFused[k]! }));
   for (const p of graph.precedences) out[idx.get(p.before)!]!.push({ to: idx.get(p.scatter)!, strict: true });
   return out;
 }
@@ -84,18 +101,22 @@ function topologicalOrder(out: readonly (readonly Arc[])[]): number[] {
 }
 
 /** The labels a node's order may take beyond 0 and 1 (see the header), per node index. */
-function possibleLabels(graph: DependenceGraph, topo: readonly number[]): readonly (ReadonlySet<number>)[] {
+function possibleLabels(graph: DependenceGraph, topo: readonly number[], neverFused: readonly boolean[]): readonly (ReadonlySet<number>)[] {
   const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
   const results = new Set(graph.resultGroups);
   const outEdges = graph.nodes.map(() => [] as (typeof graph.edges)[number][]);
-  for (const e of graph.edges) outEdges[idx.get(e.from)!]!.push(e);
+  const unfusedOut = graph.nodes.map(() => false);
+  graph.edges.forEach((e, k) => {
+    outEdges[idx.get(e.from)!]!.push(e);
+    if (neverFused[k]) unfusedOut[idx.get(e.from)!] = true;
+  });
   const labels: Set<number>[] = graph.nodes.map(() => new Set());
   const free = (node: GraphNode): boolean => node.kind !== 'scanl' && node.kind !== 'scanr' && node.kind !== 'scatter' && node.kind !== 'force';
   for (const i of [...topo].reverse()) {
     const node = graph.nodes[i]!;
     const out = outEdges[i]!;
     if (node.group === null || !free(node) || results.has(node.group) || out.length === 0) continue;
-    if (out.some((e) => !e.fusible)) continue;
+    if (unfusedOut[i]) continue;
     // Intersect, over every ordered read of the node, the labels that read can carry.
     const carriedByRead = out.flatMap((e) => {
       const c = idx.get(e.to)!;
@@ -109,9 +130,37 @@ function possibleLabels(graph: DependenceGraph, topo: readonly number[]): readon
   return labels;
 }
 
+/**
+ * The facts of the header, to a fixpoint: an edge that no valid plan fuses (infusible; ends
+ * joined by a path with a strict step, or with disjoint π ranges; fixed read orders that clash
+ * with each other or with the producer's order domain) is a strict step of every plan, which
+ * can make more paths strict, raise π bounds and shrink label domains.
+ */
 export function blockStructure(graph: DependenceGraph): BlockStructure {
+  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
+  const neverFused = graph.edges.map((e) => !e.fusible);
+  for (;;) {
+    const st = structureWith(graph, neverFused);
+    let more = false;
+    graph.edges.forEach((e, k) => {
+      if (neverFused[k]) return;
+      const p = idx.get(e.from)!;
+      const c = idx.get(e.to)!;
+      const apart = st.strictlyAfter[p]!.has(c) || st.piLower[p]! > st.piUpper[c]! || st.piLower[c]! > st.piUpper[p]!;
+      const fixed = new Set(e.reads.flatMap((r) => (r.order === 'zero' ? [0] : r.order === 'one' ? [1] : r.order === 'label' ? [graph.nodes[c]!.label ?? -1] : [])));
+      const carries = (o: number): boolean => (o <= 1 ? st.orderLower[p]! <= o && o <= st.orderUpper[p]! : st.orderLabels[p]!.has(o));
+      if (apart || fixed.size > 1 || [...fixed].some((o) => !carries(o))) {
+        neverFused[k] = true;
+        more = true;
+      }
+    });
+    if (!more) return st;
+  }
+}
+
+function structureWith(graph: DependenceGraph, neverFused: readonly boolean[]): BlockStructure {
   const n = graph.nodes.length;
-  const out = dependenceArcs(graph);
+  const out = arcsWith(graph, neverFused);
   const topo = topologicalOrder(out);
   const reverse = [...topo].reverse();
 
@@ -145,7 +194,7 @@ export function blockStructure(graph: DependenceGraph): BlockStructure {
   // its descendants (a descendant's cluster comes no earlier than a's).
   const piUpper = height.map((h, i) => n - 1 - Math.max(h, popCount(reach[i]!)));
 
-  const labels = possibleLabels(graph, topo);
+  const labels = possibleLabels(graph, topo, neverFused);
   const orderLower: number[] = [];
   const orderUpper: number[] = [];
   for (const node of graph.nodes) {
@@ -156,5 +205,17 @@ export function blockStructure(graph: DependenceGraph): BlockStructure {
   }
   const sinks = graph.nodes.filter((node) => out[node.index]!.length === 0).map((node) => node.index);
   const hasStrictDescendant = strict.map((words) => words.some((w) => w !== 0));
-  return { piLower, piUpper, strictlyAfter: strict.map(bitSet), hasStrictDescendant, after: reach.map(bitSet), orderLabels: labels, orderLower, orderUpper, sinks, topo };
+  return {
+    piLower,
+    piUpper,
+    strictlyAfter: strict.map(bitSet),
+    hasStrictDescendant,
+    after: reach.map(bitSet),
+    orderLabels: labels,
+    orderLower,
+    orderUpper,
+    sinks,
+    topo,
+    neverFused: [...neverFused],
+  };
 }
