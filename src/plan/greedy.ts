@@ -18,49 +18,104 @@
 
 import type { DependenceGraph } from '../graph/types.js';
 import { CompilerBug } from '../diagnostics/index.js';
-import { readOrderValue, unionFind, type Assignment } from './clusters.js';
+import { readOrderValue, type Assignment } from './clusters.js';
 
-/** Strongly connected components (iterative Tarjan) of 0 … n−1 under `succ`; ids in reverse topological order. */
-function scc(n: number, succ: readonly (readonly number[])[]): number[] {
-  const index = new Array<number>(n).fill(-1);
-  const low = new Array<number>(n).fill(0);
-  const onStack = new Array<boolean>(n).fill(false);
+/** Successor lists in compressed form: v's successors are targets[starts[v]] … targets[starts[v + 1] − 1]. */
+interface Adjacency {
+  readonly starts: Int32Array;
+  readonly targets: Int32Array;
+}
+
+/**
+ * Strongly connected components (iterative Tarjan) of 0 … n−1; ids in reverse topological
+ * order. Typed arrays throughout: a greedy walk over a thousand-node block runs it a thousand times.
+ */
+function scc(n: number, adj: Adjacency): number[] {
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
   const comp = new Array<number>(n).fill(-1);
-  const stack: number[] = [];
+  const stack = new Int32Array(n);
+  let stackTop = 0;
+  // The DFS path: node and position in its successor list.
+  const workNode = new Int32Array(n);
+  const workNext = new Int32Array(n);
   let counter = 0;
   let comps = 0;
   for (let root = 0; root < n; root++) {
     if (index[root] !== -1) continue;
-    const work: { v: number; i: number }[] = [{ v: root, i: 0 }];
+    let depth = 0;
+    workNode[0] = root;
+    workNext[0] = adj.starts[root]!;
     index[root] = low[root] = counter++;
-    stack.push(root);
-    onStack[root] = true;
-    while (work.length > 0) {
-      const top = work[work.length - 1]!;
-      const next = succ[top.v]![top.i++];
-      if (next !== undefined) {
+    stack[stackTop++] = root;
+    onStack[root] = 1;
+    while (depth >= 0) {
+      const v = workNode[depth]!;
+      if (workNext[depth]! < adj.starts[v + 1]!) {
+        const next = adj.targets[workNext[depth]++]!;
         if (index[next] === -1) {
           index[next] = low[next] = counter++;
-          stack.push(next);
-          onStack[next] = true;
-          work.push({ v: next, i: 0 });
-        } else if (onStack[next]) low[top.v] = Math.min(low[top.v]!, index[next]!);
+          stack[stackTop++] = next;
+          onStack[next] = 1;
+          depth++;
+          workNode[depth] = next;
+          workNext[depth] = adj.starts[next]!;
+        } else if (onStack[next]) low[v] = Math.min(low[v]!, index[next]!);
         continue;
       }
-      work.pop();
-      if (work.length > 0) low[work[work.length - 1]!.v] = Math.min(low[work[work.length - 1]!.v]!, low[top.v]!);
-      if (low[top.v] === index[top.v]) {
+      depth--;
+      if (depth >= 0) low[workNode[depth]!] = Math.min(low[workNode[depth]!]!, low[v]!);
+      if (low[v] === index[v]) {
         for (;;) {
-          const w = stack.pop()!;
-          onStack[w] = false;
+          const w = stack[--stackTop]!;
+          onStack[w] = 0;
           comp[w] = comps;
-          if (w === top.v) break;
+          if (w === v) break;
         }
         comps++;
       }
     }
   }
   return comp;
+}
+
+/** Dependence successors of every node, then the chosen edges pointing back (consumer → producer). */
+function withBackEdges(ctx: FeasibilityContext, chosen: ReadonlySet<number>): Adjacency {
+  const n = ctx.dependents.length;
+  const starts = new Int32Array(n + 1);
+  for (let v = 0; v < n; v++) starts[v + 1] = ctx.dependents[v]!.length;
+  for (const k of chosen) starts[ctx.ends[k]![1] + 1]!++;
+  for (let v = 0; v < n; v++) starts[v + 1]! += starts[v]!;
+  const fill = starts.slice(0, n);
+  const targets = new Int32Array(starts[n]!);
+  for (let v = 0; v < n; v++) for (const w of ctx.dependents[v]!) targets[fill[v]!++] = w;
+  for (const k of chosen) targets[fill[ctx.ends[k]![1]]!++] = ctx.ends[k]![0];
+  return { starts, targets };
+}
+
+/** A union-find over 0 … size−1 on a typed array (unionFind of clusters.ts, allocation-light). */
+function typedUnionFind(size: number): { find(i: number): number; union(a: number, b: number): void } {
+  const parent = new Int32Array(size);
+  for (let i = 0; i < size; i++) parent[i] = i;
+  const find = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r]!;
+    while (parent[i] !== r) {
+      const next = parent[i]!;
+      parent[i] = r;
+      i = next;
+    }
+    return r;
+  };
+  return {
+    find,
+    union(a, b) {
+      const ra = find(a);
+      const rb = find(b);
+      if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+    },
+  };
 }
 
 /** What the feasibility check needs of a graph, computed once for the many checks of a greedy walk. */
@@ -114,15 +169,13 @@ function closeFused(ctx: FeasibilityContext, fusedEdges: ReadonlySet<number>): A
 
   for (;;) {
     // Clusters: SCCs of the dependences with every chosen edge also pointing back.
-    const succ = ctx.dependents.map((d) => [...d]);
-    for (const k of chosen) succ[ends[k]![1]]!.push(ends[k]![0]);
-    const comp = scc(n, succ);
+    const comp = scc(n, withBackEdges(ctx, chosen));
     const fused = ends.map(([p, c]) => comp[p] === comp[c]);
     if (graph.edges.some((e, k) => fused[k] && !e.fusible)) return null;
     if (prec.some(([b, s]) => comp[b] === comp[s])) return null;
 
     // Orders: variables 0 … n−1, constants n + value for value 0 … g+1.
-    const ord = unionFind(n + g + 2);
+    const ord = typedUnionFind(n + g + 2);
     const constant = (value: number): number => n + value;
     for (const node of graph.nodes) {
       if (node.kind === 'scanl') ord.union(node.index, constant(0));
