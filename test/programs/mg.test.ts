@@ -4,7 +4,7 @@
 // optimal plan; and the same for the older port bench/programs/mg-generates.fuse (every stencil
 // one indexing generate), which the paper harness runs beside it.
 //
-// The interpreter on class S and class W fused are slow; they run only with
+// The interpreter on class S, and classes W and A fused, are slow; they run only with
 // MG_SLOW=1:  MG_SLOW=1 npx vitest run test/programs/mg.test.ts  (see bench/programs/README-mg.md).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -130,6 +130,7 @@ describe('mg.fuse (stencils as gathers)', () => {
     it('class S (32³, 4 iterations), fused by the ILP plan', verifies(mg, MG_CLASSES.S, ilp), 120_000);
     it.runIf(slow)('class S, by the reference interpreter', verifies(mg, MG_CLASSES.S, { interpret: true }), 600_000);
     it.runIf(slow)('class W (128³, 4 iterations), fused by the ILP plan', verifies(mg, MG_CLASSES.W, ilp), 1_800_000);
+    it.runIf(slow)('class A (256³, 4 iterations), fused by the ILP plan', verifies(mg, MG_CLASSES.A, ilp), 1_800_000);
   });
 
   describe('the program the planner sees', () => {
