@@ -23,9 +23,10 @@ export interface Assignment {
   readonly manifest: readonly boolean[];
 }
 
-/** A small union-find over 0 … size−1, local to one call. */
+/** A union-find over 0 … size−1, local to one call (a typed array: greedy runs it per candidate). */
 export function unionFind(size: number): { find(i: number): number; union(a: number, b: number): void } {
-  const parent = Array.from({ length: size }, (_, i) => i);
+  const parent = new Int32Array(size);
+  for (let i = 0; i < size; i++) parent[i] = i;
   const find = (i: number): number => {
     let r = i;
     while (parent[r] !== r) r = parent[r]!;

@@ -18,7 +18,7 @@
 
 import type { DependenceGraph } from '../graph/types.js';
 import { CompilerBug } from '../diagnostics/index.js';
-import { readOrderValue, type Assignment } from './clusters.js';
+import { readOrderValue, unionFind, type Assignment } from './clusters.js';
 
 /** Successor lists in compressed form: v's successors are targets[starts[v]] … targets[starts[v + 1] − 1]. */
 interface Adjacency {
@@ -94,30 +94,6 @@ function withBackEdges(ctx: FeasibilityContext, chosen: ReadonlySet<number>): Ad
   return { starts, targets };
 }
 
-/** A union-find over 0 … size−1 on a typed array (unionFind of clusters.ts, allocation-light). */
-function typedUnionFind(size: number): { find(i: number): number; union(a: number, b: number): void } {
-  const parent = new Int32Array(size);
-  for (let i = 0; i < size; i++) parent[i] = i;
-  const find = (i: number): number => {
-    let r = i;
-    while (parent[r] !== r) r = parent[r]!;
-    while (parent[i] !== r) {
-      const next = parent[i]!;
-      parent[i] = r;
-      i = next;
-    }
-    return r;
-  };
-  return {
-    find,
-    union(a, b) {
-      const ra = find(a);
-      const rb = find(b);
-      if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-    },
-  };
-}
-
 /** What the feasibility check needs of a graph, computed once for the many checks of a greedy walk. */
 interface FeasibilityContext {
   readonly graph: DependenceGraph;
@@ -175,7 +151,7 @@ function closeFused(ctx: FeasibilityContext, fusedEdges: ReadonlySet<number>): A
     if (prec.some(([b, s]) => comp[b] === comp[s])) return null;
 
     // Orders: variables 0 … n−1, constants n + value for value 0 … g+1.
-    const ord = typedUnionFind(n + g + 2);
+    const ord = unionFind(n + g + 2);
     const constant = (value: number): number => n + value;
     for (const node of graph.nodes) {
       if (node.kind === 'scanl') ord.union(node.index, constant(0));
