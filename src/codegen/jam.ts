@@ -17,8 +17,8 @@
 // - the inner loop's bounds do not depend on the row, and nothing nests deeper.
 // The rows left over (E mod 4) run in the original loop.
 
-import type { JsExpr, JsStmt } from './jsast.js';
-import { bin, constDecl, id, mul, num, renameStmt, type Rename } from './jsast.js';
+import type { JsStmt } from './jsast.js';
+import { bin, constDecl, forEachNode, id, mul, num, renameStmt, type Rename } from './jsast.js';
 
 const FACTOR = 4;
 
@@ -32,96 +32,19 @@ interface Facts {
 }
 
 function collect(stmts: readonly JsStmt[], facts: Facts): void {
-  const expr = (e: JsExpr, target = false): void => {
-    switch (e.kind) {
-      case 'num':
-        return;
-      case 'id':
-        facts.ids.add(e.name);
-        return;
-      case 'binary':
-        expr(e.lhs);
-        expr(e.rhs);
-        return;
-      case 'unary':
-        expr(e.arg);
-        return;
-      case 'cond':
-        expr(e.test);
-        expr(e.then);
-        expr(e.else);
-        return;
-      case 'call':
-        expr(e.callee);
-        e.args.forEach((a) => expr(a));
-        return;
-      case 'member':
-        expr(e.object);
-        return;
-      case 'index':
-        if (e.object.kind === 'id') (target ? facts.written : facts.read).add(e.object.name);
-        expr(e.object);
-        expr(e.index);
-        return;
-      case 'array':
-        e.elems.forEach((a) => expr(a));
-        return;
-      case 'set':
-        expr(e.value);
-        return;
-      case 'seq':
-        expr(e.first);
-        expr(e.then);
-        return;
-      default:
-        e satisfies never;
-    }
-  };
-  for (const s of stmts) {
-    switch (s.kind) {
-      case 'decl':
-        facts.declared.add(s.name);
-        if (s.init !== null) expr(s.init);
-        break;
-      case 'assign':
-        expr(s.target, true);
-        expr(s.value);
-        break;
-      case 'expr':
-        expr(s.expr);
-        break;
-      case 'for':
-        facts.loops++;
-        facts.declared.add(s.index);
-        expr(s.from);
-        expr(s.to);
-        collect(s.body, facts);
-        break;
-      case 'while':
-        facts.loops++;
-        expr(s.test);
-        collect(s.body, facts);
-        break;
-      case 'if':
-        expr(s.test);
-        collect(s.then, facts);
-        collect(s.else, facts);
-        break;
-      case 'block':
-        collect(s.body, facts);
-        break;
-      case 'return':
-      case 'function':
-        // Never inside a cluster's loops; refusing keeps the conditions simple.
-        facts.loops += 100;
-        break;
-      case 'break':
-      case 'comment':
-        break;
-      default:
-        s satisfies never;
-    }
-  }
+  forEachNode(stmts, {
+    expr(e, target) {
+      if (e.kind === 'id') facts.ids.add(e.name);
+      if (e.kind === 'index' && e.object.kind === 'id') (target ? facts.written : facts.read).add(e.object.name);
+    },
+    stmt(s) {
+      if (s.kind === 'decl') facts.declared.add(s.name);
+      if (s.kind === 'for') facts.declared.add(s.index);
+      if (s.kind === 'for' || s.kind === 'while') facts.loops++;
+      // Never inside a cluster's loops; refusing keeps the conditions simple.
+      if (s.kind === 'return' || s.kind === 'function') facts.loops += 100;
+    },
+  });
 }
 
 function factsOf(stmts: readonly JsStmt[]): Facts {

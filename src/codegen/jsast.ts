@@ -166,3 +166,109 @@ export function renameStmt(s: JsStmt, rename: Rename): JsStmt {
       return s satisfies never;
   }
 }
+
+/** What `forEachNode` calls; each is optional. */
+export interface NodeVisitor {
+  /**
+   * Every expression, sub-expressions included. `target` is true only for the whole target of an
+   * assignment (`a[i] = …`), which writes rather than reads: unroll-and-jam needs to tell the two
+   * apart (its sub-expressions, `a` and `i`, are read and get false).
+   */
+  expr?(e: JsExpr, target: boolean): void;
+  /** Every statement, before its expressions and nested statements. */
+  stmt?(s: JsStmt): void;
+}
+
+/**
+ * Visits statements and every expression in them, each node before its children and children in
+ * source order (so names are met in the order the printed code reads them: the callers' lists of
+ * parameters and temporaries follow it). Nested functions are not entered: each generated
+ * function is analysed on its own.
+ */
+export function forEachNode(stmts: readonly JsStmt[], visitor: NodeVisitor): void {
+  const expr = (e: JsExpr, target = false): void => {
+    visitor.expr?.(e, target);
+    switch (e.kind) {
+      case 'num':
+      case 'id':
+        return;
+      case 'binary':
+        expr(e.lhs);
+        expr(e.rhs);
+        return;
+      case 'unary':
+        expr(e.arg);
+        return;
+      case 'cond':
+        expr(e.test);
+        expr(e.then);
+        expr(e.else);
+        return;
+      case 'call':
+        expr(e.callee);
+        e.args.forEach((a) => expr(a));
+        return;
+      case 'member':
+        expr(e.object);
+        return;
+      case 'index':
+        expr(e.object);
+        expr(e.index);
+        return;
+      case 'array':
+        e.elems.forEach((a) => expr(a));
+        return;
+      case 'set':
+        expr(e.value);
+        return;
+      case 'seq':
+        expr(e.first);
+        expr(e.then);
+        return;
+      default:
+        e satisfies never;
+    }
+  };
+  const stmt = (s: JsStmt): void => {
+    visitor.stmt?.(s);
+    switch (s.kind) {
+      case 'decl':
+        if (s.init !== null) expr(s.init);
+        return;
+      case 'assign':
+        expr(s.target, true);
+        expr(s.value);
+        return;
+      case 'expr':
+        expr(s.expr);
+        return;
+      case 'for':
+        expr(s.from);
+        expr(s.to);
+        s.body.forEach(stmt);
+        return;
+      case 'while':
+        expr(s.test);
+        s.body.forEach(stmt);
+        return;
+      case 'if':
+        expr(s.test);
+        s.then.forEach(stmt);
+        s.else.forEach(stmt);
+        return;
+      case 'block':
+        s.body.forEach(stmt);
+        return;
+      case 'return':
+        if (s.value !== null) expr(s.value);
+        return;
+      case 'break':
+      case 'comment':
+      case 'function':
+        return;
+      default:
+        s satisfies never;
+    }
+  };
+  stmts.forEach(stmt);
+}

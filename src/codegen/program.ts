@@ -14,7 +14,7 @@ import type {
 import type { BlockPlan, Plan } from '../plan/types.js';
 import { generateCluster } from './cluster.js';
 import {
-  arr, assign, bin, call, comment, constDecl, exprStmt, id, index, letDecl, member, mul, num, un,
+  arr, assign, bin, call, comment, constDecl, exprStmt, forEachNode, id, index, letDecl, member, mul, num, un,
   type JsExpr, type JsStmt,
 } from './jsast.js';
 import { printProgramText } from './printer.js';
@@ -426,111 +426,17 @@ function sameExpr(a: JsExpr, b: JsExpr): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Calls `onId` for every identifier an expression reads, `onSet` for every temporary it sets. */
-function visitExpr(e: JsExpr, onId: (name: string) => void, onSet: (name: string) => void): void {
-  const go = (x: JsExpr): void => visitExpr(x, onId, onSet);
-  switch (e.kind) {
-    case 'num':
-      return;
-    case 'id':
-      onId(e.name);
-      return;
-    case 'binary':
-      go(e.lhs);
-      go(e.rhs);
-      return;
-    case 'unary':
-      go(e.arg);
-      return;
-    case 'cond':
-      go(e.test);
-      go(e.then);
-      go(e.else);
-      return;
-    case 'call':
-      go(e.callee);
-      e.args.forEach(go);
-      return;
-    case 'member':
-      go(e.object);
-      return;
-    case 'index':
-      go(e.object);
-      go(e.index);
-      return;
-    case 'array':
-      e.elems.forEach(go);
-      return;
-    case 'set':
-      onSet(e.name);
-      go(e.value);
-      return;
-    case 'seq':
-      go(e.first);
-      go(e.then);
-      return;
-    default:
-      e satisfies never;
-  }
-}
-
-/**
- * Walks statements (not into nested functions): `onExpr` sees every expression, `onDecl` every
- * name a statement declares (locals, loop indices).
- */
-function visitStmts(stmts: readonly JsStmt[], onExpr: (e: JsExpr) => void, onDecl: (name: string) => void): void {
-  const stmt = (s: JsStmt): void => {
-    switch (s.kind) {
-      case 'decl':
-        onDecl(s.name);
-        if (s.init !== null) onExpr(s.init);
-        return;
-      case 'assign':
-        onExpr(s.target);
-        onExpr(s.value);
-        return;
-      case 'expr':
-        onExpr(s.expr);
-        return;
-      case 'for':
-        onDecl(s.index);
-        onExpr(s.from);
-        onExpr(s.to);
-        s.body.forEach(stmt);
-        return;
-      case 'while':
-        onExpr(s.test);
-        s.body.forEach(stmt);
-        return;
-      case 'if':
-        onExpr(s.test);
-        s.then.forEach(stmt);
-        s.else.forEach(stmt);
-        return;
-      case 'block':
-        s.body.forEach(stmt);
-        return;
-      case 'return':
-        if (s.value !== null) onExpr(s.value);
-        return;
-      case 'break':
-      case 'comment':
-      case 'function':
-        return;
-      default:
-        s satisfies never;
-    }
-  };
-  stmts.forEach(stmt);
-}
-
 /**
  * A function body with its expression temporaries (see `set` in jsast.ts) declared up front:
  * one `let` per temporary, at function level, so V8 keeps each in a register like any local.
  */
 function withTemps(stmts: readonly JsStmt[]): JsStmt[] {
   const temps = new Set<string>();
-  visitStmts(stmts, (e) => visitExpr(e, () => {}, (name) => temps.add(name)), () => {});
+  forEachNode(stmts, {
+    expr(e) {
+      if (e.kind === 'set') temps.add(e.name);
+    },
+  });
   return [...[...temps].map((t) => letDecl(t, null)), ...stmts];
 }
 
@@ -545,7 +451,16 @@ function freeIds(stmts: readonly JsStmt[]): string[] {
       used.push(name);
     }
   };
-  visitStmts(stmts, (e) => visitExpr(e, onId, (name) => declared.add(name)), (name) => declared.add(name));
+  forEachNode(stmts, {
+    expr(e) {
+      if (e.kind === 'id') onId(e.name);
+      if (e.kind === 'set') declared.add(e.name);
+    },
+    stmt(s) {
+      if (s.kind === 'decl') declared.add(s.name);
+      if (s.kind === 'for') declared.add(s.index);
+    },
+  });
   return used.filter((n) => !declared.has(n));
 }
 

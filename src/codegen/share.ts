@@ -16,97 +16,20 @@
 // so what the code computes and which error it raises first are unchanged.
 
 import type { JsExpr, JsStmt } from './jsast.js';
-import { renameExpr, renameStmt } from './jsast.js';
+import { forEachNode, renameExpr, renameStmt } from './jsast.js';
 
 /** Names that change after their declaration: `let`s, assignment targets, temporaries. */
 function mutableNames(stmts: readonly JsStmt[]): Set<string> {
   const names = new Set<string>();
-  const expr = (e: JsExpr): void => {
-    switch (e.kind) {
-      case 'num':
-      case 'id':
-        return;
-      case 'binary':
-        expr(e.lhs);
-        expr(e.rhs);
-        return;
-      case 'unary':
-        expr(e.arg);
-        return;
-      case 'cond':
-        expr(e.test);
-        expr(e.then);
-        expr(e.else);
-        return;
-      case 'call':
-        expr(e.callee);
-        e.args.forEach(expr);
-        return;
-      case 'member':
-        expr(e.object);
-        return;
-      case 'index':
-        expr(e.object);
-        expr(e.index);
-        return;
-      case 'array':
-        e.elems.forEach(expr);
-        return;
-      case 'set':
-        names.add(e.name);
-        expr(e.value);
-        return;
-      case 'seq':
-        expr(e.first);
-        expr(e.then);
-        return;
-      default:
-        e satisfies never;
-    }
-  };
-  const stmt = (s: JsStmt): void => {
-    switch (s.kind) {
-      case 'decl':
-        if (s.mutable) names.add(s.name);
-        if (s.init !== null) expr(s.init);
-        return;
-      case 'assign':
-        if (s.target.kind === 'id') names.add(s.target.name);
-        expr(s.target);
-        expr(s.value);
-        return;
-      case 'expr':
-        expr(s.expr);
-        return;
-      case 'for':
-        expr(s.from);
-        expr(s.to);
-        s.body.forEach(stmt);
-        return;
-      case 'while':
-        expr(s.test);
-        s.body.forEach(stmt);
-        return;
-      case 'if':
-        expr(s.test);
-        s.then.forEach(stmt);
-        s.else.forEach(stmt);
-        return;
-      case 'block':
-        s.body.forEach(stmt);
-        return;
-      case 'return':
-        if (s.value !== null) expr(s.value);
-        return;
-      case 'break':
-      case 'comment':
-      case 'function':
-        return;
-      default:
-        s satisfies never;
-    }
-  };
-  stmts.forEach(stmt);
+  forEachNode(stmts, {
+    stmt(s) {
+      if (s.kind === 'decl' && s.mutable) names.add(s.name);
+      if (s.kind === 'assign' && s.target.kind === 'id') names.add(s.target.name);
+    },
+    expr(e) {
+      if (e.kind === 'set') names.add(e.name);
+    },
+  });
   return names;
 }
 
