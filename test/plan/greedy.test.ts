@@ -1,19 +1,16 @@
 // The greedy planners' feasibility check is exact: on random small programs and random sets of
 // fused edges it agrees with HiGHS solving the ILP with those edges' x fixed to 0.
 import { describe, expect, it } from 'vitest';
-import { programGraphs, plan, type BlockGraphs } from '../../src/plan/index.js';
+import { programGraphs, plan } from '../../src/plan/index.js';
 import { feasibleAssignment } from '../../src/plan/greedy.js';
 import { buildModel } from '../../src/plan/ilp/model.js';
 import { createSolverLoader, solveModel } from '../../src/plan/ilp/solver.js';
 import { parseCost } from '../../src/plan/cost.js';
 import { seededRng, randomProgram } from '../util/index.js';
 import { greedyTopDownBad, greedyBottomUpBad } from './fixtures.js';
+import { allBlocks } from './modelCheck.js';
 
 const solver = createSolverLoader();
-
-function allBlocks(bg: BlockGraphs): BlockGraphs[] {
-  return [bg, ...Object.values(bg.children).flatMap((bs) => bs.flatMap(allBlocks))];
-}
 
 describe('greedy feasibility = HiGHS feasibility', () => {
   it.each(Array.from({ length: 25 }, (_, i) => i + 100))('seed %i', async (seed) => {

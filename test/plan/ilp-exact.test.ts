@@ -4,7 +4,7 @@
 // finds the same optimum; and the LP text export, solved by HiGHS from text, states the same
 // optimum as the in-memory model.
 import { describe, expect, it } from 'vitest';
-import { plan, programGraphs, type BlockGraphs } from '../../src/plan/index.js';
+import { plan, programGraphs } from '../../src/plan/index.js';
 import { buildModel } from '../../src/plan/ilp/model.js';
 import { toLpText } from '../../src/plan/ilp/lpfile.js';
 import { createSolverLoader, solveModel } from '../../src/plan/ilp/solver.js';
@@ -14,13 +14,10 @@ import { validatePlan, formatViolation } from '../../src/plan/validate.js';
 import { bruteForce } from '../../src/plan/bruteforce.js';
 import { randomProgram } from '../util/index.js';
 import { paperExamples } from './fixtures.js';
+import { allBlocks } from './modelCheck.js';
 
 const solver = createSolverLoader();
 const costs = ['reads+writes', 'clusters', 'fused-edges', 'intermediate-arrays', 'reads', 'everything', '2*reads + 0.5*fused-edges'];
-
-function allBlocks(bg: BlockGraphs): BlockGraphs[] {
-  return [bg, ...Object.values(bg.children).flatMap((bs) => bs.flatMap(allBlocks))];
-}
 
 describe('ILP optimum = brute force on 200 random programs of 1–6 combinators, every cost', () => {
   // Batches of 20 seeds keep each case short and let failures name their seeds.

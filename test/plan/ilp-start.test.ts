@@ -4,33 +4,17 @@
 // array in the same order merge, so that plan never costs more than the one it started from),
 // for random programs and every cost function.
 import { describe, expect, it } from 'vitest';
-import { programGraphs, type BlockGraphs } from '../../src/plan/index.js';
-import { buildModel, type IlpModel } from '../../src/plan/ilp/model.js';
+import { programGraphs } from '../../src/plan/index.js';
+import { buildModel } from '../../src/plan/ilp/model.js';
 import { startFromAssignment } from '../../src/plan/ilp/start.js';
 import { blockPlanFromAssignment, splitByPi } from '../../src/plan/clusters.js';
 import { greedyAssignment, noFusionAssignment } from '../../src/plan/greedy.js';
 import { blockPlanCost } from '../../src/plan/objective.js';
 import { parseCost } from '../../src/plan/cost.js';
 import { randomProgram } from '../util/index.js';
+import { allBlocks, violations } from './modelCheck.js';
 
 const costs = ['reads+writes', 'clusters', 'fused-edges', 'everything', '2*reads + 0.5*fused-edges'];
-
-function allBlocks(bg: BlockGraphs): BlockGraphs[] {
-  return [bg, ...Object.values(bg.children).flatMap((bs) => bs.flatMap(allBlocks))];
-}
-
-/** Names of the rows and bounds the values break. */
-function violations(model: IlpModel, values: Float64Array): string[] {
-  const out: string[] = [];
-  model.columns.forEach((c, i) => {
-    if (values[i]! < c.lower - 1e-9 || values[i]! > c.upper + 1e-9) out.push(`bound ${c.name}`);
-  });
-  for (const row of model.rows) {
-    const activity = row.cols.reduce((s, c, i) => s + row.coefs[i]! * values[c]!, 0);
-    if (activity < row.lower - 1e-9 || activity > row.upper + 1e-9) out.push(`row ${row.name} = ${activity}`);
-  }
-  return out;
-}
 
 describe('a starting solution encodes its plan exactly', () => {
   it.each(Array.from({ length: 30 }, (_, i) => 300 + i))('seed %i', (seed) => {

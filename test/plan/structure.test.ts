@@ -3,29 +3,14 @@
 // valid plans whose starting solution (π = longest-path level of the cluster DAG) must fit every
 // bound and row of the model. A bound that cut off a valid plan fails here.
 import { describe, expect, it } from 'vitest';
-import { programGraphs, type BlockGraphs } from '../../src/plan/index.js';
-import { buildModel, type IlpModel } from '../../src/plan/ilp/model.js';
+import { programGraphs } from '../../src/plan/index.js';
+import { buildModel } from '../../src/plan/ilp/model.js';
 import { startFromAssignment } from '../../src/plan/ilp/start.js';
 import { feasibleAssignment } from '../../src/plan/greedy.js';
 import { parseCost } from '../../src/plan/cost.js';
 import { randomProgram } from '../util/index.js';
 import { chance, seededRng } from '../util/rng.js';
-
-function allBlocks(bg: BlockGraphs): BlockGraphs[] {
-  return [bg, ...Object.values(bg.children).flatMap((bs) => bs.flatMap(allBlocks))];
-}
-
-function violations(model: IlpModel, values: Float64Array): string[] {
-  const out: string[] = [];
-  model.columns.forEach((c, i) => {
-    if (values[i]! < c.lower - 1e-9 || values[i]! > c.upper + 1e-9) out.push(`bound ${c.name} = ${values[i]}`);
-  });
-  for (const row of model.rows) {
-    const activity = row.cols.reduce((s, c, i) => s + row.coefs[i]! * values[c]!, 0);
-    if (activity < row.lower - 1e-9 || activity > row.upper + 1e-9) out.push(`row ${row.name} = ${activity}`);
-  }
-  return out;
-}
+import { allBlocks, violations } from './modelCheck.js';
 
 describe('every valid plan fits the model (random fused sets)', () => {
   it.each(Array.from({ length: 25 }, (_, i) => 700 + i))('seed %i', (seed) => {
