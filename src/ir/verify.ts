@@ -5,12 +5,14 @@
 // (where a failure is the user's, see ./json.ts). Checked: SSA (every name bound once in the
 // whole program), scoping (uses after definitions; blocks see enclosing names, lambdas their
 // own params and lets), expression types by the rules of ./scalarOps.ts, combinator arities
-// and ranks, unique node ids, a scatter's destination not used after it, and results bound.
+// and ranks, unique node ids, a scatter's in-place update unobservable (./updates.ts), and
+// results bound.
 
 import { CompilerBug } from '../diagnostics/index.js';
 import { binaryResultType, isFloat, wrap } from './scalarOps.js';
 import type { Block, CombinatorNode, Expr, Lambda, Program, ScalarType, Stmt, Value, VarName } from './types.js';
 import { stmtDefs, stmtFreeVars } from './walk.js';
+import { inPlaceHazards } from './updates.js';
 
 type Binding = { readonly kind: 'array'; readonly elem: ScalarType; readonly rank: number } | { readonly kind: 'scalar'; readonly elem: ScalarType };
 
@@ -266,18 +268,15 @@ function checkBlock(ctx: Ctx, b: Block, parent: Scope, where: string): readonly 
   for (const p of b.params) declare(ctx, scope, p.name, valueBinding(p), `${where}, parameters`);
   b.stmts.forEach((s, i) => {
     checkStmt(ctx, s, scope);
-    if (s.kind === 'scatter') checkLastUse(ctx, s.dest, b.stmts.slice(i + 1), b.results, `scatter #${s.id}`);
+    if (s.kind === 'scatter') checkInPlace(b, i, `scatter #${s.id}`);
   });
   return b.results.map((name) => lookup(ctx, scope, name, `${where}, results`));
 }
 
-/** The scatter updates `dest` in place, so nothing after it in its block may use `dest`. */
-function checkLastUse(ctx: Ctx, dest: readonly VarName[], later: readonly Stmt[], results: readonly VarName[], where: string): void {
-  for (const name of dest) {
-    const user = later.find((s) => stmtFreeVars(s).has(name));
-    if (user !== undefined) fail(`${where}: its destination ${name} is used again by a later ${user.kind} (a scatter must be its destination's last use)`);
-    if (results.includes(name)) fail(`${where}: its destination ${name} is also a block result`);
-  }
+/** The scatter updates its destination in place, so nothing may observe that (ir/updates.ts). */
+function checkInPlace(b: Block, k: number, where: string): void {
+  const hazards = inPlaceHazards(b, k);
+  if (hazards.length > 0) fail(`${where} updates its destination in place, but ${hazards.join('; ')}`);
 }
 
 function expectResults(ctx: Ctx, got: readonly Binding[], outs: readonly Value[], where: string): void {

@@ -15,6 +15,7 @@ import type {
   Value,
   VarName,
 } from '../ir/types.js';
+import { inPlaceHazards } from '../ir/updates.js';
 import { stmtDefs, stmtFreeVars } from '../ir/walk.js';
 import { hintUser, type HintLevel } from './values.js';
 
@@ -57,33 +58,20 @@ export interface NameSupply {
 }
 
 /**
- * In the IR a scatter updates its destination in place, so the destination must not be needed
- * by anyone else: copy it (a `map` of the identity) when it is an input of the block, read
- * after the scatter, a result, or the destination of another scatter too.
+ * In the IR a scatter updates its destination in place, so lowering copies the destination
+ * first (a `map` of the identity) wherever the update could be observed: the hazards of
+ * src/ir/updates.ts (the one definition of the rule, which the IR verifier checks again).
+ * The copy is a combinator output of the block that only the scatter reads, so the scatter
+ * then updates it unobserved.
  */
 export function copyScatterDestinations(p: Program, names: NameSupply): Program {
-  const destCount = new Map<VarName, number>();
-  const count = (b: Block): void =>
-    b.stmts.forEach((s) => {
-      if (s.kind === 'scatter') s.dest.forEach((d) => destCount.set(d, (destCount.get(d) ?? 0) + 1));
-      if (s.kind === 'if') [s.then, s.else].forEach(count);
-      if (s.kind === 'while') [s.cond, s.body].forEach(count);
-    });
-  count(p.body);
   const fix = (b: Block): Block => {
     const out: Stmt[] = [];
     b.stmts.forEach((s0, k) => {
       let s = s0;
       if (s.kind === 'if') s = { ...s, then: fix(s.then), else: fix(s.else) };
       if (s.kind === 'while') s = { ...s, cond: fix(s.cond), body: fix(s.body) };
-      if (s.kind !== 'scatter') {
-        out.push(s);
-        return;
-      }
-      const definedHere = new Set(b.stmts.slice(0, k).flatMap((x) => stmtDefs(x).map((d) => d.name)));
-      const laterUses = new Set([...b.results, ...b.stmts.slice(k + 1).flatMap((x) => [...stmtFreeVars(x)])]);
-      const needsCopy = s.dest.some((d) => !definedHere.has(d) || laterUses.has(d) || (destCount.get(d) ?? 0) > 1);
-      if (!needsCopy) {
+      if (s.kind !== 'scatter' || inPlaceHazards(b, k).length === 0) {
         out.push(s);
         return;
       }

@@ -249,8 +249,11 @@ describe('scatter', () => {
   const plus = opLam('+', 'f64', 'old', 'new');
   function scatterProgram(op: ReturnType<typeof lam>): Program {
     const n = nodes();
+    // The IR's scatter updates its destination in place, so (as lowering does) it scatters
+    // into a copy of the input: the update must be unobservable (src/ir/updates.ts).
     return program('s', [arrayParam('dest', 'f64', 1), arrayParam('is', 'i32', 1), arrayParam('vs', 'f64', 1)], [
-      n.scatter([arr('out', 'f64', 1)], op, ['dest'], ['is'], ['vs']),
+      n.map([arr('d', 'f64', 1)], ['dest'], lam([['x', 'f64']], v('x', 'f64'))),
+      n.scatter([arr('out', 'f64', 1)], op, ['d'], ['is'], ['vs']),
     ], ['out']);
   }
 
@@ -275,7 +278,8 @@ describe('scatter', () => {
   it('scatters into a 2-D destination with two index arrays', () => {
     const n = nodes();
     const p = program('s2', [arrayParam('d', 'i32', 2), arrayParam('r', 'i32', 1), arrayParam('c', 'i32', 1), arrayParam('vs', 'i32', 1)], [
-      n.scatter([arr('out', 'i32', 2)], opLam('max', 'i32'), ['d'], ['r', 'c'], ['vs']),
+      n.map([arr('d1', 'i32', 2)], ['d'], lam([['x', 'i32']], v('x', 'i32'))),
+      n.scatter([arr('out', 'i32', 2)], opLam('max', 'i32'), ['d1'], ['r', 'c'], ['vs']),
     ], ['out']);
     const out = run1(p, [array('i32', [2, 2], [0, 0, 0, 0]), array('i32', [2], [1, 1]), array('i32', [2], [0, 0]), array('i32', [2], [4, 3])]);
     expect(out).toEqual({ shape: [2, 2], elem: 'i32', data: [0, 0, 4, 0] });

@@ -83,10 +83,48 @@ describe('rejects', () => {
     ['a gather with too few index arrays', prog([n.gather([arr('g', 'f64', 1)], ['is'], ['m'])], ['g']), '1 index arrays for a source of rank 2'],
     ['a gather with float indices', prog([n.gather([arr('g', 'f64', 1)], ['xs'], ['xs'])], ['g']), 'index arrays must be i32'],
     ['a scatter with too many index arrays', prog([n.scatter([arr('s', 'f64', 1)], opLam('+', 'f64'), ['xs'], ['is', 'is'], ['xs'])], ['s']), '2 index arrays for a destination of rank 1'],
-    ['a scatter destination used afterwards', prog([
+    ['a scatter into an entry parameter', prog([
       n.scatter([arr('s', 'f64', 1)], opLam('+', 'f64', 'o1', 'n1'), ['xs'], ['is'], ['xs']),
-      double('after', 'xs'),
-    ], ['s', 'after']), 'destination xs is used again by a later map'],
+    ], ['s']), 'destination xs is not an array a combinator of this block produces'],
+    ['a scatter destination used afterwards', prog([
+      double('d', 'xs'),
+      n.scatter([arr('s', 'f64', 1)], opLam('+', 'f64', 'o1', 'n1'), ['d'], ['is'], ['xs']),
+      double('after', 'd'),
+    ], ['s', 'after']), 'destination d is used after it (by a map'],
+    ['a scatter reading its destination as its values', prog([
+      double('d', 'xs'),
+      n.scatter([arr('s', 'f64', 1)], opLam('+', 'f64', 'o1', 'n1'), ['d'], ['is'], ['d']),
+    ], ['s']), 'reads its destination d as its index or values'],
+    ['a scatter whose op indexes its destination', prog([
+      double('d', 'xs'),
+      n.scatter([arr('s', 'f64', 1)], lam([['o1', 'f64'], ['n1', 'f64']], bin('+', idx('d', [i32(0)], 'f64'), v('n1', 'f64'))), ['d'], ['is'], ['xs']),
+    ], ['s']), 'its op reads its destination d'],
+    ['a scatter whose op reads its destination through a scalar', prog([
+      double('d', 'xs'),
+      scalarStmt('d0', idx('d', [i32(0)], 'f64')),
+      n.scatter([arr('s', 'f64', 1)], lam([['o1', 'f64'], ['n1', 'f64']], bin('+', v('d0', 'f64'), v('n1', 'f64'))), ['d'], ['is'], ['xs']),
+    ], ['s']), 'its op reads its destination d'],
+    ['a scalar result read from a scatter destination', prog([
+      double('d', 'xs'),
+      scalarStmt('d0', idx('d', [i32(0)], 'f64')),
+      n.scatter([arr('s', 'f64', 1)], opLam('+', 'f64', 'o1', 'n1'), ['d'], ['is'], ['xs']),
+    ], ['s', 'd0']), 'is a result of the block, or read by one'],
+    ['a scatter into an if output', prog([
+      double('d', 'xs'),
+      n.if_([arrayValue('r', 'f64', 1)], c('bool', 1), block([], [], ['d']), block([], [], ['xs'])),
+      n.scatter([arr('s', 'f64', 1)], opLam('+', 'f64', 'o1', 'n1'), ['r'], ['is'], ['xs']),
+    ], ['s']), 'destination r is not an array a combinator of this block produces'],
+    ['a scatter into an array an if output may share', prog([
+      double('d', 'xs'),
+      n.if_([arrayValue('r', 'f64', 1)], c('bool', 1), block([], [], ['d']), block([], [], ['xs'])),
+      n.scatter([arr('s', 'f64', 1)], opLam('+', 'f64', 'o1', 'n1'), ['d'], ['is'], ['r']),
+    ], ['s']), 'destination d may share its memory with r'],
+    ['a scatter into an array a while output may share', prog([
+      double('d', 'xs'),
+      n.while_([arrayValue('w', 'f64', 1)], ['d'],
+        block([arrayValue('c1', 'f64', 1)], [scalarStmt('go', c('bool', 0))], ['go']), block([arrayValue('b1', 'f64', 1)], [], ['b1'])),
+      n.scatter([arr('s', 'f64', 1)], opLam('+', 'f64', 'o1', 'n1'), ['d'], ['is'], ['xs']),
+    ], ['s', 'w']), 'destination d may share its memory with w'],
     ['a fold of a rank-0 array', prog([
       n.fold([arr('s0', 'f64', 0)], opLam('+', 'f64', 'p', 'q'), [f64(0)], ['xs']),
       n.fold([arr('s1', 'f64', 0)], opLam('+', 'f64', 'p1', 'q1'), [f64(0)], ['s0']),

@@ -1,0 +1,101 @@
+// When may a scatter update its destination in place? The one definition of the IR's rule
+// (types.ts, ScatterNode): lowering copies every destination this finds a hazard for
+// (src/lower/finish.ts), and the IR verifier rejects a program where any remains
+// (src/ir/verify.ts), so a pass that breaks the rule is caught instead of miscompiled.
+//
+// The interpreter gives scatter value semantics: it returns a new array. An in-place update is
+// the same only when nothing can observe the old array after the first element is written:
+//  - the destination's memory belongs to this block: it is the output of one of the block's
+//    combinators, not a parameter, an array from outside, or the output of an `if` / `while`
+//    (which may be another array's memory: a branch or zero iterations return it as it is);
+//  - no other name of the block may share that memory (an `if` or `while` output that may
+//    return the destination), since the dependence graph does not see through such aliases;
+//  - the scatter itself does not read it: not as its index or values arrays, not by indexing
+//    in `op`, directly or through scalar statements (every element of `op` would see a
+//    half-updated array);
+//  - nothing after the scatter in its block uses it, directly or through a scalar statement
+//    (a scalar is evaluated as soon as what it reads exists, which the plan may put after the
+//    scatter), and it is no block result.
+// Readers that come *before* the scatter are ordered by the dependence graph's precedences
+// (src/graph/build.ts; the plan validator checks them again): they run strictly earlier.
+
+import type { Block, Stmt, VarName } from './types.js';
+import { lambdaUses, scalarIndexedArrays, stmtFreeVars } from './walk.js';
+
+/**
+ * Why the scatter at `b.stmts[k]` may not update its destination in place: one sentence per
+ * hazard, empty when the update is unobservable. Throws if `b.stmts[k]` is not a scatter.
+ */
+export function inPlaceHazards(b: Block, k: number): string[] {
+  const s = b.stmts[k];
+  if (s === undefined || s.kind !== 'scatter') throw new Error(`inPlaceHazards: statement ${k} is not a scatter`);
+  const hazards: string[] = [];
+  const viaScalars = scalarIndexedArrays(b);
+  const reachedBy = (names: Iterable<VarName>): Set<VarName> => {
+    const out = new Set<VarName>();
+    for (const n of names) {
+      out.add(n);
+      for (const a of viaScalars.get(n) ?? []) out.add(a);
+    }
+    return out;
+  };
+  const owned = combinatorOutputs(b);
+  for (const dest of s.dest) {
+    if (!owned.has(dest)) {
+      hazards.push(`its destination ${dest} is not an array a combinator of this block produces (its memory may belong to someone else)`);
+      continue;
+    }
+    const aliases = mayAlias(b, dest);
+    const others = [...aliases].filter((a) => a !== dest);
+    if (others.length > 0) hazards.push(`its destination ${dest} may share its memory with ${others.join(', ')} (an if or while output)`);
+    const own = [...s.index, ...s.values].filter((a) => aliases.has(a));
+    if (own.length > 0) hazards.push(`it reads its destination ${dest} as its index or values (${own.join(', ')})`);
+    const opUses = lambdaUses(s.op);
+    const byOp = [...reachedBy([...opUses.indexed, ...opUses.scalars])].filter((a) => aliases.has(a));
+    if (byOp.length > 0) hazards.push(`its op reads its destination ${dest} (${byOp.join(', ')}), directly or through a scalar statement`);
+    const later = b.stmts.slice(k + 1).find((t) => [...reachedBy(stmtFreeVars(t))].some((a) => aliases.has(a)));
+    if (later !== undefined) hazards.push(`its destination ${dest} is used after it (by a ${later.kind}${stmtName(later)})`);
+    if ([...reachedBy(b.results)].some((a) => aliases.has(a))) hazards.push(`its destination ${dest} is a result of the block, or read by one`);
+  }
+  return hazards;
+}
+
+function stmtName(s: Stmt): string {
+  if (s.kind === 'scalar') return ` ${s.name}`;
+  return ` #${s.id}`;
+}
+
+/** Arrays of `b` whose memory a combinator of `b` allocates (a scatter's: its destination's). */
+function combinatorOutputs(b: Block): Set<VarName> {
+  const out = new Set<VarName>();
+  for (const s of b.stmts) if (s.kind !== 'scalar' && s.kind !== 'if' && s.kind !== 'while') for (const o of s.outs) out.add(o.name);
+  return out;
+}
+
+/**
+ * The names of `b` (and of blocks nested in it) that may hold `name`'s memory: `name`, and the
+ * array outputs of control-flow nodes that may return it unchanged. An `if` output aliases what
+ * its branch results may alias; a `while` output may be any initial value (zero iterations) or
+ * any body result, so if any of them may alias, every array output of the `while` may.
+ */
+export function mayAlias(b: Block, name: VarName): Set<VarName> {
+  return aliasesIn(b, new Set([name]));
+}
+
+function aliasesIn(b: Block, seed: ReadonlySet<VarName>): Set<VarName> {
+  const aliases = new Set(seed);
+  for (const s of b.stmts) {
+    if (s.kind === 'if') {
+      const inThen = aliasesIn(s.then, aliases);
+      const inElse = aliasesIn(s.else, aliases);
+      s.outs.forEach((o, i) => {
+        if (o.kind === 'array' && (inThen.has(s.then.results[i]!) || inElse.has(s.else.results[i]!))) aliases.add(o.name);
+      });
+    } else if (s.kind === 'while') {
+      const inBody = aliasesIn(s.body, aliases);
+      const carried = s.init.some((n) => aliases.has(n)) || s.body.results.some((r) => inBody.has(r));
+      if (carried) for (const o of s.outs) if (o.kind === 'array') aliases.add(o.name);
+    }
+  }
+  return aliases;
+}
