@@ -130,7 +130,9 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     const indexed = new Set<VarName>(r.indexed);
     // A control-flow node's blocks read what they capture, except names they only ask the
     // shape of (`capturedDims`): a shape query adds no edge (PLANNING.md).
-    for (const scalar of [...r.scalars, ...(control ? r.captured : [])]) {
+    // A `while`'s initial values may be scalars too (`s = a[0]` carried by the loop): they read
+    // what they index, like a captured scalar.
+    for (const scalar of [...r.scalars, ...(control ? [...r.captured, ...r.inputs.map((i) => i.name)] : [])]) {
       for (const a of indexedByScalar.get(scalar) ?? []) indexed.add(a);
     }
     for (const a of indexed) add(a, control ? 'control' : 'indexed');
@@ -145,10 +147,13 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
   for (const g of groups) if (g.definedBy !== null) producerOfGroup.set(g.index, g.definedBy);
   const edges = buildEdges(nodes, reads, producerOfGroup, nodeOf, orderingDependences(block));
   const precedences = scatterPrecedences(nodes, reads, context);
-  checkAcyclic(nodes, edges, precedences, context);
+  checkAcyclic(nodes, edges, reads, precedences, context);
 
+  // A result scalar that indexes an array (`s = a[0]; return s`) is evaluated from memory after
+  // the clusters: that array is as much a result as one returned directly.
+  const resultArrays = block.results.flatMap((r) => [r, ...(indexedByScalar.get(r) ?? [])]);
   const resultGroups = [
-    ...new Set(block.results.map((r) => groupByName.get(r)).filter((g): g is number => g !== undefined && groups[g]!.producer !== null)),
+    ...new Set(resultArrays.map((r) => groupByName.get(r)).filter((g): g is number => g !== undefined && groups[g]!.producer !== null)),
   ];
   return { nodes, groups, reads, edges, precedences, resultGroups, gatherCount };
 }
@@ -194,33 +199,49 @@ function buildEdges(
   return edges.sort((a, b) => pos(a.from) - pos(b.from) || pos(a.to) - pos(b.to));
 }
 
-/** Every other reader of a scatter's destination group runs strictly before the scatter. */
+/**
+ * Every other reader of a scatter's destination array runs strictly before the scatter. Per
+ * array, not per group: a scatter into `a` of `a, b = map(…)` leaves `b` alone, so readers of
+ * `b` are not ordered by it, and another scatter may update `b`.
+ */
 function scatterPrecedences(nodes: readonly GraphNode[], reads: readonly GraphRead[], context: GraphContext): StrictPrecedence[] {
+  const scatterOf = scattersByDestination(nodes, context);
   const out: StrictPrecedence[] = [];
-  const scatterOfGroup = new Map<number, GraphNode>();
+  const seen = new Set<string>();
   for (const r of reads) {
-    if (r.role !== 'scatter-dest') continue;
-    const s = nodes.find((n) => n.id === r.consumer)!;
-    const other = scatterOfGroup.get(r.group);
-    if (other !== undefined && other.id !== s.id) {
-      throw userError('E601', `\`${r.arrays[0]}\` is the destination of two scatters; a scatter updates its destination in place, so only one may`, {
-        file: context.file,
-        span: s.span,
-      });
+    for (const name of r.arrays) {
+      const s = scatterOf.get(name);
+      if (s === undefined || s.id === r.consumer || seen.has(`${r.consumer}->${s.id}`)) continue;
+      seen.add(`${r.consumer}->${s.id}`);
+      out.push({ before: r.consumer, scatter: s.id });
     }
-    scatterOfGroup.set(r.group, s);
-  }
-  for (const [group, s] of scatterOfGroup) {
-    const readers = new Set(reads.filter((r) => r.group === group && r.consumer !== s.id).map((r) => r.consumer));
-    for (const before of readers) out.push({ before, scatter: s.id });
   }
   return out;
+}
+
+/** The scatter updating each destination array; E601 when two update the same one. */
+function scattersByDestination(nodes: readonly GraphNode[], context: GraphContext): Map<VarName, GraphNode> {
+  const scatterOf = new Map<VarName, GraphNode>();
+  for (const n of nodes) {
+    if (n.stmt.kind !== 'scatter') continue;
+    for (const d of n.stmt.dest) {
+      if (scatterOf.has(d)) {
+        throw userError('E601', `\`${d}\` is the destination of two scatters; a scatter updates its destination in place, so only one may`, {
+          file: context.file,
+          span: n.span,
+        });
+      }
+      scatterOf.set(d, n);
+    }
+  }
+  return scatterOf;
 }
 
 /** Dependences plus scatter precedences must be acyclic, or no order of clusters exists. */
 function checkAcyclic(
   nodes: readonly GraphNode[],
   edges: readonly GraphEdge[],
+  reads: readonly GraphRead[],
   precedences: readonly StrictPrecedence[],
   context: GraphContext,
 ): void {
@@ -240,7 +261,8 @@ function checkAcyclic(
       if (n === p.before) {
         const reader = nodes.find((x) => x.id === p.before)!;
         const scatter = nodes.find((x) => x.id === p.scatter)!;
-        const dest = scatter.stmt.kind === 'scatter' ? scatter.stmt.dest[0] : '?';
+        const dests = scatter.stmt.kind === 'scatter' ? scatter.stmt.dest : [];
+        const dest = reads.find((r) => r.consumer === p.before && r.arrays.some((a) => dests.includes(a)))?.arrays.find((a) => dests.includes(a)) ?? dests[0] ?? '?';
         throw userError('E602', `\`${dest}\` is read here after the scatter that updates it in place`, {
           file: context.file,
           span: reader.span,

@@ -136,6 +136,20 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     const s = n.stmt;
     if (s.kind !== 'scatter' || !clusterOf.has(n.id)) continue;
     const dest = new Set(s.dest);
+    // The scatter updates `dest` in place while it runs, so it must not read `dest` itself
+    // (as index, values, or by indexing in its op), and the memory must be this block's own.
+    const selfReads = n.reads.filter((r) => dest.has(r.name) && r.role !== 'scatter-dest');
+    if (selfReads.length > 0) {
+      report('scatter-uniqueness', clusterOf.get(n.id)!, [n.id],
+        `${label(n.id)} reads ${selfReads[0]!.name} (${selfReads[0]!.role}) while it updates it in place`);
+    }
+    for (const d of s.dest) {
+      const p = g.producerOf.get(d);
+      if (p === undefined || isControl(g.byId.get(p)!.stmt)) {
+        report('scatter-uniqueness', clusterOf.get(n.id)!, [n.id],
+          `${label(n.id)} updates ${d} in place, but no combinator of this block produces ${d} (it needs a copy first)`);
+      }
+    }
     for (const other of g.nodes) {
       if (other.id === n.id || !clusterOf.has(other.id)) continue;
       const reads = other.reads.filter((r) => dest.has(r.name));
