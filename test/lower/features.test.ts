@@ -244,6 +244,32 @@ test('a scatter into an entry input, or into an array read later, scatters into 
   expect(run(p, [f64s([1, 2]), i32s([1, 1])]).map(contents)).toEqual([[1, 5], [1, 2]]);
 });
 
+describe('scatter destinations: copied exactly when the in-place update could be observed', () => {
+  /** How many identity copies lowering inserted (maps named copy…). */
+  const copies = (src: string): number => statements(lowerText(src)).filter((s) => s.kind === 'map' && s.outs[0]!.name.startsWith('copy')).length;
+  const head = 'def main(xs: f64[n], is: i32[m]):\n  a = map(lam x: x + 1.0, xs)\n';
+  test.each([
+    ['nothing else reads it', '  return scatter(+, a, zip(is, xs))\n', 0],
+    ['a reader before it (ordered by the graph)', '  b = map(lam x: x * 2.0, a)\n  return scatter(+, a, zip(is, b))\n', 0],
+    ['its values are the destination', '  return scatter(+, a, zip(is, a))\n', 1],
+    ['its op indexes the destination', '  return scatter(lam o, v: o + a[0] + v, a, zip(is, xs))\n', 1],
+    ['its op reads the destination through a scalar', '  t = a[0] * 2.0\n  return scatter(lam o, v: o + t + v, a, zip(is, xs))\n', 1],
+    ['a result scalar read the destination before it', '  t = a[0]\n  return scatter(+, a, zip(is, xs)), t\n', 1],
+    ['a later map uses a scalar that read the destination', '  t = a[0]\n  r = scatter(+, a, zip(is, xs))\n  return map(lam x: x + t, r)\n', 1],
+    ['it is read after the update', '  r = scatter(+, a, zip(is, xs))\n  return r, a\n', 1],
+    ['two scatters update it (the first gets the copy)', '  r = scatter(+, a, zip(is, xs))\n  q = scatter(max, a, zip(is, xs))\n  return r, q\n', 1],
+    ['a filter of a map (filter scatters xs into xs)', '  return filter(lam x: x > 0.0, a)\n', 1],
+    ['an if output may share its memory', '  if xs[0] > 0.0:\n    r = a\n  else:\n    r = xs\n  return scatter(+, a, zip(is, xs)), r\n', 1],
+    ['a scatter into one tuple component, the other read later', '  p, q = map(lam x: (x, x * 2.0), xs)\n  r = scatter(+, p, zip(is, xs))\n  return map(lam x: x + q[0], r)\n', 0],
+  ])('%s', (_name, body, expected) => {
+    expect(copies(head + body)).toBe(expected);
+  });
+  test('a scatter in a while body into the loop-carried array scatters into a copy each iteration', () => {
+    const src = 'def main(xs: f64[n], is: i32[m]):\n  ys = map(lam x: x + 1.0, xs)\n  k = 0\n  while k < 2:\n    ys = scatter(+, ys, zip(is, xs))\n    k = k + 1\n  return ys\n';
+    expect(copies(src)).toBe(1);
+  });
+});
+
 describe('user definitions', () => {
   test('a def passed as an element function becomes a lambda with lets', () => {
     const src = 'def sq1(x):\n  y = x * x\n  return y + 1.0\n\ndef main(xs):\n  return map(sq1, xs)\n';

@@ -150,6 +150,36 @@ export function scatterWithReader(): Program {
   ], ['result', 'cs']);
 }
 
+/** A scatter whose values are its own destination bs (lowering would have copied bs). */
+export function scatterReadingItsDestination(): Program {
+  const n = nodes();
+  return program('scatterReadingItsDestination', [arrayParam('xs', 'f64', 1)], [
+    n.map([arr('ids', 'i32', 1)], ['xs'], lam([['x', 'f64']], cast('i32', x))),
+    n.map([arr('bs', 'f64', 1)], ['xs'], lam([['x', 'f64']], bin('+', x, f64(1)))),
+    n.scatter([arr('result', 'f64', 1)], opLam('+', 'f64'), ['bs'], ['ids'], ['bs']),
+  ], ['result']);
+}
+
+/** A scatter straight into the entry input xs (lowering would have copied xs). */
+export function scatterIntoInput(): Program {
+  const n = nodes();
+  return program('scatterIntoInput', [arrayParam('xs', 'f64', 1)], [
+    n.map([arr('ids', 'i32', 1)], ['xs'], lam([['x', 'f64']], cast('i32', x))),
+    n.scatter([arr('result', 'f64', 1)], opLam('+', 'f64'), ['xs'], ['ids'], ['xs']),
+  ], ['result']);
+}
+
+/** A scatter into p of `p, q = map(…)`, q read after it: the order is per array, so valid. */
+export function scatterIntoTupleComponent(): Program {
+  const n = nodes();
+  return program('scatterIntoTupleComponent', [arrayParam('xs', 'f64', 1)], [
+    n.map([arr('p', 'f64', 1), arr('q', 'f64', 1)], ['xs'], lam([['x', 'f64']], [x, bin('+', x, f64(1))])),
+    n.map([arr('ids', 'i32', 1)], ['xs'], lam([['x', 'f64']], cast('i32', x))),
+    n.scatter([arr('result', 'f64', 1)], opLam('+', 'f64'), ['p'], ['ids'], ['xs']),
+    n.map([arr('cs', 'f64', 1)], ['q', 'result'], opLam('+', 'f64')),
+  ], ['cs']);
+}
+
 /** A chain of `length` maps over xs, the last one the result: ids 0 … length-1. */
 export function mapChain(length: number): Program {
   const n = nodes();

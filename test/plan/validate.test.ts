@@ -17,6 +17,9 @@ import {
   scanOnly,
   scatterExample,
   scatterWithReader,
+  scatterReadingItsDestination,
+  scatterIntoInput,
+  scatterIntoTupleComponent,
   simple1,
   simple3,
   simple5,
@@ -41,6 +44,10 @@ describe('validatePlan accepts the paper plans', () => {
     expect(validateBlockPlan(diagonal(), blockPlan([[[0, 1], ['as', 'bs']]], { 0: 0, 1: 0 }))).toEqual([]);
   });
 
+  it('accepts a reader of one tuple component after a scatter into the other (per-array order)', () => {
+    expect(validateBlockPlan(scatterIntoTupleComponent(), blockPlan([[[0], ['p', 'q']], [[1], ['ids']], [[2], ['result']], [[3], ['cs']]], { 0: 0, 1: 0, 2: 0, 3: 0 }))).toEqual([]);
+  });
+
   it('accepts horizontal fusion of two maps reading xs in the same order', () => {
     expect(validateBlockPlan(twoMapsOfOneSource(), blockPlan([[[0, 1], ['ys', 'zs']]], { 0: 1, 1: 1 }))).toEqual([]);
   });
@@ -63,6 +70,12 @@ describe('validatePlan rejects', () => {
     ['a reader of the scatter destination after the scatter', scatterWithReader,
       blockPlan([[[1], ['bs']], [[0, 3], ['result']], [[2], ['cs']]], { 0: 0, 1: 0, 2: 0, 3: 0 }),
       'scatter-uniqueness', 'map cs (#2) reads bs, which scatter result (#3) updates in place'],
+    ['a scatter reading its own destination as its values', scatterReadingItsDestination,
+      blockPlan([[[0], ['ids']], [[1], ['bs']], [[2], ['result']]], { 0: 0, 1: 0, 2: 0 }),
+      'scatter-uniqueness', 'scatter result (#2) reads bs (scatter-src) while it updates it in place'],
+    ['a scatter updating an entry input in place', scatterIntoInput,
+      blockPlan([[[0], ['ids']], [[1], ['result']]], { 0: 0, 1: 0 }),
+      'scatter-uniqueness', 'no combinator of this block produces xs'],
     ['a scanl in order 1', scanOnly, blockPlan([[[0], ['ys']]], { 0: 1 }), 'order', 'is a scanl and must have order 0'],
     ['a node without an order', simple1, blockPlan([[[0, 1], ['bs']]], { 1: 0 }), 'order', 'map as (#0) has no order'],
     ['an order for a control-flow node', doubling,
