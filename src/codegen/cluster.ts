@@ -81,6 +81,11 @@ function orderKey(o: Order): string {
   return typeof o === 'number' ? String(o) : `g${o.gather}`;
 }
 
+/** Rows are shared by order key, the rank of the point they extend, and extent. */
+function rowKeyOf(key: string, rank: number, extent: JsExpr): string {
+  return `${key}\u0000${rank}\u0000${JSON.stringify(extent)}`;
+}
+
 function newScope(parent: Scope | null, loop: Scope['loop'], own: Scope['own']): Scope {
   return { parent, pre: [], body: [], points: new Map(), values: new Map(), loads: new Map(), rows: new Map(), loop, own };
 }
@@ -95,11 +100,24 @@ class ClusterGen {
   private readonly inCluster = new Set<NodeId>();
   private readonly env: ExprEnv;
 
+  /**
+   * Rows a fused scanr runs right to left in (by rowKey). Known before any node is evaluated,
+   * so a fold that reaches such a row first (`map(f, fold(+, m), fold(+, scanr(+, m)))`)
+   * takes the row-buffer path instead of fixing the row forwards (issue 9, C5).
+   */
+  private readonly backwardRows = new Set<string>();
+
   constructor(private readonly spec: ClusterSpec) {
     this.env = spec.env;
     for (const n of spec.nodes) {
       this.inCluster.add(n.id);
       n.outs.forEach((o, k) => this.producer.set(o.name, { node: n, component: k }));
+    }
+    for (const n of spec.nodes) {
+      if (n.kind !== 'scanr') continue;
+      for (const dims of [this.env.array(n.input[0]!).dims, this.env.array(n.outs[0]!.name).dims]) {
+        this.backwardRows.add(rowKeyOf(orderKey(this.order(n)), dims.length - 1, dims[dims.length - 1]!));
+      }
     }
   }
 
@@ -266,7 +284,7 @@ class ClusterGen {
 
   /** The row loop over `extent` at this scope's point of order `key`, shared by key and extent. */
   private row(scope: Scope, key: string, rank: number, extent: JsExpr, down: boolean | null): Scope {
-    const rowKey = `${key}\u0000${rank}\u0000${JSON.stringify(extent)}`;
+    const rowKey = rowKeyOf(key, rank, extent);
     const existing = scope.rows.get(rowKey);
     if (existing !== undefined) {
       this.direct(existing, down);
@@ -274,7 +292,7 @@ class ClusterGen {
     }
     const j = this.fresh('j');
     const base = this.fresh('b');
-    const r = newScope(scope, { index: j, extent, start: id(base) }, { key, down });
+    const r = newScope(scope, { index: j, extent, start: id(base) }, { key, down: down ?? (this.backwardRows.has(rowKey) ? true : null) });
     const outerPoint = scope.points.get(key)!;
     // The row's start, once per row rather than a multiplication per element.
     r.pre.push(constDecl(base, mul(outerPoint.at, extent)));
