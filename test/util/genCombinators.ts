@@ -4,6 +4,7 @@
 
 import { noSpan } from '../../src/diagnostics/index.js';
 import type { CombinatorNode, Expr, Lambda, ScalarType } from '../../src/ir/types.js';
+import { inPlaceHazards } from '../../src/ir/updates.js';
 import { bin, constE, dimE, modPositive, randomConst, randomExpr, varE } from './exprGen.js';
 import { chance, pick, pickRecent, weighted } from './rng.js';
 import {
@@ -179,10 +180,26 @@ export function genScatter(ctx: Ctx, b: BlockState, budget: number): boolean {
   }
   const outs = newArrs(ctx, 'sc', elems, d0.shape);
   const destNames = use(ctx, dest);
-  emit(ctx, b, {
+  const scatter: CombinatorNode = {
     kind: 'scatter', id: ctx.nextId++, outs: outVars(outs), span: noSpan,
     op: scatterLambda(ctx, op, elems), dest: destNames, index: use(ctx, index), values: use(ctx, values),
-  }, outs);
+  };
+  // The IR's rule (src/ir/updates.ts): where the in-place update could be observed (the
+  // destination is an if/while output or may share memory with one, or the op indexes it),
+  // scatter into an identity copy, as lowering does.
+  const hazards = inPlaceHazards({ params: [], stmts: [...b.stmts, scatter], results: [] }, b.stmts.length);
+  if (hazards.length > 0) {
+    const copies = newArrs(ctx, 'cp', elems, d0.shape);
+    const ps = params(ctx, 'c', elems);
+    emit(ctx, b, {
+      kind: 'map', id: ctx.nextId++, outs: outVars(copies), span: noSpan, inputs: destNames,
+      fn: { params: ps, lets: [], results: ps.map((p) => varE(p.name, p.type)) },
+    }, copies);
+    emit(ctx, b, { ...scatter, dest: copies.map((c) => c.name) }, outs);
+    b.arrays = b.arrays.filter((a) => !copies.some((c) => c.name === a.name));
+  } else {
+    emit(ctx, b, scatter, outs);
+  }
   // The scatter is the destination's last use: nothing after it may read it, not even through
   // an array-level scalar that indexed it earlier.
   b.arrays = b.arrays.filter((a) => !destNames.includes(a.name));
