@@ -10,7 +10,10 @@
 // after another node (orderings.ts), which then comes first.
 //
 // Two user errors are found here because they make every plan impossible: two scatters that
-// update the same array in place, and a use of an array after the scatter that overwrote it.
+// update the same array in place (E601), and a use of an array after the scatter that
+// overwrote it (E602). Lowering copies every destination whose update could be observed
+// (src/ir/updates.ts), so only hand-built IR given to the planner API meets them. Both are per
+// array: a scatter into one component of a tuple leaves the others alone.
 
 import { CompilerBug, userError, type SourceFile } from '../diagnostics/index.js';
 import type { Block, CombinatorNode, ControlNode, NodeId, ScalarType, Stmt, VarName } from '../ir/types.js';
