@@ -57,7 +57,9 @@ interface Env {
   /**
    * The block whose statements bind these names. A shape query (`dim`) adds no graph edge,
    * so a cluster may ask for the extents of an array that a later cluster produces: its shape
-   * is then computed on demand, here, from the shapes of its inputs.
+   * is then computed on demand, here, from the shapes of its inputs. The graph orders such a
+   * cluster after the data those shapes read (graph/orderings.ts); a scalar binding has no
+   * cluster, so it waits until the shapes it asks for are computable (`shapeable`).
    */
   readonly block: BlockState | null;
 }
@@ -101,14 +103,34 @@ class ProgramGen {
     throw bug(`${JSON.stringify(name)} is not bound`);
   }
 
-  /** Whether a name can be used now: bound, in memory if `needData`, or at least shapeable. */
+  /** Whether a name is bound now: a scalar, or an array in memory if `needData`. */
   private has(env: Env, name: VarName, needData: boolean): boolean {
     for (let e: Env | null = env; e !== null; e = e.parent) {
       const b = e.vars.get(name);
       if (b !== undefined) return !needData || b.kind !== 'array' || b.materialized;
-      if (!needData && e.block?.producers.has(name) === true) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether an array's extents can be computed now: it is bound, or its producer's extents
+   * follow from what exists. A shape may be known only at run time, from data (a `filter`
+   * sizes its result by a count read from an array) or from a control node's result, so a
+   * producer is shapeable only once the arrays its shape reads are in memory, the scalars it
+   * uses are bound and the arrays it takes its extents from are shapeable in turn.
+   */
+  private shapeable(env: Env, name: VarName): boolean {
+    for (let e: Env | null = env; e !== null; e = e.parent) {
+      if (e.vars.has(name)) return true;
+      const producer = e.block?.producers.get(name);
+      if (producer !== undefined) return this.shapeInputsReady(producer, e);
+    }
+    return false;
+  }
+
+  private shapeInputsReady(n: CombinatorNode, env: Env): boolean {
+    if (n.kind === 'generate') return n.shape.every((e) => this.ready(e, env));
+    return shapeSources(n).every((a) => this.shapeable(env, a));
   }
 
   private arrayRef(env: Env, name: VarName): ArrayRef {
@@ -204,8 +226,7 @@ class ProgramGen {
           k++;
           continue;
         }
-        const uses = exprUses(s.expr);
-        if (all && !([...uses.indexed].every((n) => this.has(env, n, true)) && [...uses.scalars].every((n) => this.has(env, n, false)))) {
+        if (all && !this.ready(s.expr, env)) {
           // A scalar nothing uses may index an array the plan fused away (no graph edge keeps
           // it in memory), or use such a scalar. Its value cannot matter: it is not computed.
           pending.splice(k, 1);
@@ -246,7 +267,7 @@ class ProgramGen {
     return (
       [...uses.scalars].every((n) => this.has(env, n, false)) &&
       [...uses.indexed].every((n) => this.has(env, n, true)) &&
-      [...uses.dims].every((n) => this.has(env, n, false))
+      [...uses.dims].every((n) => this.shapeable(env, n))
     );
   }
 
@@ -419,6 +440,25 @@ class ProgramGen {
     body.push(assign(id(iterations), bin('+', id(iterations), num(1))));
     assignAll(this.block(node.body, children[1]!, child(node.body.params, holders), body), body);
     out.push({ kind: 'while', test: un('!', num(0)), body });
+  }
+}
+
+/** The arrays whose extents a (non-generate) node's output extents are computed from (see `shape`). */
+function shapeSources(n: Exclude<CombinatorNode, { kind: 'generate' }>): readonly VarName[] {
+  switch (n.kind) {
+    case 'map':
+      return n.inputs;
+    case 'gather':
+      return [...n.source, ...n.indices];
+    case 'scatter':
+      return [...n.index, ...n.values, ...n.dest];
+    case 'fold':
+    case 'scanl':
+    case 'scanr':
+    case 'force':
+      return n.input;
+    default:
+      return n satisfies never;
   }
 }
 
