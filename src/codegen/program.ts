@@ -21,7 +21,7 @@ import { printProgramText } from './printer.js';
 import { compileExpr, rt, type ArrayRef, type ExprEnv } from './scalar.js';
 import { type CounterSlot, type ErrorSite, SideTables } from './sites.js';
 
-/** Where a manifest array is allocated: the runtime records name, elements and bytes. */
+/** Where a manifest array is allocated: the runtime counts times, elements and bytes per site. */
 export interface AllocationSite {
   readonly array: VarName;
   readonly elem: ScalarType;
