@@ -228,7 +228,8 @@ class ProgramGen {
         }
         if (all && !this.ready(s.expr, env)) {
           // A scalar nothing uses may index an array the plan fused away (no graph edge keeps
-          // it in memory), or use such a scalar. Its value cannot matter: it is not computed.
+          // it in memory), ask the extents of an array computed from one, or use such a
+          // scalar. Its value cannot matter: it is not computed.
           pending.splice(k, 1);
           continue;
         }
@@ -292,6 +293,10 @@ class ProgramGen {
    * statements of the node's block where first needed; binds the outputs without data.
    */
   private shape(n: CombinatorNode, env: Env): void {
+    // The plan orders every user of a run-time extent after what it is computed from
+    // (graph/orderings.ts), and scalar bindings wait for it (`ready`): reaching this otherwise
+    // would read a buffer not yet written, or a name not yet bound.
+    if (!this.shapeInputsReady(n, env)) throw bug(`the extents of ${n.kind} ${n.id} are asked before what they are computed from exists`);
     const state = env.block!;
     state.shaped.add(n.id);
     const out = state.out;
