@@ -130,7 +130,7 @@ class ProgramGen {
 
   private shapeInputsReady(n: CombinatorNode, env: Env): boolean {
     if (n.kind === 'generate') return n.shape.every((e) => this.ready(e, env));
-    return shapeSources(n).every((a) => this.shapeable(env, a));
+    return this.shapeable(env, shapeSource(n));
   }
 
   private arrayRef(env: Env, name: VarName): ArrayRef {
@@ -300,8 +300,35 @@ class ProgramGen {
     const state = env.block!;
     state.shaped.add(n.id);
     const out = state.out;
+    let dims: readonly JsExpr[];
+    if (n.kind === 'generate') {
+      const env1 = this.exprEnv(env, 'generate', n.span);
+      dims = n.shape.map((e, axis) => {
+        const d = this.fresh('n');
+        out.push(constDecl(d, compileExpr(e, env1)));
+        const site = this.tables.site({ kind: 'size', what: 'generate', detail: String(axis), span: e.span ?? n.span });
+        out.push({ kind: 'if', test: bin('<', id(d), num(0)), then: [exprStmt(call(member(rt, 'size'), [num(site), id(d)]))], else: [] });
+        return id(d);
+      });
+    } else {
+      const like = this.arrayRef(env, shapeSource(n)).dims;
+      dims = n.kind === 'fold' ? like.slice(0, -1) : like;
+    }
+    for (const o of n.outs) {
+      env.vars.set(o.name, { kind: 'array', ref: { name: o.name, elem: o.elem, data: fusedAway, dims }, materialized: false });
+    }
+  }
+
+  /**
+   * The interpreter's checks that a node's input arrays agree in shape (E403), emitted where the
+   * node's cluster runs, when every input exists. Not with its extents: those come from one
+   * input (`shapeSource`) and may be asked earlier, before another input exists (the result of
+   * an `if` that a gather reads, say, while the gather's size follows from its indices alone).
+   */
+  private checkShapes(n: CombinatorNode, env: Env, out: JsStmt[]): void {
     const dimsOf = (name: VarName): readonly JsExpr[] => this.arrayRef(env, name).dims;
-    const same = (names: readonly VarName[], what: string): readonly JsExpr[] => {
+    const same = (names: readonly VarName[], what: string): void => {
+      if (names.length < 2) return;
       const first = dimsOf(names[0]!);
       for (const other of names.slice(1)) {
         const dims = dimsOf(other);
@@ -311,51 +338,32 @@ class ProgramGen {
         const differ = dims.map((d, k) => bin('!==', first[k]!, d)).reduce((a, b) => bin('||', a, b));
         out.push({ kind: 'if', test: differ, then: [exprStmt(call(member(rt, 'shapes'), [num(site), arr(first), arr(dims)]))], else: [] });
       }
-      return first;
     };
-    let dims: readonly JsExpr[];
     switch (n.kind) {
-      case 'generate': {
-        const env1 = this.exprEnv(env, 'generate', n.span);
-        dims = n.shape.map((e, axis) => {
-          const d = this.fresh('n');
-          out.push(constDecl(d, compileExpr(e, env1)));
-          const site = this.tables.site({ kind: 'size', what: 'generate', detail: String(axis), span: e.span ?? n.span });
-          out.push({ kind: 'if', test: bin('<', id(d), num(0)), then: [exprStmt(call(member(rt, 'size'), [num(site), id(d)]))], else: [] });
-          return id(d);
-        });
-        break;
-      }
+      case 'generate':
+        return;
       case 'map':
-        dims = same(n.inputs, 'inputs');
-        break;
+        return same(n.inputs, 'inputs');
       case 'gather':
         same(n.source, 'source components');
-        dims = same(n.indices, 'index arrays');
-        break;
+        return same(n.indices, 'index arrays');
       case 'scatter':
         same([...n.index, ...n.values], 'index and value arrays');
-        dims = same(n.dest, 'destination components');
-        break;
+        return same(n.dest, 'destination components');
       case 'fold':
-        dims = same(n.input, 'input components').slice(0, -1);
-        break;
       case 'scanl':
       case 'scanr':
       case 'force':
-        dims = same(n.input, 'input components');
-        break;
+        return same(n.input, 'input components');
       default:
         return n satisfies never;
-    }
-    for (const o of n.outs) {
-      env.vars.set(o.name, { kind: 'array', ref: { name: o.name, elem: o.elem, data: fusedAway, dims }, materialized: false });
     }
   }
 
   /** The buffers of a node's outputs: fresh for manifest ones, none for fused-away ones. */
   private allocate(n: CombinatorNode, manifest: ReadonlySet<VarName>, env: Env, out: JsStmt[]): void {
     if (!env.block!.shaped.has(n.id)) this.shape(n, env);
+    this.checkShapes(n, env, out);
     const dims = this.arrayRef(env, n.outs[0]!.name).dims;
     const size = dims.reduce<JsExpr>((a, d) => mul(a, d), num(1));
     n.outs.forEach((o, k) => {
@@ -448,23 +456,33 @@ class ProgramGen {
   }
 }
 
-/** The arrays whose extents a (non-generate) node's output extents are computed from (see `shape`). */
-function shapeSources(n: Exclude<CombinatorNode, { kind: 'generate' }>): readonly VarName[] {
+/**
+ * The array whose extents a (non-generate) node's output takes, as graph/orderings.ts has it:
+ * the other inputs must agree with it (`checkShapes`), but the extents need only this one.
+ */
+function shapeSource(n: Exclude<CombinatorNode, { kind: 'generate' }>): VarName {
+  let like: VarName | undefined;
   switch (n.kind) {
     case 'map':
-      return n.inputs;
+      like = n.inputs[0];
+      break;
     case 'gather':
-      return [...n.source, ...n.indices];
+      like = n.indices[0];
+      break;
     case 'scatter':
-      return [...n.index, ...n.values, ...n.dest];
+      like = n.dest[0];
+      break;
     case 'fold':
     case 'scanl':
     case 'scanr':
     case 'force':
-      return n.input;
+      like = n.input[0];
+      break;
     default:
       return n satisfies never;
   }
+  if (like === undefined) throw bug(`${n.kind} ${n.id} has no input to take its extents from`);
+  return like;
 }
 
 function sameExpr(a: JsExpr, b: JsExpr): boolean {

@@ -11,7 +11,7 @@
 // `while`'s result was asked before the loop had run (`"w4_4" is not bound`).
 
 import { describe, expect, test } from 'vitest';
-import { compile, type Input, type Output } from '../../src/index.js';
+import { compile, UserError, type Input, type Output } from '../../src/index.js';
 
 type Strategy = 'ilp' | 'greedy-down' | 'greedy-up' | 'none';
 const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'none'];
@@ -240,6 +240,16 @@ const cases: readonly Case[] = [
       return { result0: reversed(q), result1: ys.length };
     },
   },
+  {
+    // The zipWith takes its extents from its first input, the filter: its size may be bound
+    // before the loop that produces its second input has run (once `"w_3" is not bound`).
+    name: 'the size of a zipWith of a filter and a while result, bound before the loop',
+    source: `${header}  f = filter(lam x: x > t, xs)\n  w = f\n  k = 0\n  while k < 2:\n    w = map(lam x: x + 1.0, w)\n    k = k + 1\n  m = zipWith(lam a, b: a * b, f, w)\n  s = size(m)\n  return map(lam v: v + f64(s), m)\n`,
+    expected: (xs, t) => {
+      const f = above(xs, t);
+      return { result: f.map((a) => a * (a + 2) + f.length) };
+    },
+  },
 ];
 
 const inputs: readonly (readonly [readonly number[], number])[] = [
@@ -272,6 +282,23 @@ describe('extents known only at run time, asked everywhere', () => {
         expect(got, `${mode} on xs = [${xs.join(', ')}], t = ${t}`).toEqual(expected);
       }
     }
+  });
+
+  test('inputs of different run-time sizes fail with the interpreter E403 in every strategy, also when the size is asked first', async () => {
+    const source = `${header}  f = filter(lam x: x > t, xs)\n  w = f\n  k = 0\n  while k < 2:\n    w = filter(lam x: x > t + 1.0, w)\n    k = k + 1\n  m = zipWith(lam a, b: a * b, f, w)\n  s = size(m)\n  return map(lam v: v + f64(s), m)\n`;
+    const program = compile(source, { fileName: 'dynamic.fuse' });
+    const args: Record<string, Input> = { xs: new Float64Array([3, 1, 4, 1, 5, 9, 2, 6]), ts: new Float64Array([2.5]) };
+    const failure = async (options: Parameters<typeof program.run>[1]): Promise<string> => {
+      try {
+        await program.run(args, options);
+        return 'no error';
+      } catch (err) {
+        return err instanceof UserError ? err.diagnostics.map((d) => `${d.code} ${d.message} at ${d.span?.start}-${d.span?.end}`).join('; ') : String(err);
+      }
+    };
+    const expected = await failure({ interpret: true });
+    expect(expected).toMatch(/^E403 map: shapes \[5\] and \[4\] differ/);
+    for (const strategy of strategies) expect(await failure({ strategy }), strategy).toBe(expected);
   });
 
   test('an i32 filter reversed (issue 9, C1), in every strategy', async () => {
