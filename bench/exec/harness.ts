@@ -120,7 +120,7 @@ async function runners(program: ExecProgram, inputs: Inputs, options: MeasureOpt
         clusters,
         run() {
           const r = exe.run(ordered);
-          const largest = r.stats.allocations.reduce((m, a) => Math.max(m, a.bytes), 0);
+          const largest = r.stats.allocations.reduce((m, a) => Math.max(m, a.largestBytes), 0);
           return { results: flatten(r.results), bytes: r.stats.bytesAllocated, largest };
         },
       });

@@ -193,7 +193,7 @@ export async function measureProgram(program: BenchProgram, size: BenchSize, opt
         const t = performance.now();
         const result = exe.run(ordered);
         const ms = performance.now() - t;
-        const largest = result.stats.allocations.reduce((m, a) => Math.max(m, a.bytes), 0);
+        const largest = result.stats.allocations.reduce((m, a) => Math.max(m, a.largestBytes), 0);
         return { ms, verdict: verify(result.results), bytes: result.stats.bytesAllocated, largest };
       };
       log(`  planned ${spec.id}: ${plan.stats.status}, objective ${plan.stats.objective}, ${entry.plan.planWallMs.toFixed(0)} ms`);

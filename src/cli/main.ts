@@ -299,7 +299,9 @@ function renderStats(stats: import('../runtime/index.js').RunStats): string {
   stats.clusters.forEach((c, k) => {
     lines.push(`  cluster ${k + 1}: ${c.timeMs.toFixed(3)} ms over ${c.runs} run(s); writes ${c.manifest.join(', ') || 'nothing'}`);
   });
-  lines.push(`  allocated ${stats.bytesAllocated} bytes in ${stats.allocations.length} array(s): ${stats.allocations.map((a) => a.array).join(', ')}`);
+  const arrays = stats.allocations.reduce((n, a) => n + a.count, 0);
+  const names = stats.allocations.map((a) => (a.count === 1 ? a.array : `${a.array} ×${a.count}`));
+  lines.push(`  allocated ${stats.bytesAllocated} bytes in ${arrays} array(s): ${names.join(', ')}`);
   if (stats.counters !== null) {
     lines.push('  elements moved (reads by order; writes):');
     for (const [name, t] of Object.entries(stats.counters)) {

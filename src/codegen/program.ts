@@ -21,7 +21,7 @@ import { printProgramText } from './printer.js';
 import { compileExpr, rt, type ArrayRef, type ExprEnv } from './scalar.js';
 import { type CounterSlot, type ErrorSite, SideTables } from './sites.js';
 
-/** Where a manifest array is allocated: the runtime records name, elements and bytes. */
+/** Where a manifest array is allocated: the runtime counts times, elements and bytes per site. */
 export interface AllocationSite {
   readonly array: VarName;
   readonly elem: ScalarType;
@@ -57,7 +57,9 @@ interface Env {
   /**
    * The block whose statements bind these names. A shape query (`dim`) adds no graph edge,
    * so a cluster may ask for the extents of an array that a later cluster produces: its shape
-   * is then computed on demand, here, from the shapes of its inputs.
+   * is then computed on demand, here, from the shapes of its inputs. The graph orders such a
+   * cluster after the data those shapes read (graph/orderings.ts); a scalar binding has no
+   * cluster, so it waits until the shapes it asks for are computable (`shapeable`).
    */
   readonly block: BlockState | null;
 }
@@ -101,14 +103,34 @@ class ProgramGen {
     throw bug(`${JSON.stringify(name)} is not bound`);
   }
 
-  /** Whether a name can be used now: bound, in memory if `needData`, or at least shapeable. */
+  /** Whether a name is bound now: a scalar, or an array in memory if `needData`. */
   private has(env: Env, name: VarName, needData: boolean): boolean {
     for (let e: Env | null = env; e !== null; e = e.parent) {
       const b = e.vars.get(name);
       if (b !== undefined) return !needData || b.kind !== 'array' || b.materialized;
-      if (!needData && e.block?.producers.has(name) === true) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether an array's extents can be computed now: it is bound, or its producer's extents
+   * follow from what exists. A shape may be known only at run time, from data (a `filter`
+   * sizes its result by a count read from an array) or from a control node's result, so a
+   * producer is shapeable only once the arrays its shape reads are in memory, the scalars it
+   * uses are bound and the arrays it takes its extents from are shapeable in turn.
+   */
+  private shapeable(env: Env, name: VarName): boolean {
+    for (let e: Env | null = env; e !== null; e = e.parent) {
+      if (e.vars.has(name)) return true;
+      const producer = e.block?.producers.get(name);
+      if (producer !== undefined) return this.shapeInputsReady(producer, e);
+    }
+    return false;
+  }
+
+  private shapeInputsReady(n: CombinatorNode, env: Env): boolean {
+    if (n.kind === 'generate') return n.shape.every((e) => this.ready(e, env));
+    return this.shapeable(env, shapeSource(n));
   }
 
   private arrayRef(env: Env, name: VarName): ArrayRef {
@@ -204,10 +226,10 @@ class ProgramGen {
           k++;
           continue;
         }
-        const uses = exprUses(s.expr);
-        if (all && !([...uses.indexed].every((n) => this.has(env, n, true)) && [...uses.scalars].every((n) => this.has(env, n, false)))) {
+        if (all && !this.ready(s.expr, env)) {
           // A scalar nothing uses may index an array the plan fused away (no graph edge keeps
-          // it in memory), or use such a scalar. Its value cannot matter: it is not computed.
+          // it in memory), ask the extents of an array computed from one, or use such a
+          // scalar. Its value cannot matter: it is not computed.
           pending.splice(k, 1);
           continue;
         }
@@ -246,7 +268,7 @@ class ProgramGen {
     return (
       [...uses.scalars].every((n) => this.has(env, n, false)) &&
       [...uses.indexed].every((n) => this.has(env, n, true)) &&
-      [...uses.dims].every((n) => this.has(env, n, false))
+      [...uses.dims].every((n) => this.shapeable(env, n))
     );
   }
 
@@ -271,11 +293,42 @@ class ProgramGen {
    * statements of the node's block where first needed; binds the outputs without data.
    */
   private shape(n: CombinatorNode, env: Env): void {
+    // The plan orders every user of a run-time extent after what it is computed from
+    // (graph/orderings.ts), and scalar bindings wait for it (`ready`): reaching this otherwise
+    // would read a buffer not yet written, or a name not yet bound.
+    if (!this.shapeInputsReady(n, env)) throw bug(`the extents of ${n.kind} ${n.id} are asked before what they are computed from exists`);
     const state = env.block!;
     state.shaped.add(n.id);
     const out = state.out;
+    let dims: readonly JsExpr[];
+    if (n.kind === 'generate') {
+      const env1 = this.exprEnv(env, 'generate', n.span);
+      dims = n.shape.map((e, axis) => {
+        const d = this.fresh('n');
+        out.push(constDecl(d, compileExpr(e, env1)));
+        const site = this.tables.site({ kind: 'size', what: 'generate', detail: String(axis), span: e.span ?? n.span });
+        out.push({ kind: 'if', test: bin('<', id(d), num(0)), then: [exprStmt(call(member(rt, 'size'), [num(site), id(d)]))], else: [] });
+        return id(d);
+      });
+    } else {
+      const like = this.arrayRef(env, shapeSource(n)).dims;
+      dims = n.kind === 'fold' ? like.slice(0, -1) : like;
+    }
+    for (const o of n.outs) {
+      env.vars.set(o.name, { kind: 'array', ref: { name: o.name, elem: o.elem, data: fusedAway, dims }, materialized: false });
+    }
+  }
+
+  /**
+   * The interpreter's checks that a node's input arrays agree in shape (E403), emitted where the
+   * node's cluster runs, when every input exists. Not with its extents: those come from one
+   * input (`shapeSource`) and may be asked earlier, before another input exists (the result of
+   * an `if` that a gather reads, say, while the gather's size follows from its indices alone).
+   */
+  private checkShapes(n: CombinatorNode, env: Env, out: JsStmt[]): void {
     const dimsOf = (name: VarName): readonly JsExpr[] => this.arrayRef(env, name).dims;
-    const same = (names: readonly VarName[], what: string): readonly JsExpr[] => {
+    const same = (names: readonly VarName[], what: string): void => {
+      if (names.length < 2) return;
       const first = dimsOf(names[0]!);
       for (const other of names.slice(1)) {
         const dims = dimsOf(other);
@@ -285,51 +338,32 @@ class ProgramGen {
         const differ = dims.map((d, k) => bin('!==', first[k]!, d)).reduce((a, b) => bin('||', a, b));
         out.push({ kind: 'if', test: differ, then: [exprStmt(call(member(rt, 'shapes'), [num(site), arr(first), arr(dims)]))], else: [] });
       }
-      return first;
     };
-    let dims: readonly JsExpr[];
     switch (n.kind) {
-      case 'generate': {
-        const env1 = this.exprEnv(env, 'generate', n.span);
-        dims = n.shape.map((e, axis) => {
-          const d = this.fresh('n');
-          out.push(constDecl(d, compileExpr(e, env1)));
-          const site = this.tables.site({ kind: 'size', what: 'generate', detail: String(axis), span: e.span ?? n.span });
-          out.push({ kind: 'if', test: bin('<', id(d), num(0)), then: [exprStmt(call(member(rt, 'size'), [num(site), id(d)]))], else: [] });
-          return id(d);
-        });
-        break;
-      }
+      case 'generate':
+        return;
       case 'map':
-        dims = same(n.inputs, 'inputs');
-        break;
+        return same(n.inputs, 'inputs');
       case 'gather':
         same(n.source, 'source components');
-        dims = same(n.indices, 'index arrays');
-        break;
+        return same(n.indices, 'index arrays');
       case 'scatter':
         same([...n.index, ...n.values], 'index and value arrays');
-        dims = same(n.dest, 'destination components');
-        break;
+        return same(n.dest, 'destination components');
       case 'fold':
-        dims = same(n.input, 'input components').slice(0, -1);
-        break;
       case 'scanl':
       case 'scanr':
       case 'force':
-        dims = same(n.input, 'input components');
-        break;
+        return same(n.input, 'input components');
       default:
         return n satisfies never;
-    }
-    for (const o of n.outs) {
-      env.vars.set(o.name, { kind: 'array', ref: { name: o.name, elem: o.elem, data: fusedAway, dims }, materialized: false });
     }
   }
 
   /** The buffers of a node's outputs: fresh for manifest ones, none for fused-away ones. */
   private allocate(n: CombinatorNode, manifest: ReadonlySet<VarName>, env: Env, out: JsStmt[]): void {
     if (!env.block!.shaped.has(n.id)) this.shape(n, env);
+    this.checkShapes(n, env, out);
     const dims = this.arrayRef(env, n.outs[0]!.name).dims;
     const size = dims.reduce<JsExpr>((a, d) => mul(a, d), num(1));
     n.outs.forEach((o, k) => {
@@ -420,6 +454,35 @@ class ProgramGen {
     assignAll(this.block(node.body, children[1]!, child(node.body.params, holders), body), body);
     out.push({ kind: 'while', test: un('!', num(0)), body });
   }
+}
+
+/**
+ * The array whose extents a (non-generate) node's output takes, as graph/orderings.ts has it:
+ * the other inputs must agree with it (`checkShapes`), but the extents need only this one.
+ */
+function shapeSource(n: Exclude<CombinatorNode, { kind: 'generate' }>): VarName {
+  let like: VarName | undefined;
+  switch (n.kind) {
+    case 'map':
+      like = n.inputs[0];
+      break;
+    case 'gather':
+      like = n.indices[0];
+      break;
+    case 'scatter':
+      like = n.dest[0];
+      break;
+    case 'fold':
+    case 'scanl':
+    case 'scanr':
+    case 'force':
+      like = n.input[0];
+      break;
+    default:
+      return n satisfies never;
+  }
+  if (like === undefined) throw bug(`${n.kind} ${n.id} has no input to take its extents from`);
+  return like;
 }
 
 function sameExpr(a: JsExpr, b: JsExpr): boolean {

@@ -11,7 +11,7 @@ import { type GeneratedProgram, generateProgram, readOrderKey } from '../codegen
 import type { Program } from '../ir/types.js';
 import type { ArrayValue, InterfaceValue, RuntimeValue } from '../ir/values.js';
 import type { Plan } from '../plan/types.js';
-import { type Allocation, makeRuntime, type RunRecord } from './helpers.js';
+import { type Allocation, allocationCounts, allocationsOf, makeRuntime, type RunRecord } from './helpers.js';
 import { checkInputs } from '../interp/index.js';
 
 export interface CompileOptions {
@@ -42,6 +42,7 @@ export interface ClusterStats {
 
 export interface RunStats {
   readonly clusters: readonly ClusterStats[];
+  /** Per allocation site that allocated (a site in a loop sums its iterations). */
   readonly allocations: readonly Allocation[];
   readonly bytesAllocated: number;
   /** Per array name, when the run counted; null otherwise. */
@@ -93,7 +94,7 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
       const g = variant.generated;
       const flat = checkInputs(program, inputs, options.file);
       const record: RunRecord = {
-        allocations: [],
+        allocations: allocationCounts(g.allocations.length),
         clusterMs: new Array<number>(g.clusters.length).fill(0),
         clusterCalls: new Array<number>(g.clusters.length).fill(0),
         counts: new Float64Array(g.slots.length),
@@ -139,10 +140,11 @@ function stats(g: GeneratedProgram, record: RunRecord, counters: boolean): RunSt
       }
     });
   }
+  const allocations = allocationsOf(g.allocations, record.allocations);
   return {
     clusters: g.clusters.map((c, k) => ({ nodes: c.nodes, manifest: c.manifest, timeMs: record.clusterMs[k]!, runs: record.clusterCalls[k]! })),
-    allocations: record.allocations,
-    bytesAllocated: record.allocations.reduce((s, a) => s + a.bytes, 0),
+    allocations,
+    bytesAllocated: allocations.reduce((s, a) => s + a.bytes, 0),
     counters: traffic,
   };
 }

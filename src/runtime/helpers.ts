@@ -12,15 +12,54 @@ import { ScalarDivisionByZero, allocate, binary, elementBytes } from '../ir/scal
 import type { ScalarType } from '../ir/types.js';
 import type { TypedArray } from '../ir/scalarOps.js';
 
+/**
+ * What one allocation site of the generated code allocated over a run: a site inside a `while`
+ * allocates once per iteration, and its record sums them (so what a run records is bounded by
+ * the program's size, not by how many iterations it runs).
+ */
 export interface Allocation {
   readonly array: string;
+  /** Times the site allocated. */
+  readonly count: number;
+  /** Elements, summed over those times. */
   readonly elements: number;
+  /** Bytes, summed over those times. */
   readonly bytes: number;
+  /** The largest single allocation of the site, in bytes. */
+  readonly largestBytes: number;
 }
 
-/** What one run records besides its results. */
+/**
+ * Per allocation site (the index generated code passes to `alloc` / `copy`): times, elements
+ * and the largest allocation in elements. Fixed-size arrays: a run that loops forever records
+ * no more than one that does not loop (issue 9, H3: a list with an entry per allocation grew by
+ * gigabytes in a `while` loop).
+ */
+export interface AllocationCounts {
+  readonly count: Float64Array;
+  readonly elements: Float64Array;
+  readonly largest: Float64Array;
+}
+
+export function allocationCounts(sites: number): AllocationCounts {
+  return { count: new Float64Array(sites), elements: new Float64Array(sites), largest: new Float64Array(sites) };
+}
+
+/** The record of every site that allocated, in site order. */
+export function allocationsOf(sites: readonly AllocationSite[], counts: AllocationCounts): Allocation[] {
+  const out: Allocation[] = [];
+  sites.forEach((site, k) => {
+    const count = counts.count[k]!;
+    if (count === 0) return;
+    const bytes = elementBytes(site.elem);
+    out.push({ array: site.array, count, elements: counts.elements[k]!, bytes: counts.elements[k]! * bytes, largestBytes: counts.largest[k]! * bytes });
+  });
+  return out;
+}
+
+/** What one run records besides its results: all of it fixed-size, whatever the run does. */
 export interface RunRecord {
-  readonly allocations: Allocation[];
+  readonly allocations: AllocationCounts;
   readonly clusterMs: number[];
   readonly clusterCalls: number[];
   /** Per counter slot: elements read or written. */
@@ -140,16 +179,22 @@ export class Runtime {
     throw userError('E405', `while: the loop did not finish within ${limit} iterations (the iteration limit)`, this.where(s));
   }
 
+  /** Counts an allocation of `n` elements at site `k`; nothing keeps the buffer. */
+  private recordAllocation(k: number, n: number): void {
+    const c = this.record.allocations;
+    c.count[k]! += 1;
+    c.elements[k]! += n;
+    if (n > c.largest[k]!) c.largest[k] = n;
+  }
+
   alloc(k: number, n: number): TypedArray {
-    const a = this.tables.allocations[k]!;
-    this.record.allocations.push({ array: a.array, elements: n, bytes: n * elementBytes(a.elem) });
-    return allocate(a.elem, n);
+    this.recordAllocation(k, n);
+    return allocate(this.tables.allocations[k]!.elem, n);
   }
 
   copy(k: number, data: TypedArray): TypedArray {
-    const a = this.tables.allocations[k]!;
-    this.record.allocations.push({ array: a.array, elements: data.length, bytes: data.length * elementBytes(a.elem) });
-    const out = allocate(a.elem, data.length);
+    this.recordAllocation(k, data.length);
+    const out = allocate(this.tables.allocations[k]!.elem, data.length);
     out.set(data);
     return out;
   }

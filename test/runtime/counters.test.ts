@@ -122,7 +122,7 @@ describe.each(paperCases.map((c) => c()))('$name', (c) => {
 test('singleLoop allocates exactly one array of 5 f64 under its optimal plan, five without fusion', () => {
   const c = paperCases[0]!();
   const fused = compileProgram(c.program, c.plan).run(inputs['singleLoop']!);
-  expect(fused.stats.allocations).toEqual([{ array: 'result', elements: 5, bytes: 40 }]);
+  expect(fused.stats.allocations).toEqual([{ array: 'result', count: 1, elements: 5, bytes: 40, largestBytes: 40 }]);
   const none = compileProgram(c.program, nonePlan(c.program)).run(inputs['singleLoop']!);
   expect(none.stats.allocations.map((a) => a.array)).toEqual(['inds', 'bs', 'cs', 'ds', 'result']);
 });

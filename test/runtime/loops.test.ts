@@ -12,7 +12,7 @@ import { UserError } from '../../src/diagnostics/index.js';
 import { Compiler } from '../../src/driver/index.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { emitJs } from '../../src/runtime/index.js';
-import { makeRuntime, Runtime } from '../../src/runtime/helpers.js';
+import { allocationCounts, makeRuntime, Runtime } from '../../src/runtime/helpers.js';
 import { array } from '../ir/builders.js';
 import { expectSameValues } from './equal.js';
 
@@ -135,7 +135,7 @@ describe('inline arithmetic', () => {
 
 describe('the runtime helper object', () => {
   const tables = { sites: [], slots: [], allocations: [], clusterCount: 2 };
-  const record = () => ({ allocations: [], clusterMs: [0, 0], clusterCalls: [0, 0], counts: new Float64Array(0) });
+  const record = () => ({ allocations: allocationCounts(0), clusterMs: [0, 0], clusterCalls: [0, 0], counts: new Float64Array(0) });
 
   test('every run gets an object of one class with the same fields in the same order, and no own functions', () => {
     const a = makeRuntime(tables, undefined, 10, record());
