@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { CompilerBug, UserError, renderDiagnostic, userError } from '../diagnostics/index.js';
+import { CompilerBug, UserError, diagnosticPosition, renderDiagnostic, userError } from '../diagnostics/index.js';
 import type { InputSignature } from '../lower/index.js';
 import { printProgram } from '../ir/printer.js';
 import { programToJson } from '../ir/json.js';
@@ -258,6 +258,7 @@ export function buildProgram(term: Terminal): Command {
         }
       });
       if (flags.stats === true && execution.run !== undefined) term.out(renderStats(execution.run.stats));
+      if (flags.stats === true && execution.fallback !== undefined) term.out(renderFallback(execution.fallback));
     });
 
   program
@@ -292,6 +293,14 @@ export function buildProgram(term: Terminal): Command {
 function describeInterface(i: { readonly components: readonly { readonly kind: string; readonly elem: string; readonly rank?: number }[] }): string {
   const parts = i.components.map((c) => (c.kind === 'scalar' ? c.elem : `${c.elem}[${'_,'.repeat(Math.max(0, (c.rank ?? 1) - 1))}_]`.replace('[]', '[]')));
   return parts.length === 1 ? parts[0]! : `(${parts.join(', ')})`;
+}
+
+/** For --stats: the fused run failed in elements nobody observes, so the interpreter's results stand. */
+function renderFallback(compiledError: UserError): string {
+  const first = compiledError.diagnostics[0]!;
+  const position = diagnosticPosition(first);
+  const where = position === '' ? '' : ` at ${first.file!.name}:${position}`;
+  return `stats: the fused run stopped at a fault (${first.code}${where}) in an element no result depends on; these are the reference interpreter's results`;
 }
 
 function renderStats(stats: import('../runtime/index.js').RunStats): string {

@@ -71,7 +71,14 @@ export interface Execution {
   readonly results: readonly InterfaceValue[];
   /** The plan that ran (absent for interpreted runs). */
   readonly plan?: Plan;
+  /** What the fused run recorded (absent for interpreted runs and fallbacks). */
   readonly run?: RunResult;
+  /**
+   * The fused run's error when it failed and the reference interpreter then succeeded: the
+   * fault was in elements nobody observes (see docs/LANGUAGE.md, "Run-time faults"), and
+   * `results` are the interpreter's.
+   */
+  readonly fallback?: UserError;
 }
 
 export class Compiler {
@@ -160,7 +167,17 @@ export class Compiler {
       return { program, results: interpret(program, ordered, { file: this.file }) };
     }
     const exe = await this.executable(signature, options);
-    const run = exe.run(ordered, { counters: options.counters });
+    let run: RunResult;
+    try {
+      run = exe.run(ordered, { counters: options.counters });
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      // Fused code throws at the first fault it meets, in its own order, and may meet faults in
+      // elements nobody observes. The reference interpreter decides: its diagnostic (thrown
+      // from here) if the run fails, else its results. Compiled code never writes its inputs,
+      // so the interpreter sees them as the caller gave them.
+      return { program, results: interpret(program, ordered, { file: this.file }), plan: exe.plan, fallback: e };
+    }
     return { program, results: run.results, plan: exe.plan, run };
   }
 }
