@@ -9,7 +9,7 @@
 // travels with it through the element code, so an element nobody observes never fails the run.
 // Sizes and scatter indices are observations: a poisoned one throws its fault at once.
 
-import { CompilerBug, userError } from '../diagnostics/index.js';
+import { CompilerBug, UserError, userError } from '../diagnostics/index.js';
 import { allocate } from '../ir/scalarOps.js';
 import type {
   CombinatorNode,
@@ -118,12 +118,21 @@ export function forEachIndex(shape: readonly number[], visit: (index: readonly n
   }
 }
 
-function newArray(elem: ScalarType, shape: readonly number[]): ArrayValue {
-  return { kind: 'array', elem, shape, data: allocate(elem, sizeOf(shape)) };
+/** A zeroed array; one too large to allocate is E406 at the combinator that makes it. */
+function newArray(elem: ScalarType, shape: readonly number[], env: EvalEnv): ArrayValue {
+  try {
+    return { kind: 'array', elem, shape, data: allocate(elem, sizeOf(shape)) };
+  } catch (e) {
+    if (!(e instanceof UserError) || e.code !== 'E406') throw e;
+    throw userError('E406', `${env.context}: an array of shape ${shapeText(shape)} is too large (${e.diagnostics[0]!.message})`, {
+      file: env.file,
+      span: env.span,
+    });
+  }
 }
 
-function outputs(n: CombinatorNode, shape: readonly number[]): ArrayValue[] {
-  return n.outs.map((o) => newArray(o.elem, shape));
+function outputs(n: CombinatorNode, shape: readonly number[], env: EvalEnv): ArrayValue[] {
+  return n.outs.map((o) => newArray(o.elem, shape, env));
 }
 
 /** A position in an index array, as a user would point at it. */
@@ -146,7 +155,7 @@ function load(arrays: readonly ArrayValue[], flat: number, env: EvalEnv): { valu
 
 function evalGenerate(n: GenerateNode, env: EvalEnv): ArrayValue[] {
   const shape = generateShape(n, env);
-  const outs = outputs(n, shape);
+  const outs = outputs(n, shape, env);
   const fn = lambdaApplier(n.fn, env);
   forEachIndex(shape, (index, flat) => store(outs, flat, fn(index), fn.faults, env));
   return outs;
@@ -154,7 +163,7 @@ function evalGenerate(n: GenerateNode, env: EvalEnv): ArrayValue[] {
 
 function evalMap(n: MapNode, inputs: readonly ArrayValue[], env: EvalEnv): ArrayValue[] {
   const shape = combinatorOutputShape(n, (name) => inputs[n.inputs.indexOf(name)]!.shape, env);
-  const outs = outputs(n, shape);
+  const outs = outputs(n, shape, env);
   const total = sizeOf(shape);
   const fn = lambdaApplier(n.fn, env);
   for (let i = 0; i < total; i++) {
@@ -180,7 +189,7 @@ function evalGather(n: GatherNode, lookup: (name: VarName) => ArrayValue, env: E
   const source = n.source.map(lookup);
   const shape = combinatorOutputShape(n, (name) => lookup(name).shape, env);
   const srcShape = source[0]!.shape;
-  const outs = outputs(n, shape);
+  const outs = outputs(n, shape, env);
   forEachIndex(shape, (position, j) => {
     const { values: index, faults } = load(indices, j, env);
     const indexFault = firstFault(faults);
@@ -217,7 +226,7 @@ function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env:
   const values = n.values.map(lookup);
   const shape = combinatorOutputShape(n, (name) => lookup(name).shape, env);
   const srcShape = index[0]!.shape;
-  const outs = outputs(n, shape);
+  const outs = outputs(n, shape, env);
   outs.forEach((o, c) => {
     o.data.set(dest[c]!.data);
     env.faults.copyPoison(dest[c]!, o);
@@ -253,7 +262,7 @@ function evalFold(n: FoldNode, inputs: readonly ArrayValue[], env: EvalEnv): Arr
   const shape = combinatorOutputShape(n, (name) => inputs[n.input.indexOf(name)]!.shape, env);
   const rowLength = inputs[0]!.shape[inputs[0]!.shape.length - 1]!;
   const seeds = seedsOf(n.init, env);
-  const outs = outputs(n, shape);
+  const outs = outputs(n, shape, env);
   const rows = sizeOf(shape);
   const op = lambdaApplier(n.op, env);
   for (let r = 0; r < rows; r++) {
@@ -275,7 +284,7 @@ function evalScan(n: ScanlNode | ScanrNode, inputs: readonly ArrayValue[], env: 
   if (shape.length === 0) throw new CompilerBug(interpPass, `${n.kind} of a rank-0 array`);
   const rowLength = shape[shape.length - 1]!;
   const seeds = n.init === null ? null : seedsOf(n.init, env);
-  const outs = outputs(n, shape);
+  const outs = outputs(n, shape, env);
   const rows = rowLength === 0 ? 0 : sizeOf(shape) / rowLength;
   const x = (at: number) => load(inputs, at, env);
   const out = (at: number) => load(outs, at, env);
