@@ -118,15 +118,12 @@ function toOutput(v: InterfaceValue): Output {
 /** Compiles `.fuse` source. Throws UserError (with diagnostics) for a bad program. */
 export function compile(source: string, options: CompileOptions = {}): FuseProgram {
   const compiler = new Compiler(source, { fileName: options.fileName, entry: options.entry });
-  const convert = (inputs: Readonly<Record<string, Input>>): Record<string, InterfaceValue> => {
-    const types = compiler.parameterTypes();
-    return Object.fromEntries(
-      Object.entries(inputs).map(([name, x]) => {
-        const t = types[name];
-        return [name, toInterfaceValue(name, x, t?.kind === 'scalar' ? t.elem : undefined)];
-      }),
+  // Object.entries / fromEntries see own properties only and define them as data properties,
+  // so parameters named `__proto__` or `toString` are inputs like any other.
+  const convert = (inputs: Readonly<Record<string, Input>>): Record<string, InterfaceValue> =>
+    Object.fromEntries(
+      Object.entries(inputs).map(([name, x]) => [name, toInterfaceValue(name, x, typeof x === 'number' ? compiler.scalarInputType(name) : undefined)]),
     );
-  };
   const signature = (inputs: Readonly<Record<string, Input>> | undefined): Record<string, InputSignature> | undefined =>
     inputs === undefined ? undefined : Object.fromEntries(Object.entries(convert(inputs)).map(([name, v]) => [name, valueSignature(v)]));
   return {

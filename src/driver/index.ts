@@ -55,7 +55,7 @@ export interface CompilerOptions {
   readonly solver?: SolverLoader;
 }
 
-/** Inputs by entry parameter name. */
+/** Inputs by entry parameter name (own properties only: `__proto__` is a valid name). */
 export type NamedInputs = Readonly<Record<string, InterfaceValue>>;
 
 export interface ExecutionOptions extends PlanningOptions {
@@ -108,6 +108,24 @@ export class Compiler {
   /** Entry parameter types from annotations, or inferred from their uses. */
   parameterTypes(): Readonly<Record<string, EntryParamType>> {
     return inferEntryTypes(this.module, this.file, { entry: this.entry.name });
+  }
+
+  /**
+   * The element type a scalar input for `name` should have (a number alone does not say
+   * whether it is i32 or f64): the parameter's annotated or inferred type. Undefined when it is
+   * not a scalar parameter, or when its type cannot be inferred without the inputs: the value
+   * then types itself, and lowering for the actual inputs reports any real type error.
+   */
+  scalarInputType(name: string): ScalarType | undefined {
+    let types: Readonly<Record<string, EntryParamType>>;
+    try {
+      types = this.parameterTypes();
+    } catch (e) {
+      if (e instanceof UserError) return undefined;
+      throw e;
+    }
+    const type = Object.hasOwn(types, name) ? types[name] : undefined;
+    return type?.kind === 'scalar' ? type.elem : undefined;
   }
 
   /** The core IR, specialised to a signature (or to annotations and inference without one). */
@@ -187,7 +205,7 @@ export function signatureOf(entry: Def, inputs: NamedInputs, file: SourceFile): 
   const names = new Set(entry.params.map((p) => p.name));
   const diagnostics = [];
   for (const p of entry.params) {
-    if (!(p.name in inputs)) {
+    if (!Object.hasOwn(inputs, p.name)) {
       diagnostics.push({ code: 'E410' as const, message: `no input was given for parameter '${p.name}'`, file, span: p.span });
     }
   }
@@ -221,7 +239,7 @@ export function valueSignature(value: InterfaceValue): InputSignature {
 
 /** Entry sizes for byte-weighted costs: array shapes and scalar values, by parameter name. */
 export function entrySizes(signature: Readonly<Record<string, InputSignature>>): EntrySizes {
-  const sizes: Record<string, readonly number[] | number> = {};
+  const sizes = Object.create(null) as Record<string, readonly number[] | number>;
   for (const [name, sig] of Object.entries(signature)) {
     if (sig.kind === 'array') sizes[name] = sig.shape;
     else if (sig.value !== undefined) sizes[name] = sig.value;
