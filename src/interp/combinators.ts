@@ -144,13 +144,25 @@ function positionText(shape: readonly number[], index: readonly number[], flat: 
 function store(outs: readonly ArrayValue[], flat: number, values: readonly number[], faults: readonly (Fault | null)[], env: EvalEnv): void {
   outs.forEach((o, c) => {
     o.data[flat] = values[c]!;
-    env.faults.setElement(o, flat, faults[c]!);
+    env.faults.setElement(o, flat, faults[c] ?? null);
   });
 }
 
-/** The values and faults of element `flat` of several arrays (the components of a tuple). */
-function load(arrays: readonly ArrayValue[], flat: number, env: EvalEnv): { values: number[]; faults: (Fault | null)[] } {
-  return { values: arrays.map((a) => a.data[flat]!), faults: arrays.map((a) => env.faults.elementFault(a, flat)) };
+const noFaults: readonly (Fault | null)[] = [];
+
+/**
+ * The values and faults of element `flat` of several arrays (the components of a tuple). While
+ * nothing in the run is poisoned the faults are one shared empty list (read as all null).
+ */
+function load(arrays: readonly ArrayValue[], flat: number, env: EvalEnv): { values: number[]; faults: readonly (Fault | null)[] } {
+  const values = arrays.map((a) => a.data[flat]!);
+  return { values, faults: env.faults.any ? arrays.map((a) => env.faults.elementFault(a, flat)) : noFaults };
+}
+
+/** The faults of two loads side by side, as a lambda's arguments. */
+function joinFaults(a: readonly (Fault | null)[], aLength: number, b: readonly (Fault | null)[], bLength: number): readonly (Fault | null)[] {
+  if (a.length === 0 && b.length === 0) return noFaults;
+  return [...Array.from({ length: aLength }, (_, k) => a[k] ?? null), ...Array.from({ length: bLength }, (_, k) => b[k] ?? null)];
 }
 
 function evalGenerate(n: GenerateNode, env: EvalEnv): ArrayValue[] {
@@ -246,13 +258,14 @@ function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env:
     }
     const old = load(outs, offset, env);
     const incoming = load(values, p, env);
-    store(outs, offset, op([...old.values, ...incoming.values], [...old.faults, ...incoming.faults]), op.faults, env);
+    const argFaults = joinFaults(old.faults, outs.length, incoming.faults, values.length);
+    store(outs, offset, op([...old.values, ...incoming.values], argFaults), op.faults, env);
   });
   return outs;
 }
 
 /** The seeds of a fold or scan, with their faults. */
-function seedsOf(init: readonly Expr[], env: EvalEnv): { values: number[]; faults: (Fault | null)[] } {
+function seedsOf(init: readonly Expr[], env: EvalEnv): { values: number[]; faults: readonly (Fault | null)[] } {
   const seeds = init.map((e) => evalScalarExpr(e, env));
   return { values: seeds.map((s) => s.value), faults: seeds.map((s) => s.fault) };
 }
@@ -270,8 +283,8 @@ function evalFold(n: FoldNode, inputs: readonly ArrayValue[], env: EvalEnv): Arr
     let accFaults = seeds.faults;
     for (let k = 0; k < rowLength; k++) {
       const x = load(inputs, r * rowLength + k, env);
-      acc = op([...acc, ...x.values], [...accFaults, ...x.faults]);
-      accFaults = [...op.faults];
+      acc = op([...acc, ...x.values], joinFaults(accFaults, acc.length, x.faults, inputs.length));
+      accFaults = env.faults.any ? [...op.faults] : noFaults;
     }
     store(outs, r, acc, accFaults, env);
   }
@@ -289,8 +302,9 @@ function evalScan(n: ScanlNode | ScanrNode, inputs: readonly ArrayValue[], env: 
   const x = (at: number) => load(inputs, at, env);
   const out = (at: number) => load(outs, at, env);
   const op = lambdaApplier(n.op, env);
-  const step = (at: number, left: { values: number[]; faults: (Fault | null)[] }, right: { values: number[]; faults: (Fault | null)[] }): void =>
-    store(outs, at, op([...left.values, ...right.values], [...left.faults, ...right.faults]), op.faults, env);
+  type Loaded = { values: number[]; faults: readonly (Fault | null)[] };
+  const step = (at: number, left: Loaded, right: Loaded): void =>
+    store(outs, at, op([...left.values, ...right.values], joinFaults(left.faults, left.values.length, right.faults, right.values.length)), op.faults, env);
   for (let r = 0; r < rows; r++) {
     const base = r * rowLength;
     const last = base + rowLength - 1;

@@ -172,9 +172,15 @@ export function lambdaApplier(l: Lambda, env: EvalEnv): LambdaApplier {
     scalarFault: (name) => (locals.has(name) ? (localFaults.get(name) ?? null) : env.scalarFault(name)),
   };
   const faults = new Array<Fault | null>(l.results.length).fill(null);
+  // One taint record for every expression of every call: evaluation allocates nothing per element.
+  const taint: Taint = { fault: null };
   const bind = (name: VarName, value: number, fault: Fault | null): void => {
     locals.set(name, value);
     if (fault !== null) localFaults.set(name, fault);
+  };
+  const run = (e: Expr): number => {
+    taint.fault = null;
+    return evaluate(e, inner, taint);
   };
   const apply = (args: readonly number[], argFaults?: readonly (Fault | null)[]): number[] => {
     if (args.length !== l.params.length) {
@@ -183,13 +189,10 @@ export function lambdaApplier(l: Lambda, env: EvalEnv): LambdaApplier {
     locals.clear();
     if (localFaults.size > 0) localFaults.clear();
     for (let i = 0; i < args.length; i++) bind(l.params[i]!.name, args[i]!, argFaults?.[i] ?? null);
-    for (const b of l.lets) {
-      const { value, fault } = evalScalarExpr(b.expr, inner);
-      bind(b.name, value, fault);
-    }
+    for (const b of l.lets) bind(b.name, run(b.expr), taint.fault);
     return l.results.map((r, k) => {
-      const { value, fault } = evalScalarExpr(r, inner);
-      faults[k] = fault;
+      const value = run(r);
+      faults[k] = taint.fault;
       return value;
     });
   };

@@ -34,11 +34,14 @@ type ArrayPoison = Map<number, Fault>;
 /** Every fault of one run, and which values they poisoned. */
 export class FaultLog {
   private count = 0;
+  /** Whether any value of the run was ever poisoned: while not, every query is one test. */
+  private poisoned = false;
   private readonly arrays = new WeakMap<ArrayValue, ArrayPoison>();
   private readonly scalars = new WeakMap<ScalarValue, Fault>();
 
   /** Records a fault that just happened; later faults compare as later. */
   record(error: UserError): Fault {
+    this.poisoned = true;
     return { order: this.count++, error };
   }
 
@@ -47,17 +50,24 @@ export class FaultLog {
     return this.arrays.get(a);
   }
 
+  /** Whether any value of the run has been poisoned so far. */
+  get any(): boolean {
+    return this.poisoned;
+  }
+
   elementFault(a: ArrayValue, flat: number): Fault | null {
+    if (!this.poisoned) return null;
     return this.arrays.get(a)?.get(flat) ?? null;
   }
 
   /** Sets (or, with null, clears) the poison of one element. */
   setElement(a: ArrayValue, flat: number, fault: Fault | null): void {
-    let table = this.arrays.get(a);
     if (fault === null) {
-      table?.delete(flat);
+      if (this.poisoned) this.arrays.get(a)?.delete(flat);
       return;
     }
+    this.poisoned = true;
+    let table = this.arrays.get(a);
     if (table === undefined) {
       table = new Map();
       this.arrays.set(a, table);
@@ -67,21 +77,26 @@ export class FaultLog {
 
   /** Gives `to` the poison of `from`, element for element (a copy of an array). */
   copyPoison(from: ArrayValue, to: ArrayValue): void {
+    if (!this.poisoned) return;
     const table = this.arrays.get(from);
     if (table !== undefined && table.size > 0) this.arrays.set(to, new Map(table));
   }
 
   scalarFault(v: ScalarValue): Fault | null {
+    if (!this.poisoned) return null;
     return this.scalars.get(v) ?? null;
   }
 
   setScalar(v: ScalarValue, fault: Fault | null): void {
-    if (fault !== null) this.scalars.set(v, fault);
+    if (fault === null) return;
+    this.poisoned = true;
+    this.scalars.set(v, fault);
   }
 
   /** The earliest fault anywhere in a value (any element of an array). */
   valueFault(v: RuntimeValue): Fault | null {
     if (v.kind === 'scalar') return this.scalarFault(v);
+    if (!this.poisoned) return null;
     let first: Fault | null = null;
     for (const fault of this.arrays.get(v)?.values() ?? []) first = earlier(first, fault);
     return first;

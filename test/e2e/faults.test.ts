@@ -196,6 +196,30 @@ const cases: readonly Case[] = [
     expect: { result: [4, 5] },
   },
   {
+    name: 'a scan carries a fault to every later element only',
+    source: 'def main(is: i32[n]):\n  a = map(lam i: 12 // i, is)\n  s = scanl(+, a)\n  return take(2, s)\n',
+    inputs: { is: i32s(1, 2, 0, 3) },
+    expect: { result: [12, 18] },
+  },
+  {
+    name: 'a scan whose faulting prefix is read',
+    source: 'def main(is: i32[n]):\n  a = map(lam i: 12 // i, is)\n  return scanr(+, a)\n',
+    inputs: { is: i32s(1, 2, 0, 3) },
+    expect: ['E401', '(12 // 0)', '2:18'],
+  },
+  {
+    name: 'one component of a tuple map faults, the other is returned',
+    source: 'def main(is: i32[n]):\n  a, b = unzip(map(lam i: (10 // i, i + 1), is))\n  return b\n',
+    inputs: { is: i32s(0, 5) },
+    expect: { b: [1, 6] },
+  },
+  {
+    name: 'a poisoned scalar read by a select not taken',
+    source: 'def main(is: i32[n], ks: i32[m]):\n  s = 10 // ks[0]\n  return map(lam i: i if i >= 0 else s, is)\n',
+    inputs: { is: i32s(1, 2), ks: i32s(0) },
+    expect: { result: [1, 2] },
+  },
+  {
     name: 'a fault in a branch not taken by select',
     source: 'def main(is: i32[n]):\n  return map(lam i: 10 // i if i != 0 else -1, is)\n',
     inputs: { is: i32s(5, 0) },
