@@ -264,6 +264,19 @@ describe('the fallback to the interpreter', () => {
     expect(fine.fallback).toBeUndefined();
   });
 
+  it.each([
+    'def main(d: f64[n], ix: i32[m]):\n  k = 0\n  while k < 2:\n    d = scatter(+, d, zip(ix, generate(size(ix), lam i: 1.0)))\n    k = k + 1\n  return d\n',
+    'def main(d: f64[n], ix: i32[m]):\n  return permute(+, d, lam i: i, generate(size(ix), lam i: 5.0))\n',
+    'def main(d: f64[n], ix: i32[m]):\n  ys = scatter(lam o, v: v, d, zip(ix, generate(size(ix), lam i: 9.0)))\n  return reverse(ys)\n',
+  ])('leaves the caller’s inputs as they were, in every strategy: %s', async (source) => {
+    for (const mode of modes) {
+      const d = f64s(1, 2, 3);
+      const ix = i32s(0, 2);
+      await compile(source).run({ d, ix }, mode);
+      expect([Array.from(d), Array.from(ix)]).toEqual([[1, 2, 3], [0, 2]]);
+    }
+  });
+
   it('leaves the caller’s inputs as they were, in every strategy', async () => {
     const scatterSource = 'def main(d: f64[n], ix: i32[m], xs: f64[m]):\n  return scatter(+, d, zip(ix, xs))\n';
     for (const mode of modes) {
