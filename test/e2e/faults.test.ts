@@ -264,6 +264,15 @@ describe('the fallback to the interpreter', () => {
     expect(fine.fallback).toBeUndefined();
   });
 
+  it('is visible through the public API as execute().fallback', async () => {
+    const program = compile(source);
+    const none = await program.execute({ is: i32s(1, 1, 0), ix: i32s(0, 1) }, { strategy: 'none' });
+    expect(plain(none.results.result!)).toEqual([10, 10]);
+    expect(none.fallback?.code).toBe('E401');
+    const clean = await program.execute({ is: i32s(1, 1, 2), ix: i32s(0, 2) }, { strategy: 'none' });
+    expect(clean.fallback).toBeUndefined();
+  });
+
   it.each([
     'def main(d: f64[n], ix: i32[m]):\n  k = 0\n  while k < 2:\n    d = scatter(+, d, zip(ix, generate(size(ix), lam i: 1.0)))\n    k = k + 1\n  return d\n',
     'def main(d: f64[n], ix: i32[m]):\n  return permute(+, d, lam i: i, generate(size(ix), lam i: 5.0))\n',
