@@ -99,12 +99,11 @@ function planningOptions(flags: PlanFlags): PlanningOptions {
 function shapeSignature(compiler: Compiler, shapes: readonly string[]): Record<string, InputSignature> | undefined {
   if (shapes.length === 0) return undefined;
   const given = byName<InputSignature>();
-  const types = compiler.parameterTypes();
   for (const text of shapes) {
     const eq = text.indexOf('=');
     if (eq <= 0) throw new UsageError(userError('E523', `--shape ${JSON.stringify(text)}: expected name=f64[1000,64] or name=VALUE for a scalar`).diagnostics);
     const name = text.slice(0, eq).trim();
-    const type = Object.hasOwn(types, name) ? types[name] : undefined;
+    const type = compiler.parameterType(name);
     if (type?.kind === 'scalar') {
       const { value } = usage(() => parseArgAssignment(text, () => type.elem));
       given[name] = { kind: 'scalar', elem: value.elem, value: value.value };

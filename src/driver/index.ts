@@ -117,6 +117,15 @@ export class Compiler {
    * then types itself, and lowering for the actual inputs reports any real type error.
    */
   scalarInputType(name: string): ScalarType | undefined {
+    const type = this.parameterType(name);
+    return type?.kind === 'scalar' ? type.elem : undefined;
+  }
+
+  /**
+   * One parameter's annotated or inferred type; undefined when there is no such parameter or
+   * its type cannot be known without the inputs (lowering for the inputs then decides).
+   */
+  parameterType(name: string): EntryParamType | undefined {
     let types: Readonly<Record<string, EntryParamType>>;
     try {
       types = this.parameterTypes();
@@ -124,8 +133,7 @@ export class Compiler {
       if (e instanceof UserError) return undefined;
       throw e;
     }
-    const type = Object.hasOwn(types, name) ? types[name] : undefined;
-    return type?.kind === 'scalar' ? type.elem : undefined;
+    return Object.hasOwn(types, name) ? types[name] : undefined;
   }
 
   /** The core IR, specialised to a signature (or to annotations and inference without one). */

@@ -138,6 +138,14 @@ describe('D2 run reads the inputs before inferring types', () => {
     expect(result.code).toBe(0);
   });
 
+  it('check, plan and emit take it with --shape', async () => {
+    for (const command of ['check', 'plan', 'emit']) {
+      const result = await cli(command, path, '--shape', 'xs=f64[2]');
+      expect(result.err).toBe('');
+      expect(result.code).toBe(0);
+    }
+  });
+
   it('the API runs it', async () => {
     const out = await compile(source).run({ xs: Float64Array.from([2, 4]) });
     expect(Array.from((out.xs as { data: Float64Array }).data)).toEqual([0.5, 1]);
