@@ -151,3 +151,23 @@ describe('D2 run reads the inputs before inferring types', () => {
     expect(Array.from((out.xs as { data: Float64Array }).data)).toEqual([0.5, 1]);
   });
 });
+
+describe('run --stats says when the interpreter decided (W3)', () => {
+  const path = file('w3.fuse', 'def main(is: i32[n], ix: i32[m]):\n  a = map(lam i: 10 // i, is)\n  return gather(ix, a)\n');
+  const is = file('is.json', '[1, 1, 0]');
+  const ix = file('ix.json', '[0, 1]');
+
+  it.each(['ilp', 'greedy-down', 'greedy-up', 'none'])('%s', async (strategy) => {
+    const result = await cli('run', path, '--input', `is=${is}`, '--input', `ix=${ix}`, '--strategy', strategy, '--stats');
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('result = [10, 10]');
+    // Whether this plan met the fault depends on what it fused; `none` computes every element.
+    if (strategy === 'none') expect(result.out).toContain(`the fused run stopped at a fault (E401 at ${path}:2:18) in an element no result depends on`);
+  });
+
+  it('without --stats the fallback is silent', async () => {
+    const result = await cli('run', path, '--input', `is=${is}`, '--input', `ix=${ix}`, '--strategy', 'none');
+    expect(result.out).toBe('result = [10, 10]\n');
+    expect(result.err).toBe('');
+  });
+});
