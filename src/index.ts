@@ -8,7 +8,7 @@
 //   `;
 //   const { result } = await saxpy.run({ a: 2, xs: new Float64Array([1, 2]), ys: new Float64Array([3, 4]) });
 
-import { userError } from './diagnostics/index.js';
+import { type UserError, userError } from './diagnostics/index.js';
 import type { ScalarType } from './ir/types.js';
 import type { TypedArray } from './ir/scalarOps.js';
 import { componentsOf, type ArrayValue, type InterfaceValue } from './ir/values.js';
@@ -64,11 +64,25 @@ export interface RunOptions extends PlanningOptions {
   readonly interpret?: boolean;
 }
 
+/** What `execute` returns: the results, and how they were computed. */
+export interface FuseExecution {
+  /** Results by name, as `run` returns them. */
+  readonly results: Record<string, Output>;
+  /**
+   * Set when the fused code stopped at a run-time fault in an element no result depends on, so
+   * the results are the reference interpreter's (docs/LANGUAGE.md, "Run-time faults"): the
+   * fused run's error. Undefined for a fused run that succeeded and for interpreted runs.
+   */
+  readonly fallback?: UserError;
+}
+
 export interface FuseProgram {
   /** The entry def's parameter names, in order. */
   readonly parameters: readonly string[];
   /** Runs the program; results by name (a returned variable keeps its name; other results are named `result`, `result1`, …). */
   run(inputs: Readonly<Record<string, Input>>, options?: RunOptions): Promise<Record<string, Output>>;
+  /** Runs the program as `run` does, and says whether the interpreter had to decide the outcome. */
+  execute(inputs: Readonly<Record<string, Input>>, options?: RunOptions): Promise<FuseExecution>;
   /** The core IR for given inputs (or for annotations and inferred types without inputs). */
   lower(inputs?: Readonly<Record<string, Input>>): import('./ir/types.js').Program;
   /** The fusion plan for given inputs (their shapes weigh the `bytes` cost). */
@@ -118,24 +132,24 @@ function toOutput(v: InterfaceValue): Output {
 /** Compiles `.fuse` source. Throws UserError (with diagnostics) for a bad program. */
 export function compile(source: string, options: CompileOptions = {}): FuseProgram {
   const compiler = new Compiler(source, { fileName: options.fileName, entry: options.entry });
-  const convert = (inputs: Readonly<Record<string, Input>>): Record<string, InterfaceValue> => {
-    const types = compiler.parameterTypes();
-    return Object.fromEntries(
-      Object.entries(inputs).map(([name, x]) => {
-        const t = types[name];
-        return [name, toInterfaceValue(name, x, t?.kind === 'scalar' ? t.elem : undefined)];
-      }),
+  // Object.entries / fromEntries see own properties only and define them as data properties,
+  // so parameters named `__proto__` or `toString` are inputs like any other.
+  const convert = (inputs: Readonly<Record<string, Input>>): Record<string, InterfaceValue> =>
+    Object.fromEntries(
+      Object.entries(inputs).map(([name, x]) => [name, toInterfaceValue(name, x, typeof x === 'number' ? compiler.scalarInputType(name) : undefined)]),
     );
-  };
   const signature = (inputs: Readonly<Record<string, Input>> | undefined): Record<string, InputSignature> | undefined =>
     inputs === undefined ? undefined : Object.fromEntries(Object.entries(convert(inputs)).map(([name, v]) => [name, valueSignature(v)]));
+  const execute = async (inputs: Readonly<Record<string, Input>>, runOptions: RunOptions = {}): Promise<FuseExecution> => {
+    const planning = { strategy: runOptions.strategy ?? options.strategy, cost: runOptions.cost ?? options.cost, timeLimitSeconds: runOptions.timeLimitSeconds ?? options.timeLimitSeconds };
+    const execution = await compiler.execute(convert(inputs), { ...planning, interpret: runOptions.interpret });
+    const results = Object.fromEntries(execution.program.results.map((r, k) => [r.name, toOutput(execution.results[k]!)]));
+    return execution.fallback === undefined ? { results } : { results, fallback: execution.fallback };
+  };
   return {
     parameters: compiler.parameterNames,
-    async run(inputs, runOptions = {}) {
-      const planning = { strategy: runOptions.strategy ?? options.strategy, cost: runOptions.cost ?? options.cost, timeLimitSeconds: runOptions.timeLimitSeconds ?? options.timeLimitSeconds };
-      const execution = await compiler.execute(convert(inputs), { ...planning, interpret: runOptions.interpret });
-      return Object.fromEntries(execution.program.results.map((r, k) => [r.name, toOutput(execution.results[k]!)]));
-    },
+    run: async (inputs, runOptions) => (await execute(inputs, runOptions)).results,
+    execute,
     lower: (inputs) => compiler.lower(signature(inputs)),
     plan: (inputs, planOptions = {}) =>
       compiler.plan(signature(inputs), {

@@ -62,7 +62,7 @@ export async function runDemo(term: Terminal, size: number): Promise<void> {
     const source = readFileSync(path, 'utf8');
     const compiler = new Compiler(source, { fileName: `examples/${name}`, solver });
     const types = compiler.parameterTypes();
-    const inputs: Record<string, InterfaceValue> = {};
+    const inputs = Object.create(null) as Record<string, InterfaceValue>;
     compiler.parameterNames.forEach((p, k) => {
       inputs[p] = demoInput(types[p]!, size, k);
     });

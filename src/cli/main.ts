@@ -3,12 +3,16 @@
 // terminal and it.
 //
 // Exit codes: 0 success, 1 the user's error (a diagnostic, no stack trace), 2 a usage error
-// (bad flags), 3 an internal error (our bug, said so).
+// (bad flags, a malformed flag value, no command: a diagnostic or the help, on stderr), 3 an
+// internal error (our bug, said so).
+//
+// Inputs are keyed by parameter name in null-prototype records and tested with Object.hasOwn:
+// a parameter may be called `__proto__`, `constructor` or `toString`.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { CompilerBug, UserError, renderDiagnostic, userError } from '../diagnostics/index.js';
+import { CompilerBug, UserError, diagnosticPosition, renderDiagnostic, userError } from '../diagnostics/index.js';
 import type { InputSignature } from '../lower/index.js';
 import { printProgram } from '../ir/printer.js';
 import { programToJson } from '../ir/json.js';
@@ -21,7 +25,8 @@ import { graphToJson } from '../plan/graphToJson.js';
 import { emitLp, emitMps, renderPlanDot, renderPlanJson, renderPlanSvg, renderPlanText } from '../plan/render.js';
 import type { Plan, Strategy } from '../plan/types.js';
 import { emitJs } from '../runtime/index.js';
-import { parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeValueFile } from '../runtime/io/index.js';
+import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
+import { parseCost } from '../plan/cost.js';
 import { runDemo } from './demo.js';
 import { formatValue } from './format.js';
 
@@ -40,6 +45,24 @@ const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'non
 
 const collect = (value: string, previous: readonly string[]): string[] => [...previous, value];
 
+/** A diagnostic about a command-line value (not about the program or its data): exit 2. */
+class UsageError extends UserError {}
+
+/** Runs a parse of a flag's value; its diagnostics become usage errors (exit 2). */
+function usage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof UserError && !(e instanceof UsageError)) throw new UsageError(e.diagnostics);
+    throw e;
+  }
+}
+
+/** A record keyed by parameter names, which may be any identifier (`__proto__` included). */
+function byName<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 function readSource(path: string): string {
   try {
     return readFileSync(path, 'utf8');
@@ -56,7 +79,7 @@ function parseTimeLimit(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const seconds = Number(text);
   if (text.trim() === '' || !Number.isFinite(seconds) || seconds < 0) {
-    throw userError('E600', `--time-limit ${JSON.stringify(text)}: expected a non-negative number of seconds`);
+    throw new UsageError(userError('E600', `--time-limit ${JSON.stringify(text)}: expected a non-negative number of seconds`).diagnostics);
   }
   return seconds;
 }
@@ -68,25 +91,25 @@ interface PlanFlags {
 }
 
 function planningOptions(flags: PlanFlags): PlanningOptions {
+  usage(() => parseCost(flags.cost));
   return { strategy: flags.strategy, cost: flags.cost, timeLimitSeconds: parseTimeLimit(flags.timeLimit) };
 }
 
 /** `--shape name=f64[1000,64]` (and `--shape m=1000` for a scalar) → a signature. */
 function shapeSignature(compiler: Compiler, shapes: readonly string[]): Record<string, InputSignature> | undefined {
   if (shapes.length === 0) return undefined;
-  const given: Record<string, InputSignature> = {};
-  const types = compiler.parameterTypes();
+  const given = byName<InputSignature>();
   for (const text of shapes) {
     const eq = text.indexOf('=');
-    if (eq <= 0) throw userError('E523', `--shape ${JSON.stringify(text)}: expected name=f64[1000,64] or name=VALUE for a scalar`);
+    if (eq <= 0) throw new UsageError(userError('E523', `--shape ${JSON.stringify(text)}: expected name=f64[1000,64] or name=VALUE for a scalar`).diagnostics);
     const name = text.slice(0, eq).trim();
-    const type = types[name];
+    const type = compiler.parameterType(name);
     if (type?.kind === 'scalar') {
-      const { value } = parseArgAssignment(text, () => type.elem);
+      const { value } = usage(() => parseArgAssignment(text, () => type.elem));
       given[name] = { kind: 'scalar', elem: value.elem, value: value.value };
     } else {
-      const spec = parseRandomSpec(text.slice(eq + 1));
-      if (spec.shape === null) throw userError('E523', `--shape ${name}: '${name}' is an array; give its shape, e.g. ${name}=f64[1000]`);
+      const spec = usage(() => parseRandomSpec(text.slice(eq + 1)));
+      if (spec.shape === null) throw new UsageError(userError('E523', `--shape ${name}: '${name}' is an array; give its shape, e.g. ${name}=f64[1000]`).diagnostics);
       given[name] = { kind: 'array', elem: type?.kind === 'array' ? type.elem : spec.elem, shape: spec.shape };
     }
   }
@@ -101,19 +124,22 @@ interface InputFlags {
   seed: string;
 }
 
-/** Inputs from `--input name=FILE`, `--arg name=VALUE` and `--random name=SPEC`. */
+/**
+ * Inputs from `--input name=FILE`, `--arg name=VALUE` and `--random name=SPEC`. Read before any
+ * type inference, as the API does: only an `--arg` asks for its parameter's type (see
+ * Compiler.scalarInputType), so an unannotated program runs whenever its inputs type it.
+ */
 function gatherInputs(compiler: Compiler, flags: InputFlags): NamedInputs {
-  const inputs: Record<string, InterfaceValue> = {};
-  const types = compiler.parameterTypes();
+  const inputs = byName<InterfaceValue>();
   const seed = Number(flags.seed);
-  if (!Number.isInteger(seed)) throw userError('E524', `--seed ${JSON.stringify(flags.seed)}: expected an integer`);
+  if (flags.seed.trim() === '' || !Number.isSafeInteger(seed)) throw new UsageError(userError('E524', `--seed ${JSON.stringify(flags.seed)}: expected an integer`).diagnostics);
   const put = (name: string, value: InterfaceValue, flag: string): void => {
-    if (name in inputs) throw userError('E524', `${flag}: parameter '${name}' was given more than once`);
+    if (Object.hasOwn(inputs, name)) throw new UsageError(userError('E524', `${flag}: parameter '${name}' was given more than once`).diagnostics);
     inputs[name] = value;
   };
   const split = (text: string, flag: string): [string, string] => {
     const eq = text.indexOf('=');
-    if (eq <= 0) throw userError('E524', `${flag} ${JSON.stringify(text)}: expected name=...`);
+    if (eq <= 0) throw new UsageError(userError('E524', `${flag} ${JSON.stringify(text)}: expected name=...`).diagnostics);
     return [text.slice(0, eq).trim(), text.slice(eq + 1)];
   };
   for (const text of flags.input) {
@@ -121,15 +147,12 @@ function gatherInputs(compiler: Compiler, flags: InputFlags): NamedInputs {
     put(name, readValueFile(path), '--input');
   }
   for (const text of flags.arg) {
-    const { name, value } = parseArgAssignment(text, (n) => {
-      const t = types[n];
-      return t?.kind === 'scalar' ? t.elem : undefined;
-    });
+    const { name, value } = usage(() => parseArgAssignment(text, (n) => compiler.scalarInputType(n)));
     put(name, value, '--arg');
   }
   flags.random.forEach((text, k) => {
     const [name, spec] = split(text, '--random');
-    put(name, randomValue(spec, seed + k), '--random');
+    put(name, randomValue(usage(() => parseRandomSpec(spec)), seed + k), '--random');
   });
   return inputs;
 }
@@ -205,8 +228,8 @@ export function buildProgram(term: Terminal): Command {
         plan = await compiler.plan(signature, options);
         name = lowered.name;
       }
-      if (flags.emitLp !== undefined) writeFileSync(flags.emitLp, emitLp(graphs, options.cost));
-      if (flags.emitMps !== undefined) writeFileSync(flags.emitMps, emitMps(graphs, options.cost));
+      if (flags.emitLp !== undefined) writeFile(flags.emitLp, emitLp(graphs, options.cost));
+      if (flags.emitMps !== undefined) writeFile(flags.emitMps, emitMps(graphs, options.cost));
       switch (flags.format) {
         case 'graph-json':
           term.out(JSON.stringify(graphToJson(graphs, name), null, 2));
@@ -242,9 +265,12 @@ export function buildProgram(term: Terminal): Command {
     .option('--stats', 'print time per cluster, bytes allocated and element counters')
     .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; interpret?: boolean; stats?: boolean }) => {
       const compiler = compilerFor(file, flags.entry);
+      const planning = planningOptions(flags);
       const inputs = gatherInputs(compiler, flags);
+      // The output directory exists before the run, so that a bad --out fails before the work.
+      if (flags.out !== undefined) ensureDirectory(flags.out);
       const execution = await compiler.execute(inputs, {
-        ...planningOptions(flags),
+        ...planning,
         interpret: flags.interpret === true,
         counters: flags.stats === true,
       });
@@ -252,12 +278,12 @@ export function buildProgram(term: Terminal): Command {
         const value = execution.results[k]!;
         term.out(`${r.name} = ${componentsOf(value).map((c) => formatValue(c)).join(', ')}`);
         if (flags.out !== undefined) {
-          mkdirSync(flags.out, { recursive: true });
           const parts = componentsOf(value);
           parts.forEach((c, i) => writeValueFile(join(flags.out!, parts.length === 1 ? `${r.name}.npy` : `${r.name}.${i}.npy`), c));
         }
       });
       if (flags.stats === true && execution.run !== undefined) term.out(renderStats(execution.run.stats));
+      if (flags.stats === true && execution.fallback !== undefined) term.out(renderFallback(execution.fallback));
     });
 
   program
@@ -282,7 +308,9 @@ export function buildProgram(term: Terminal): Command {
     .option('--size <n>', 'elements per input array', '8')
     .action(async (flags: { size: string }) => {
       const size = Number(flags.size);
-      if (!Number.isInteger(size) || size < 1) throw userError('E524', `--size ${JSON.stringify(flags.size)}: expected a positive integer`);
+      if (flags.size.trim() === '' || !Number.isSafeInteger(size) || size < 1) {
+        throw new UsageError(userError('E524', `--size ${JSON.stringify(flags.size)}: expected a positive integer`).diagnostics);
+      }
       await runDemo(term, size);
     });
 
@@ -292,6 +320,14 @@ export function buildProgram(term: Terminal): Command {
 function describeInterface(i: { readonly components: readonly { readonly kind: string; readonly elem: string; readonly rank?: number }[] }): string {
   const parts = i.components.map((c) => (c.kind === 'scalar' ? c.elem : `${c.elem}[${'_,'.repeat(Math.max(0, (c.rank ?? 1) - 1))}_]`.replace('[]', '[]')));
   return parts.length === 1 ? parts[0]! : `(${parts.join(', ')})`;
+}
+
+/** For --stats: the fused run failed in elements nobody observes, so the interpreter's results stand. */
+function renderFallback(compiledError: UserError): string {
+  const first = compiledError.diagnostics[0]!;
+  const position = diagnosticPosition(first);
+  const where = position === '' ? '' : ` at ${first.file!.name}:${position}`;
+  return `stats: the fused run stopped at a fault (${first.code}${where}) in an element no result depends on; these are the reference interpreter's results`;
 }
 
 function renderStats(stats: import('../runtime/index.js').RunStats): string {
@@ -320,7 +356,12 @@ export async function main(argv: readonly string[], term: Terminal = processTerm
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      // --help, help and --version exit 0; no command at all shows the help on stderr with
+      // exitCode 1, which is a usage error like an unknown flag.
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    if (e instanceof UsageError) {
+      term.err(e.diagnostics.map(renderDiagnostic).join('\n'));
       return 2;
     }
     if (e instanceof UserError) {

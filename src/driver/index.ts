@@ -55,7 +55,7 @@ export interface CompilerOptions {
   readonly solver?: SolverLoader;
 }
 
-/** Inputs by entry parameter name. */
+/** Inputs by entry parameter name (own properties only: `__proto__` is a valid name). */
 export type NamedInputs = Readonly<Record<string, InterfaceValue>>;
 
 export interface ExecutionOptions extends PlanningOptions {
@@ -71,7 +71,14 @@ export interface Execution {
   readonly results: readonly InterfaceValue[];
   /** The plan that ran (absent for interpreted runs). */
   readonly plan?: Plan;
+  /** What the fused run recorded (absent for interpreted runs and fallbacks). */
   readonly run?: RunResult;
+  /**
+   * The fused run's error when it failed and the reference interpreter then succeeded: the
+   * fault was in elements nobody observes (see docs/LANGUAGE.md, "Run-time faults"), and
+   * `results` are the interpreter's.
+   */
+  readonly fallback?: UserError;
 }
 
 export class Compiler {
@@ -101,6 +108,32 @@ export class Compiler {
   /** Entry parameter types from annotations, or inferred from their uses. */
   parameterTypes(): Readonly<Record<string, EntryParamType>> {
     return inferEntryTypes(this.module, this.file, { entry: this.entry.name });
+  }
+
+  /**
+   * The element type a scalar input for `name` should have (a number alone does not say
+   * whether it is i32 or f64): the parameter's annotated or inferred type. Undefined when it is
+   * not a scalar parameter, or when its type cannot be inferred without the inputs: the value
+   * then types itself, and lowering for the actual inputs reports any real type error.
+   */
+  scalarInputType(name: string): ScalarType | undefined {
+    const type = this.parameterType(name);
+    return type?.kind === 'scalar' ? type.elem : undefined;
+  }
+
+  /**
+   * One parameter's annotated or inferred type; undefined when there is no such parameter or
+   * its type cannot be known without the inputs (lowering for the inputs then decides).
+   */
+  parameterType(name: string): EntryParamType | undefined {
+    let types: Readonly<Record<string, EntryParamType>>;
+    try {
+      types = this.parameterTypes();
+    } catch (e) {
+      if (e instanceof UserError) return undefined;
+      throw e;
+    }
+    return Object.hasOwn(types, name) ? types[name] : undefined;
   }
 
   /** The core IR, specialised to a signature (or to annotations and inference without one). */
@@ -160,7 +193,17 @@ export class Compiler {
       return { program, results: interpret(program, ordered, { file: this.file }) };
     }
     const exe = await this.executable(signature, options);
-    const run = exe.run(ordered, { counters: options.counters });
+    let run: RunResult;
+    try {
+      run = exe.run(ordered, { counters: options.counters });
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      // Fused code throws at the first fault it meets, in its own order, and may meet faults in
+      // elements nobody observes. The reference interpreter decides: its diagnostic (thrown
+      // from here) if the run fails, else its results. Compiled code never writes its inputs,
+      // so the interpreter sees them as the caller gave them.
+      return { program, results: interpret(program, ordered, { file: this.file }), plan: exe.plan, fallback: e };
+    }
     return { program, results: run.results, plan: exe.plan, run };
   }
 }
@@ -170,7 +213,7 @@ export function signatureOf(entry: Def, inputs: NamedInputs, file: SourceFile): 
   const names = new Set(entry.params.map((p) => p.name));
   const diagnostics = [];
   for (const p of entry.params) {
-    if (!(p.name in inputs)) {
+    if (!Object.hasOwn(inputs, p.name)) {
       diagnostics.push({ code: 'E410' as const, message: `no input was given for parameter '${p.name}'`, file, span: p.span });
     }
   }
@@ -204,7 +247,7 @@ export function valueSignature(value: InterfaceValue): InputSignature {
 
 /** Entry sizes for byte-weighted costs: array shapes and scalar values, by parameter name. */
 export function entrySizes(signature: Readonly<Record<string, InputSignature>>): EntrySizes {
-  const sizes: Record<string, readonly number[] | number> = {};
+  const sizes = Object.create(null) as Record<string, readonly number[] | number>;
   for (const [name, sig] of Object.entries(signature)) {
     if (sig.kind === 'array') sizes[name] = sig.shape;
     else if (sig.value !== undefined) sizes[name] = sig.value;

@@ -3,12 +3,17 @@
 // Written to be obviously correct rather than fast: each function reads the comments of
 // ../ir/types.ts and does exactly that, element by element in row-major order. The output
 // shape of every combinator (with the shape checks that can fail at run time) is computed by
-// `combinatorOutputShape`, which the fused executor reuses so both agree on every error.
+// `combinatorOutputShape`.
+//
+// Element faults poison elements instead of throwing (./poison.ts): every element's fault
+// travels with it through the element code, so an element nobody observes never fails the run.
+// Sizes and scatter indices are observations: a poisoned one throws its fault at once.
 
-import { CompilerBug, userError } from '../diagnostics/index.js';
+import { CompilerBug, UserError, userError } from '../diagnostics/index.js';
 import { allocate } from '../ir/scalarOps.js';
 import type {
   CombinatorNode,
+  Expr,
   FoldNode,
   GatherNode,
   GenerateNode,
@@ -21,6 +26,7 @@ import type {
 } from '../ir/types.js';
 import { type ArrayValue, sizeOf } from '../ir/values.js';
 import { type EvalEnv, evalScalarExpr, flatOffset, interpPass, lambdaApplier, shapeText } from './eval.js';
+import { type Fault, observe } from './poison.js';
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((d, i) => d === b[i]);
@@ -51,7 +57,8 @@ function commonShape(
 /** The sizes of a `generate`: each must be a non-negative integer (E404). */
 function generateShape(n: GenerateNode, env: EvalEnv): readonly number[] {
   return n.shape.map((e, axis) => {
-    const size = evalScalarExpr(e, env);
+    const { value: size, fault } = evalScalarExpr(e, env);
+    observe(fault);
     if (!Number.isInteger(size) || size < 0) {
       throw userError('E404', `generate: size ${size} of dimension ${axis} is not a non-negative integer`, {
         file: env.file,
@@ -111,12 +118,21 @@ export function forEachIndex(shape: readonly number[], visit: (index: readonly n
   }
 }
 
-function newArray(elem: ScalarType, shape: readonly number[]): ArrayValue {
-  return { kind: 'array', elem, shape, data: allocate(elem, sizeOf(shape)) };
+/** A zeroed array; one too large to allocate is E406 at the combinator that makes it. */
+function newArray(elem: ScalarType, shape: readonly number[], env: EvalEnv): ArrayValue {
+  try {
+    return { kind: 'array', elem, shape, data: allocate(elem, sizeOf(shape)) };
+  } catch (e) {
+    if (!(e instanceof UserError) || e.code !== 'E406') throw e;
+    throw userError('E406', `${env.context}: an array of shape ${shapeText(shape)} is too large (${e.diagnostics[0]!.message})`, {
+      file: env.file,
+      span: env.span,
+    });
+  }
 }
 
-function outputs(n: CombinatorNode, shape: readonly number[]): ArrayValue[] {
-  return n.outs.map((o) => newArray(o.elem, shape));
+function outputs(n: CombinatorNode, shape: readonly number[], env: EvalEnv): ArrayValue[] {
+  return n.outs.map((o) => newArray(o.elem, shape, env));
 }
 
 /** A position in an index array, as a user would point at it. */
@@ -124,64 +140,113 @@ function positionText(shape: readonly number[], index: readonly number[], flat: 
   return shape.length === 1 ? String(flat) : shapeText(index);
 }
 
+/** Stores a lambda's results (and their poison) as element `flat` of the outputs. */
+function store(outs: readonly ArrayValue[], flat: number, values: readonly number[], faults: readonly (Fault | null)[], env: EvalEnv): void {
+  outs.forEach((o, c) => {
+    o.data[flat] = values[c]!;
+    env.faults.setElement(o, flat, faults[c] ?? null);
+  });
+}
+
+const noFaults: readonly (Fault | null)[] = [];
+
+/**
+ * The values and faults of element `flat` of several arrays (the components of a tuple). While
+ * nothing in the run is poisoned the faults are one shared empty list (read as all null).
+ */
+function load(arrays: readonly ArrayValue[], flat: number, env: EvalEnv): { values: number[]; faults: readonly (Fault | null)[] } {
+  const values = arrays.map((a) => a.data[flat]!);
+  return { values, faults: env.faults.any ? arrays.map((a) => env.faults.elementFault(a, flat)) : noFaults };
+}
+
+/** The faults of two loads side by side, as a lambda's arguments. */
+function joinFaults(a: readonly (Fault | null)[], aLength: number, b: readonly (Fault | null)[], bLength: number): readonly (Fault | null)[] {
+  if (a.length === 0 && b.length === 0) return noFaults;
+  return [...Array.from({ length: aLength }, (_, k) => a[k] ?? null), ...Array.from({ length: bLength }, (_, k) => b[k] ?? null)];
+}
+
 function evalGenerate(n: GenerateNode, env: EvalEnv): ArrayValue[] {
   const shape = generateShape(n, env);
-  const outs = outputs(n, shape);
+  const outs = outputs(n, shape, env);
   const fn = lambdaApplier(n.fn, env);
-  forEachIndex(shape, (index, flat) => {
-    const results = fn(index);
-    outs.forEach((o, c) => (o.data[flat] = results[c]!));
-  });
+  forEachIndex(shape, (index, flat) => store(outs, flat, fn(index), fn.faults, env));
   return outs;
 }
 
 function evalMap(n: MapNode, inputs: readonly ArrayValue[], env: EvalEnv): ArrayValue[] {
   const shape = combinatorOutputShape(n, (name) => inputs[n.inputs.indexOf(name)]!.shape, env);
-  const outs = outputs(n, shape);
+  const outs = outputs(n, shape, env);
   const total = sizeOf(shape);
   const fn = lambdaApplier(n.fn, env);
   for (let i = 0; i < total; i++) {
-    const results = fn(inputs.map((a) => a.data[i]!));
-    outs.forEach((o, c) => (o.data[i] = results[c]!));
+    const x = load(inputs, i, env);
+    store(outs, i, fn(x.values, x.faults), fn.faults, env);
   }
   return outs;
 }
 
+/** The earliest of some faults, null when there are none. */
+function firstFault(faults: readonly (Fault | null)[]): Fault | null {
+  let first: Fault | null = null;
+  for (const f of faults) if (f !== null && (first === null || f.order < first.order)) first = f;
+  return first;
+}
+
+/**
+ * Element j reads the source where the index arrays point: a poisoned index poisons the element
+ * (it is a read position, observed only if the element is), and so does one out of range (E402).
+ */
 function evalGather(n: GatherNode, lookup: (name: VarName) => ArrayValue, env: EvalEnv): ArrayValue[] {
   const indices = n.indices.map(lookup);
   const source = n.source.map(lookup);
   const shape = combinatorOutputShape(n, (name) => lookup(name).shape, env);
   const srcShape = source[0]!.shape;
-  const outs = outputs(n, shape);
+  const outs = outputs(n, shape, env);
   forEachIndex(shape, (position, j) => {
-    const index = indices.map((a) => a.data[j]!);
+    const { values: index, faults } = load(indices, j, env);
+    const indexFault = firstFault(faults);
+    if (indexFault !== null) {
+      outs.forEach((o) => env.faults.setElement(o, j, indexFault));
+      return;
+    }
     const offset = flatOffset(srcShape, index);
     if (typeof offset !== 'number') {
       const shown = index.length === 1 ? String(index[0]) : shapeText(index);
       const arrays = indices.length === 1 ? 'index array' : 'index arrays';
-      throw userError(
+      const error = userError(
         'E402',
         `gather: index ${shown} is out of range for an array of shape ${shapeText(srcShape)} (position ${positionText(shape, position, j)} of the ${arrays})`,
         { file: env.file, span: env.span },
       );
+      const fault = env.faults.record(error);
+      outs.forEach((o) => env.faults.setElement(o, j, fault));
+      return;
     }
-    outs.forEach((o, c) => (o.data[j] = source[c]!.data[offset]!));
+    const x = load(source, offset, env);
+    store(outs, j, x.values, x.faults, env);
   });
   return outs;
 }
 
-/** Source elements update a copy of `dest` in source (row-major) order. */
+/**
+ * Source elements update a copy of `dest` in source (row-major) order. An index decides where
+ * to write, so it is observed: a poisoned one throws its fault, one out of range throws E402.
+ */
 function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env: EvalEnv): ArrayValue[] {
   const dest = n.dest.map(lookup);
   const index = n.index.map(lookup);
   const values = n.values.map(lookup);
   const shape = combinatorOutputShape(n, (name) => lookup(name).shape, env);
   const srcShape = index[0]!.shape;
-  const outs = outputs(n, shape);
-  outs.forEach((o, c) => o.data.set(dest[c]!.data));
+  const outs = outputs(n, shape, env);
+  outs.forEach((o, c) => {
+    o.data.set(dest[c]!.data);
+    env.faults.copyPoison(dest[c]!, o);
+  });
   const op = lambdaApplier(n.op, env);
   forEachIndex(srcShape, (position, p) => {
-    const target = index.map((a) => a.data[p]!);
+    const { values: target, faults: targetFaults } = load(index, p, env);
+    observe(firstFault(targetFaults));
     const offset = flatOffset(shape, target);
     if (typeof offset !== 'number') {
       const shown = target.length === 1 ? String(target[0]) : shapeText(target);
@@ -191,29 +256,37 @@ function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env:
         { file: env.file, span: env.span },
       );
     }
-    const old = outs.map((o) => o.data[offset]!);
-    const incoming = values.map((a) => a.data[p]!);
-    const results = op([...old, ...incoming]);
-    outs.forEach((o, c) => (o.data[offset] = results[c]!));
+    const old = load(outs, offset, env);
+    const incoming = load(values, p, env);
+    const argFaults = joinFaults(old.faults, outs.length, incoming.faults, values.length);
+    store(outs, offset, op([...old.values, ...incoming.values], argFaults), op.faults, env);
   });
   return outs;
+}
+
+/** The seeds of a fold or scan, with their faults. */
+function seedsOf(init: readonly Expr[], env: EvalEnv): { values: number[]; faults: readonly (Fault | null)[] } {
+  const seeds = init.map((e) => evalScalarExpr(e, env));
+  return { values: seeds.map((s) => s.value), faults: seeds.map((s) => s.fault) };
 }
 
 /** Left to right along the innermost dimension: acc = op(acc, x), starting from the seeds. */
 function evalFold(n: FoldNode, inputs: readonly ArrayValue[], env: EvalEnv): ArrayValue[] {
   const shape = combinatorOutputShape(n, (name) => inputs[n.input.indexOf(name)]!.shape, env);
   const rowLength = inputs[0]!.shape[inputs[0]!.shape.length - 1]!;
-  const seeds = n.init.map((e) => evalScalarExpr(e, env));
-  const outs = outputs(n, shape);
+  const seeds = seedsOf(n.init, env);
+  const outs = outputs(n, shape, env);
   const rows = sizeOf(shape);
   const op = lambdaApplier(n.op, env);
   for (let r = 0; r < rows; r++) {
-    let acc = seeds;
+    let acc = seeds.values;
+    let accFaults = seeds.faults;
     for (let k = 0; k < rowLength; k++) {
-      const at = r * rowLength + k;
-      acc = op([...acc, ...inputs.map((a) => a.data[at]!)]);
+      const x = load(inputs, r * rowLength + k, env);
+      acc = op([...acc, ...x.values], joinFaults(accFaults, acc.length, x.faults, inputs.length));
+      accFaults = env.faults.any ? [...op.faults] : noFaults;
     }
-    outs.forEach((o, c) => (o.data[r] = acc[c]!));
+    store(outs, r, acc, accFaults, env);
   }
   return outs;
 }
@@ -223,37 +296,39 @@ function evalScan(n: ScanlNode | ScanrNode, inputs: readonly ArrayValue[], env: 
   const shape = combinatorOutputShape(n, (name) => inputs[n.input.indexOf(name)]!.shape, env);
   if (shape.length === 0) throw new CompilerBug(interpPass, `${n.kind} of a rank-0 array`);
   const rowLength = shape[shape.length - 1]!;
-  const seeds = n.init === null ? null : n.init.map((e) => evalScalarExpr(e, env));
-  const outs = outputs(n, shape);
+  const seeds = n.init === null ? null : seedsOf(n.init, env);
+  const outs = outputs(n, shape, env);
   const rows = rowLength === 0 ? 0 : sizeOf(shape) / rowLength;
-  const x = (at: number): number[] => inputs.map((a) => a.data[at]!);
-  const out = (at: number): number[] => outs.map((o) => o.data[at]!);
-  const store = (at: number, value: readonly number[]): void => outs.forEach((o, c) => (o.data[at] = value[c]!));
+  const x = (at: number) => load(inputs, at, env);
+  const out = (at: number) => load(outs, at, env);
   const op = lambdaApplier(n.op, env);
+  type Loaded = { values: number[]; faults: readonly (Fault | null)[] };
+  const step = (at: number, left: Loaded, right: Loaded): void =>
+    store(outs, at, op([...left.values, ...right.values], joinFaults(left.faults, left.values.length, right.faults, right.values.length)), op.faults, env);
   for (let r = 0; r < rows; r++) {
     const base = r * rowLength;
     const last = base + rowLength - 1;
     if (n.kind === 'scanl') {
       // Inclusive: out[0] = x[0], out[i] = op(out[i-1], x[i]).
       // Exclusive: out[0] = z,    out[i] = op(out[i-1], x[i-1]).
-      store(base, seeds ?? x(base));
-      for (let at = base + 1; at <= last; at++) {
-        store(at, op([...out(at - 1), ...(seeds === null ? x(at) : x(at - 1))]));
-      }
+      const first = seeds ?? x(base);
+      store(outs, base, first.values, first.faults, env);
+      for (let at = base + 1; at <= last; at++) step(at, out(at - 1), seeds === null ? x(at) : x(at - 1));
     } else {
       // Inclusive: out[n-1] = x[n-1], out[i] = op(x[i], out[i+1]).
       // Exclusive: out[n-1] = z,      out[i] = op(x[i+1], out[i+1]).
-      store(last, seeds ?? x(last));
-      for (let at = last - 1; at >= base; at--) {
-        store(at, op([...(seeds === null ? x(at) : x(at + 1)), ...out(at + 1)]));
-      }
+      const first = seeds ?? x(last);
+      store(outs, last, first.values, first.faults, env);
+      for (let at = last - 1; at >= base; at--) step(at, seeds === null ? x(at) : x(at + 1), out(at + 1));
     }
   }
   return outs;
 }
 
-function copyArray(a: ArrayValue): ArrayValue {
-  return { kind: 'array', elem: a.elem, shape: a.shape, data: a.data.slice() };
+function copyArray(a: ArrayValue, env: EvalEnv): ArrayValue {
+  const copy: ArrayValue = { kind: 'array', elem: a.elem, shape: a.shape, data: a.data.slice() };
+  env.faults.copyPoison(a, copy);
+  return copy;
 }
 
 /**
@@ -277,7 +352,7 @@ export function evalCombinator(n: CombinatorNode, lookup: (name: VarName) => Arr
       return evalScan(n, n.input.map(lookup), env);
     case 'force': {
       combinatorOutputShape(n, (name) => lookup(name).shape, env);
-      return n.input.map((name) => copyArray(lookup(name)));
+      return n.input.map((name) => copyArray(lookup(name), env));
     }
     default:
       return n satisfies never;

@@ -5,6 +5,10 @@
 // and `if`/`while` run their blocks in a scope that sees the enclosing one. Inputs are
 // checked against the entry parameters first (E410–E414), so a mistake in the data the user
 // passed is reported as such and not as a crash deep inside a combinator.
+//
+// Run-time faults follow ./poison.ts: a fault poisons the value it happens in, and only an
+// observation of a poisoned value fails the run — an `if` or `while` condition, a size, a
+// scatter index, or the program's results (the earliest fault among them all).
 
 import { type SourceFile, type Span, CompilerBug, userError } from '../diagnostics/index.js';
 import { wrap } from '../ir/scalarOps.js';
@@ -12,6 +16,7 @@ import type { Block, Interface, Program, Stmt, Value, VarName } from '../ir/type
 import { componentsOf, type ArrayValue, type InterfaceValue, type RuntimeValue, sizeOf } from '../ir/values.js';
 import { evalCombinator } from './combinators.js';
 import { type EvalEnv, evalScalarExpr, interpPass, shapeText } from './eval.js';
+import { type Fault, FaultLog, earlier, observe } from './poison.js';
 
 export interface InterpretOptions {
   /** The source the program's spans point into, for error locations. */
@@ -48,12 +53,18 @@ function lookupScalar(scope: Scope, name: VarName): number {
 
 interface Context {
   readonly options: InterpretOptions;
+  readonly faults: FaultLog;
 }
 
 function envFor(scope: Scope, ctx: Context, context: string, span: Span): EvalEnv {
   return {
     scalar: (name) => lookupScalar(scope, name),
+    scalarFault: (name) => {
+      const value = lookup(scope, name);
+      return value.kind === 'scalar' ? ctx.faults.scalarFault(value) : null;
+    },
     array: (name) => lookupArray(scope, name),
+    faults: ctx.faults,
     file: ctx.options.file,
     context,
     span,
@@ -79,13 +90,16 @@ function runBlock(b: Block, args: readonly RuntimeValue[], parent: Scope | null,
 function runStmt(s: Stmt, scope: Scope, ctx: Context): void {
   switch (s.kind) {
     case 'scalar': {
-      const value = evalScalarExpr(s.expr, envFor(scope, ctx, 'scalar binding', s.span));
-      scope.vars.set(s.name, { kind: 'scalar', elem: s.expr.type, value });
+      const { value, fault } = evalScalarExpr(s.expr, envFor(scope, ctx, 'scalar binding', s.span));
+      const bound = { kind: 'scalar', elem: s.expr.type, value } as const;
+      ctx.faults.setScalar(bound, fault);
+      scope.vars.set(s.name, bound);
       return;
     }
     case 'if': {
       const cond = evalScalarExpr(s.cond, envFor(scope, ctx, 'if', s.span));
-      bindAll(scope, s.outs, runBlock(cond !== 0 ? s.then : s.else, [], scope, ctx));
+      observe(cond.fault);
+      bindAll(scope, s.outs, runBlock(cond.value !== 0 ? s.then : s.else, [], scope, ctx));
       return;
     }
     case 'while': {
@@ -94,6 +108,7 @@ function runStmt(s: Stmt, scope: Scope, ctx: Context): void {
       for (let iterations = 0; ; iterations++) {
         const [go] = runBlock(s.cond, carried, scope, ctx);
         if (go === undefined || go.kind !== 'scalar') throw new CompilerBug(interpPass, 'while: the condition block returned no scalar');
+        observe(ctx.faults.scalarFault(go));
         if (go.value === 0) break;
         if (iterations >= limit) {
           throw userError('E405', `while: the loop did not finish within ${limit} iterations (the iteration limit)`, {
@@ -232,7 +247,10 @@ export function interpret(
   options: InterpretOptions = {},
 ): InterfaceValue[] {
   const args = checkInputs(program, inputs, options.file);
-  const flat = runBlock(program.body, args, null, { options });
+  const faults = new FaultLog();
+  const flat = runBlock(program.body, args, null, { options, faults });
+  // The results are observed, every element of them: the earliest fault among them fails the run.
+  observe(flat.reduce<Fault | null>((first, v) => earlier(first, faults.valueFault(v)), null));
   let next = 0;
   return program.results.map((iface): InterfaceValue => {
     const comps = flat.slice(next, next + iface.components.length);

@@ -5,6 +5,7 @@
 // type are JavaScript numbers: integers are kept wrapped to their type, f32 values are kept
 // rounded with Math.fround, bool is 0 or 1.
 
+import { userError } from '../diagnostics/index.js';
 import type { BinaryOp, MathFn, ScalarType, UnaryOp } from './types.js';
 
 /** Raised for integer division or remainder by zero; callers attach the source location. */
@@ -183,7 +184,27 @@ export function binaryResultType(op: BinaryOp, t: ScalarType): ScalarType {
 /** The typed-array constructor that stores a type (bool as Uint8Array). */
 export type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
 
+/** The most elements one array can have: the longest typed array the engine makes. */
+export const MAX_ARRAY_ELEMENTS = 2 ** 32 - 1;
+
+/**
+ * A zeroed typed array of `length` elements. An array the engine cannot make (too long, or out
+ * of memory) is the user's error E406, not a RangeError: sizes come from the program's inputs.
+ * Callers that know the source location re-throw it located (the interpreter does).
+ */
 export function allocate(t: ScalarType, length: number): TypedArray {
+  if (!(length <= MAX_ARRAY_ELEMENTS)) {
+    throw userError('E406', `an array of ${length} elements is larger than the ${MAX_ARRAY_ELEMENTS} elements an array can have`);
+  }
+  try {
+    return allocateUnchecked(t, length);
+  } catch (e) {
+    if (e instanceof RangeError) throw userError('E406', `an array of ${length} ${t} elements could not be allocated (${e.message})`);
+    throw e;
+  }
+}
+
+function allocateUnchecked(t: ScalarType, length: number): TypedArray {
   switch (t) {
     case 'f64':
       return new Float64Array(length);

@@ -103,7 +103,8 @@ function declaredTypes(def: Def, file: SourceFile, options: LowerOptions, defs: 
     }
   }
   return def.params.map((p) => {
-    const given = sig[p.name];
+    // Own properties only: a parameter may be named `constructor` or `toString`.
+    const given = Object.hasOwn(sig, p.name) ? sig[p.name] : undefined;
     const fromSig = given === undefined ? null : typeOfSignature(given);
     const fromAnn = p.type === null ? null : typeOfAnn(p.type);
     if (typeof fromAnn === 'string') throw st.error('E307', `parameter '${p.name}': ${fromAnn}`, p.span);

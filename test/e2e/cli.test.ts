@@ -164,9 +164,11 @@ describe('errors: one diagnostic with a location and the right exit code', () =>
     expect(err).toMatch(/'is'/);
   });
 
-  it('an unknown cost exits 1, a negative time limit exits 1', async () => {
-    expect((await cli('plan', example('simple1.fuse'), '--cost', 'speed')).code).toBe(1);
-    expect((await cli('plan', example('simple1.fuse'), '--time-limit', '-1')).code).toBe(1);
+  it('an unknown cost and a negative time limit are usage errors: exit 2 with the diagnostic', async () => {
+    const cost = await cli('plan', example('simple1.fuse'), '--cost', 'speed');
+    expect([cost.code, cost.err]).toEqual([2, expect.stringContaining('error[E651]')]);
+    const limit = await cli('plan', example('simple1.fuse'), '--time-limit', '-1');
+    expect([limit.code, limit.err]).toEqual([2, expect.stringContaining('error[E600]')]);
   });
 
   it('usage errors exit 2', async () => {

@@ -10,7 +10,7 @@
 // k-th spec the seed `seed + k` so that inputs differ from one another.
 
 import { userError } from '../../diagnostics/index.js';
-import { allocate, isFloat, wrap } from '../../ir/scalarOps.js';
+import { MAX_ARRAY_ELEMENTS, allocate, isFloat, wrap } from '../../ir/scalarOps.js';
 import { type ScalarType, scalarTypes } from '../../ir/types.js';
 import { type RuntimeValue, sizeOf } from '../../ir/values.js';
 
@@ -80,7 +80,12 @@ export function randomValue(spec: RandomSpec | string, seed: number): RuntimeVal
   const s = typeof spec === 'string' ? parseRandomSpec(spec) : spec;
   const next = generator(seed);
   if (s.shape === null) return { kind: 'scalar', elem: s.elem, value: draw(s, next) };
-  const data = allocate(s.elem, sizeOf(s.shape));
+  // A well-formed spec too large to make is not a malformed one: E406, as for any array.
+  const elements = sizeOf(s.shape);
+  if (elements > MAX_ARRAY_ELEMENTS) {
+    throw userError('E406', `--random: an array of shape [${s.shape.join(', ')}] has ${elements} elements, more than the ${MAX_ARRAY_ELEMENTS} an array can have`);
+  }
+  const data = allocate(s.elem, elements);
   for (let i = 0; i < data.length; i++) data[i] = draw(s, next);
   return { kind: 'array', elem: s.elem, shape: s.shape, data };
 }
