@@ -4,7 +4,7 @@
 // (results, or the rendered diagnostic) must be identical everywhere and equal the expectation.
 
 import { describe, expect, it } from 'vitest';
-import { CompilerBug, compile, renderDiagnostic, UserError, type Input, type Output } from '../../src/index.js';
+import { compile, renderDiagnostic, UserError, type Input, type Output } from '../../src/index.js';
 import { Compiler } from '../../src/driver/index.js';
 import { type Rng, seededRng } from '../util/rng.js';
 
@@ -22,12 +22,8 @@ function plain(o: Output): unknown {
 
 const modes = [{ interpret: true }, { strategy: 'ilp' }, { strategy: 'greedy-down' }, { strategy: 'greedy-up' }, { strategy: 'none' }] as const;
 
-/**
- * The outcome of a program in every mode. With `internal`, a mode that fails with an internal
- * error (not a fault: the other classes of issue 9, C1–C11, tested on their own) is left out
- * instead of failing the test.
- */
-async function outcomes(source: string, inputs: Record<string, Input>, internal?: string[]): Promise<Outcome[]> {
+/** The outcome of a program in every mode; an internal error fails the test. */
+async function outcomes(source: string, inputs: Record<string, Input>): Promise<Outcome[]> {
   const program = compile(source, { fileName: 'f.fuse' });
   const all: Outcome[] = [];
   for (const mode of modes) {
@@ -35,10 +31,6 @@ async function outcomes(source: string, inputs: Record<string, Input>, internal?
       const results = await program.run(inputs, mode);
       all.push({ ok: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, plain(v)])) });
     } catch (e) {
-      if (internal !== undefined && e instanceof CompilerBug) {
-        internal.push(`${JSON.stringify(mode)}: ${e.message}\n${source}`);
-        continue;
-      }
       if (!(e instanceof UserError)) throw e;
       all.push({ error: e.diagnostics.map(renderDiagnostic).join('\n') });
     }
@@ -370,10 +362,7 @@ describe('random faulting programs: every strategy gives the interpreter’s out
     return [k, source, is, ix] as const;
   });
   it.each(programs)('program %i', async (_k, source, is, ix) => {
-    const internal: string[] = [];
-    const all = await outcomes(source, { is, ix }, internal);
-    // The interpreter is the reference: it never fails internally on these programs.
-    expect(internal.filter((i) => i.startsWith('{"interpret"'))).toEqual([]);
+    const all = await outcomes(source, { is, ix });
     for (const o of all.slice(1)) expect(o, source).toEqual(all[0]);
   });
 });

@@ -3,8 +3,7 @@
 // as their values, in their op (directly or through a scalar), through an `if` that may return
 // it, as one component of a tuple, or afterwards. Each runs through the public API under every
 // strategy and must equal the reference interpreter. ARRAYFUSE_UPDATES_PROGRAMS sets how many
-// (default 16; main at 346721e failed about one program in five of these). `reverse` of a
-// filter's result is left out: it is the codegen crash of issue 9's C1/C4, fixed separately.
+// (default 16; main at 346721e failed about one program in five of these).
 import { describe, expect, it } from 'vitest';
 import { compile, type Output } from '../../src/index.js';
 import type { Strategy } from '../../src/plan/types.js';
@@ -68,6 +67,12 @@ const steps: readonly Step[] = [
     s.arrays.push(v);
   },
   (r, s) => {
+    // A reverse of any array, a filter's result among them (issue 9, C1/C4).
+    const v = fresh(s);
+    s.lines.push(`  ${v} = reverse(${pick(r, s.arrays)})`);
+    s.arrays.push(v);
+  },
+  (r, s) => {
     const a = pick(r, s.arrays);
     const v = fresh(s);
     s.lines.push(`  ${v} = ${a}[0] if size(${a}) > 0 else -1.0`);
@@ -98,6 +103,7 @@ const steps: readonly Step[] = [
       `filter(lam x: x > 0.75, map(lam x: x - 0.25, ${v}))`,
       `scatter(+, ${v}, zip(generate(size(${v}), lam i: size(${v}) - 1 - i), ${v}))`,
       `map(lam x: x + 1.0, ${v})`,
+      `reverse(${v})`,
     ]);
     s.lines.push(`  ${k} = 0`, `  ${v} = ${a}`, `  while ${k} < 2:`, `    ${v} = ${body}`, `    ${k} = ${k} + 1`);
     s.arrays.push(v);
