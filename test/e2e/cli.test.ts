@@ -1,6 +1,6 @@
 // The command line end to end, in process (main(argv, terminal)) plus one real spawn of the
 // installed bin: exit codes, diagnostics with locations, and results computed independently.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,5 +184,13 @@ describe('the installed command', () => {
       encoding: 'utf8',
     });
     expect(printedArray(out, 'result')).toHaveLength(10);
+  });
+
+  it('stops quietly when its reader closes the pipe early', () => {
+    // `| head -1` on output longer than one write: the rest meets a closed pipe (EPIPE).
+    const script = `"${process.execPath}" "${join(repo, 'bin', 'arrayfuse.js')}" emit "${example('simple4.fuse')}" --strategy none | head -c 1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    const out = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+    expect(out.stderr).toBe('');
+    expect(out.stdout.trim()).toBe('0');
   });
 });
