@@ -7,7 +7,8 @@
 //
 // Element faults poison elements instead of throwing (./poison.ts): every element's fault
 // travels with it through the element code, so an element nobody observes never fails the run.
-// Sizes and scatter indices are observations: a poisoned one throws its fault at once.
+// Sizes are observations: a poisoned one throws its fault at once. A scatter index that faults or
+// is out of range poisons the whole result, since it could have written anywhere.
 
 import { CompilerBug, UserError, userError } from '../diagnostics/index.js';
 import { allocate } from '../ir/scalarOps.js';
@@ -26,7 +27,7 @@ import type {
 } from '../ir/types.js';
 import { type ArrayValue, sizeOf } from '../ir/values.js';
 import { type EvalEnv, evalScalarExpr, flatOffset, interpPass, lambdaApplier, shapeText } from './eval.js';
-import { type Fault, observe } from './poison.js';
+import { earlier, type Fault, observe } from './poison.js';
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((d, i) => d === b[i]);
@@ -229,8 +230,9 @@ function evalGather(n: GatherNode, lookup: (name: VarName) => ArrayValue, env: E
 }
 
 /**
- * Source elements update a copy of `dest` in source (row-major) order. An index decides where
- * to write, so it is observed: a poisoned one throws its fault, one out of range throws E402.
+ * Source elements update a copy of `dest` in source (row-major) order. A poisoned index, or one
+ * out of range (E402), could have written anywhere: it poisons every element of the result with
+ * its fault (the earliest such), and the update it would have made is skipped.
  */
 function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env: EvalEnv): ArrayValue[] {
   const dest = n.dest.map(lookup);
@@ -244,23 +246,35 @@ function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env:
     env.faults.copyPoison(dest[c]!, o);
   });
   const op = lambdaApplier(n.op, env);
+  let everywhere: Fault | null = null;
   forEachIndex(srcShape, (position, p) => {
     const { values: target, faults: targetFaults } = load(index, p, env);
-    observe(firstFault(targetFaults));
+    const targetFault = firstFault(targetFaults);
     const offset = flatOffset(shape, target);
-    if (typeof offset !== 'number') {
+    if (targetFault !== null || typeof offset !== 'number') {
       const shown = target.length === 1 ? String(target[0]) : shapeText(target);
-      throw userError(
-        'E402',
-        `scatter: index ${shown} is out of range for a destination of shape ${shapeText(shape)} (position ${positionText(srcShape, position, p)} of the source)`,
-        { file: env.file, span: env.span },
+      everywhere = earlier(
+        everywhere,
+        targetFault ??
+          env.faults.record(
+            userError(
+              'E402',
+              `scatter: index ${shown} is out of range for a destination of shape ${shapeText(shape)} (position ${positionText(srcShape, position, p)} of the source)`,
+              { file: env.file, span: env.span },
+            ),
+          ),
       );
+      return;
     }
     const old = load(outs, offset, env);
     const incoming = load(values, p, env);
     const argFaults = joinFaults(old.faults, outs.length, incoming.faults, values.length);
     store(outs, offset, op([...old.values, ...incoming.values], argFaults), op.faults, env);
   });
+  const fault: Fault | null = everywhere;
+  if (fault !== null) {
+    for (const o of outs) for (let k = 0; k < o.data.length; k++) env.faults.setElement(o, k, earlier(env.faults.elementFault(o, k), fault));
+  }
   return outs;
 }
 

@@ -192,6 +192,20 @@ const cases: readonly Case[] = [
     expect: ['E401', '(2 // 0)', '2:18'],
   },
   {
+    name: 'a scatter index out of range poisons the whole result: asking only its size succeeds',
+    source:
+      'def main(xs: f64[n]):\n  ys = filter(lam x: x > 1.5, xs)\n  v = scatter(lam o, w: w, ys, zip(generate(size(ys), lam i: i + 1), ys))\n  return size(v)\n',
+    inputs: { xs: f64s(1, 2, 3, 4, 5) },
+    expect: { result: 4 },
+  },
+  {
+    name: 'a scatter index out of range poisons the whole result: any element read fails',
+    source:
+      'def main(xs: f64[n]):\n  ys = filter(lam x: x > 1.5, xs)\n  v = scatter(lam o, w: w, ys, zip(generate(size(ys), lam i: i + 1), ys))\n  return take(1, v)\n',
+    inputs: { xs: f64s(1, 2, 3, 4, 5) },
+    expect: ['E402', 'scatter: index 4 is out of range for a destination of shape [4] (position 3 of the source)', '3:7'],
+  },
+  {
     name: 'a scatter overwriting a poisoned destination element',
     source: 'def main(is: i32[n]):\n  d = map(lam i: 8 // i, is)\n  return scatter(lam o, v: v, d, zip(generate(1, lam i: 1), generate(1, lam i: 5)))\n',
     inputs: { is: i32s(2, 0) },
