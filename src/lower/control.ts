@@ -143,7 +143,7 @@ function materialize(fr: Frame, v0: SVal, hint: string, span: Span): VarName[] {
       if (v.kind === 'dyn' && v.expr.kind === 'var') return [v.expr.name];
       const name = fr.st.fresh(hint, bindLevel(fr));
       if (fr.em.kind !== 'array') throw fail(fr, 'E212', 'control flow inside an element function', span);
-      fr.em.stmts.push({ kind: 'scalar', name, expr: toExpr(v, site(fr, span)), span: site(fr, span) });
+      fr.em.stmts.push({ kind: 'scalar', name, expr: toExpr(fr, v, site(fr, span)), span: site(fr, span) });
       return [name];
     }
     case 'fn':

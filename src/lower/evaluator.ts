@@ -11,7 +11,7 @@ import type { Def, Expr as AstExpr, Pattern, Stmt as AstStmt } from '../syntax/a
 import type { Expr, Lambda, Let, MathFn, Param } from '../ir/types.js';
 import { callBuiltin, isBuiltinName } from './builtins.js';
 import { lowerIf, lowerWhile } from './control.js';
-import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr } from './scalar.js';
+import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr, weakInteger } from './scalar.js';
 import { TypeClash, elemLeaves, isTuple, rankOf, type ETy, type STy } from './types.js';
 import {
   bind,
@@ -20,6 +20,7 @@ import {
   bindLevel,
   maxCallDepth,
   maxCalls,
+  maxSteps,
   site,
   type ArrayVal,
   type Env,
@@ -122,11 +123,17 @@ export function lookup(fr: Frame, name: string, span: Span): SVal {
   throw fail(fr, 'E201', `unknown name '${name}'`, span);
 }
 
+/** A long literal shortened for a message (a 1000-digit number is not worth echoing). */
+function abbreviate(text: string): string {
+  return text.length <= 24 ? text : `${text.slice(0, 10)}…${text.slice(-6)} (${text.length} characters)`;
+}
+
 export function evalExpr(fr: Frame, e: AstExpr): SVal {
   switch (e.kind) {
     case 'number': {
       const value = Number(e.text.replace(/_/g, ''));
-      return staticScalar(e.isFloat ? 'f64' : 'i32', value, true);
+      if (!Number.isFinite(value)) throw fail(fr, 'E312', `the number ${abbreviate(e.text)} is too large for every number type`, e.span);
+      return e.isFloat ? staticScalar('f64', value, true) : weakInteger(value, site(fr, e.span));
     }
     case 'bool':
       return staticScalar('bool', e.value ? 1 : 0);
@@ -199,7 +206,7 @@ function indexValue(fr: Frame, target0: SVal, indices: readonly AstExpr[], span:
   }
   const idx: Expr[] = indices.map((i) => {
     const s = asScalar(fr, evalExpr(fr, i), i.span, 'an array index');
-    return toExpr(coerce(fr, s, 'i32', site(fr, i.span), 'an array index'), site(fr, i.span));
+    return toExpr(fr, coerce(fr, s, 'i32', site(fr, i.span), 'an array index'), site(fr, i.span));
   });
   return readElement(fr, arr, idx, span);
 }
@@ -341,7 +348,7 @@ export function toLambda(fr: Frame, fn: FnVal, argTypes: readonly ETy[], span: S
     leaves = leaves.map((l, i) => coerce(inner, l, want[i]!, site(fr, span), 'the result of an element function'));
   }
   const shape = resultShape(fr, result, span);
-  return { lambda: { params, lets, results: leaves.map((l) => toExpr(l, site(fr, span))) }, results: leaves, shape };
+  return { lambda: { params, lets, results: leaves.map((l) => toExpr(fr, l, site(fr, span))) }, results: leaves, shape };
 }
 
 function leafTypes(fr: Frame, t: ETy): STy[] {
@@ -381,6 +388,7 @@ export function evalBody(fr: Frame, stmts: readonly AstStmt[]): BodyResult {
 }
 
 function evalStmt(fr: Frame, s: AstStmt): BodyResult {
+  fr.st.steps++;
   switch (s.kind) {
     case 'assign': {
       constrainShapeDestructuring(fr, s);
@@ -413,18 +421,32 @@ function evalFor(fr: Frame, s: Extract<AstStmt, { kind: 'for' }>): BodyResult {
   const bounds = s.range.map((r) => {
     const v = asScalar(fr, evalExpr(fr, r), r.span, 'a range bound');
     if (v.kind !== 'static') throw nonStatic(fr, v, r.span, "the range of a 'for' loop");
-    return v.value;
+    // i32, like every loop counter: `range(2.5)` is a type error, `range(3000000000)` E312.
+    const bound = coerce(fr, v, 'i32', site(fr, r.span), 'a range bound');
+    return bound.kind === 'static' ? bound.value : 0;
   });
   const [start, stop, step] = bounds.length === 1 ? [0, bounds[0]!, 1] : [bounds[0]!, bounds[1]!, bounds[2] ?? 1];
   if (step === 0) throw fail(fr, 'E204', 'range step must not be zero', s.range[2]!.span);
+  const iterations = Math.max(0, Math.ceil((stop - start) / step));
+  if (iterations > maxSteps) throw unrollBudget(fr, s, `it has ${iterations} iterations`);
   let env = fr.env;
   for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
+    if (fr.st.steps > maxSteps) throw unrollBudget(fr, s, 'its iterations, with the loops and calls inside them, evaluate too many statements');
     env = bind(env, s.var, staticScalar('i32', i));
     const r = evalBody({ ...fr, env }, s.body);
     if (r.ret !== null) return r;
     env = r.env;
   }
   return { env, ret: null };
+}
+
+/**
+ * A static `for` is unrolled, so its cost is paid at compile time: a budget of evaluated
+ * statements (all loops and inlined calls of one lowering run together) turns a `range` too
+ * large to unroll into an error at the loop instead of a compile that never ends.
+ */
+function unrollBudget(fr: Frame, s: Extract<AstStmt, { kind: 'for' }>, why: string): Error {
+  return fail(fr, 'E220', `this 'for' loop is unrolled at compile time, but ${why}: compilation evaluates at most ${maxSteps} statements; use a 'while' loop for long run-time iterations`, s.span);
 }
 
 /** An error for a value that must be known at compile time, naming the run-time sizes it needs. */
