@@ -479,7 +479,18 @@ function scalarIfRankZero(fr: Frame, before: SVal, v: SVal, span: Span): SVal {
   if (before.kind !== 'dyn' && before.kind !== 'static') return v;
   if (v.kind !== 'array') return v;
   const r = fr.st.infer.pruneRank(v.rank);
-  return r.v === null && r.k === 0 ? asScalar(fr, v, span, 'a loop-carried scalar') : v;
+  if (r.v !== null) {
+    // A rank not known yet (the fold of an unannotated parameter, during inference): a scalar
+    // re-bound to it says the rank is 0, as the annotated program would have it.
+    try {
+      fr.st.infer.unifyRank(v.rank, { v: null, k: 0 });
+    } catch (e) {
+      if (e instanceof TypeClash) return v; // cannot be rank 0: checkSameType explains
+      throw e;
+    }
+    return asScalar(fr, v, span, 'a loop-carried scalar');
+  }
+  return r.k === 0 ? asScalar(fr, v, span, 'a loop-carried scalar') : v;
 }
 
 function checkSameType(fr: Frame, name: string, before: SVal, next: SVal, span: Span): void {

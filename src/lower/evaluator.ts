@@ -290,6 +290,7 @@ function inlineDef(fr: Frame, def: Def, inPrelude: boolean, args: readonly SVal[
     inPrelude,
     userSpan: inPrelude ? (fr.userSpan ?? span) : fr.userSpan,
     depth: fr.depth + 1,
+    ...(inPrelude && !fr.inPrelude ? { preludeFn: def.name } : {}),
   };
   const result = evalBody(inner, def.body);
   if (result.ret === null) throw fail(fr, 'E210', `'${def.name}' ends without a 'return'`, def.span);
@@ -351,7 +352,8 @@ export function toLambda(fr: Frame, fn: FnVal, argTypes: readonly ETy[], span: S
   return { lambda: { params, lets, results: leaves.map((l) => toExpr(fr, l, site(fr, span))) }, results: leaves, shape };
 }
 
-function leafTypes(fr: Frame, t: ETy): STy[] {
+/** The scalar leaves of an element type, unknown ones left as variables (not defaulted). */
+export function leafTypes(fr: Frame, t: ETy): STy[] {
   const p = fr.st.infer.prune(t);
   return isTuple(p) ? p.flatMap((e) => leafTypes(fr, e)) : [p];
 }
@@ -544,7 +546,13 @@ function constrainShapeDestructuring(fr: Frame, s: { readonly target: Pattern; r
     fr.st.infer.unifyRank(xs.rank, rankOf(s.target.elems.length));
   } catch (e) {
     if (!(e instanceof TypeClash)) throw e;
-    // A known, different rank: the ordinary destructuring error explains it better.
+    // A known, different rank: in the user's code the ordinary destructuring error explains it;
+    // in the prelude (`rows, cols = shape(xs)` in `transpose`) it is a requirement on the
+    // user's argument, said at their call.
+    if (fr.inPrelude && fr.preludeFn !== undefined) {
+      const found = fr.st.infer.pruneRank(xs.rank);
+      throw fail(fr, 'E304', `'${fr.preludeFn}' needs an array of rank ${s.target.elems.length}, found ${describe(fr, xs)}`, s.value.span, found.v === null ? undefined : [`its rank is at least ${found.k}`]);
+    }
   }
 }
 

@@ -74,6 +74,15 @@ export function convert(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): Sc
 }
 
 /**
+ * An explicit cast `u32(e)`: converts like `convert`, except that a weak integer is converted
+ * from its exact value as any number is by a cast (wrapped: `u32(-1)` is 4294967295), since
+ * the conversion is what the user asked for.
+ */
+export function explicitCast(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): ScalarVal {
+  return isWeakInteger(v) ? staticScalar(to, cast(to, v.value)) : convert(fr, v, to, span);
+}
+
+/**
  * Makes `v` usable where type `to` is expected: a weak literal takes the type, an integer
  * promotes to a float, an unknown type is solved; anything else is a type mismatch.
  */
@@ -135,6 +144,8 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
     t = 'bool';
   } else {
     t = operandType(fr, a, b, span, op);
+    // bool has == and != only: `+`, `<`, `min` on it are the user's error (fold(+, bs)), not IR's.
+    if (t === 'bool' && op !== '==' && op !== '!=') throw fail(fr, 'E310', `operator '${op}' needs numbers, found bool`, span);
     if (op === '/' && typeof t === 'string' && !isFloat(t)) t = 'f64';
   }
   if (typeof t === 'string') {
@@ -180,6 +191,7 @@ function foldWeakIntegers(fr: Frame, op: OpName, a: StaticScalar, b: StaticScala
 
 export function negate(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
   if (isWeakInteger(a)) return weakInteger(-a.value, span);
+  if (fr.st.infer.prune(a.ty) === 'bool') throw fail(fr, 'E310', "operator '-' needs a number, found bool", span);
   if (a.kind === 'static') return staticScalar(a.ty, unary('neg', a.ty, a.value), a.weak);
   return dyn({ kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
 }

@@ -88,6 +88,7 @@ class Parser extends TokenCursor {
       this.advance();
     }
     this.expectPunct(')', params.length === 0 ? "expected a parameter name or ')'" : "expected ',' or ')' in the parameter list");
+    this.reportDuplicateParams(params.map((p) => ({ name: p.name, span: p.span })));
     let returnType: TypeAnn | null = null;
     if (this.isPunct('->')) {
       this.advance();
@@ -97,6 +98,15 @@ class Parser extends TokenCursor {
     const body = this.suite('def');
     const last = body[body.length - 1];
     return { name, nameSpan, params, returnType, body, span: joinSpans(start, last?.span ?? colon.span) };
+  }
+
+  /** A name given to two parameters (`def main(x, x)`, `lam a, (b, a): …`): which one is meant? */
+  private reportDuplicateParams(names: readonly { readonly name: string; readonly span: Span }[]): void {
+    const seen = new Set<string>();
+    for (const { name, span } of names) {
+      if (seen.has(name)) this.report(SyntaxCode.duplicateParameter, `the parameter '${name}' is named twice`, span);
+      seen.add(name);
+    }
   }
 
   private defParam(): DefParam {
@@ -407,6 +417,7 @@ class Parser extends TokenCursor {
     const start = this.advance();
     const params = this.lambdaParams();
     if (!this.isPunct(':') && !this.isPunct('->')) this.fail(SyntaxCode.expectedToken, "expected ':' after the lambda's parameters");
+    this.reportDuplicateParams(params.flatMap(patternNames));
     this.advance();
     const body = this.expression();
     return { kind: 'lambda', params, body, span: joinSpans(start.span, body.span) };
@@ -729,4 +740,9 @@ function describeExpr(e: Expr): string {
     default:
       return e satisfies never;
   }
+}
+
+/** The names a pattern binds, in order. */
+function patternNames(p: Pattern): { readonly name: string; readonly span: Span }[] {
+  return p.kind === 'name' ? [{ name: p.name, span: p.span }] : p.elems.flatMap(patternNames);
 }
