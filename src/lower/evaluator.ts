@@ -401,13 +401,8 @@ function evalStmt(fr: Frame, s: AstStmt): BodyResult {
       return { env: fr.env, ret: evalExpr(fr, s.value) };
     case 'pass':
       return { env: fr.env, ret: null };
-    case 'if': {
-      const c = asScalar(fr, evalExpr(fr, s.cond), s.cond.span, 'the condition of an if');
-      const cond = coerce(fr, c, 'bool', site(fr, s.cond.span), 'the condition of an if');
-      if (cond.kind === 'static') return evalBody(fr, cond.value !== 0 ? s.then : (s.orelse ?? []));
-      if (fr.em.kind === 'element') throw fail(fr, 'E212', "an 'if' statement on a run-time value cannot be used inside an element function; use 'a if c else b'", s.span);
-      return { env: lowerIf(fr, cond, s), ret: null };
-    }
+    case 'if':
+      return evalIf(fr, s);
     case 'while':
       if (fr.em.kind === 'element') throw fail(fr, 'E212', "a 'while' loop cannot be used inside an element function", s.span);
       return { env: lowerWhile(fr, s), ret: null };
@@ -415,6 +410,27 @@ function evalStmt(fr: Frame, s: AstStmt): BodyResult {
       return evalFor(fr, s);
     default:
       return s satisfies never;
+  }
+}
+
+/**
+ * An `if`: resolved when its condition is static, else a run-time IfNode. An `elif` is an if
+ * alone in the else branch; a static chain is followed by this loop rather than by recursion,
+ * so that 5,000 elifs do not overflow the stack.
+ */
+function evalIf(fr: Frame, first: Extract<AstStmt, { kind: 'if' }>): BodyResult {
+  for (let s = first; ; ) {
+    const c = asScalar(fr, evalExpr(fr, s.cond), s.cond.span, 'the condition of an if');
+    const cond = coerce(fr, c, 'bool', site(fr, s.cond.span), 'the condition of an if');
+    if (cond.kind !== 'static') {
+      if (fr.em.kind === 'element') throw fail(fr, 'E212', "an 'if' statement on a run-time value cannot be used inside an element function; use 'a if c else b'", s.span);
+      return { env: lowerIf(fr, cond, s), ret: null };
+    }
+    const chosen = cond.value !== 0 ? s.then : (s.orelse ?? []);
+    const only = chosen.length === 1 ? chosen[0]! : null;
+    if (only === null || only.kind !== 'if') return evalBody(fr, chosen);
+    fr.st.steps++;
+    s = only;
   }
 }
 

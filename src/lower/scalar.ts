@@ -54,7 +54,47 @@ export function toExpr(fr: Frame, v: ScalarVal, span: Span): Expr {
   return { kind: 'const', type: c.ty, value: wrap(c.ty, c.value), span };
 }
 
-function dyn(expr: Expr, ty: STy): DynScalar {
+/**
+ * Operations an element expression may nest in IR. Source expressions are limited by the parser
+ * (MAX_EXPRESSION_DEPTH), but inlining and unrolling build deeper ones (`x = x + 1.0` in a
+ * 10^4-step static `for` of a def called per element); every IR pass, the interpreter and the
+ * code generator recurse over expressions, so this is an error (E221) rather than a stack overflow.
+ */
+export const maxIrExpressionDepth = 2000;
+
+/** Depth of each expression built here (a children's-depth cache, so each check is O(1)). */
+const depths = new WeakMap<Expr, number>();
+
+function exprDepth(e: Expr): number {
+  const known = depths.get(e);
+  if (known !== undefined) return known;
+  let d: number;
+  switch (e.kind) {
+    case 'binary':
+      d = 1 + Math.max(exprDepth(e.lhs), exprDepth(e.rhs));
+      break;
+    case 'unary':
+    case 'cast':
+    case 'call':
+      d = 1 + exprDepth(e.arg);
+      break;
+    case 'select':
+      d = 1 + Math.max(exprDepth(e.cond), exprDepth(e.then), exprDepth(e.else));
+      break;
+    case 'index':
+      d = 1 + Math.max(0, ...e.indices.map(exprDepth));
+      break;
+    default:
+      d = 1;
+  }
+  depths.set(e, d);
+  return d;
+}
+
+function dyn(fr: Frame, span: Span, expr: Expr, ty: STy): DynScalar {
+  if (exprDepth(expr) > maxIrExpressionDepth) {
+    throw fail(fr, 'E221', `this expression builds more than ${maxIrExpressionDepth} nested operations (through inlined calls or an unrolled 'for'); bind intermediate results to names in a def, or use a 'while' loop`, span);
+  }
   return { kind: 'dyn', expr, ty };
 }
 
@@ -70,7 +110,7 @@ export function convert(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): Sc
   if (v.kind === 'static') return v.ty === to ? v : staticScalar(to, cast(to, v.value));
   const from = fr.st.infer.prune(v.ty);
   if (from === to) return v;
-  return dyn({ kind: 'cast', to, arg: v.expr, type: to, span }, to);
+  return dyn(fr, span, { kind: 'cast', to, arg: v.expr, type: to, span }, to);
 }
 
 /**
@@ -172,7 +212,7 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
     type: concrete(fr, resultTy),
     span,
   };
-  return dyn(expr, resultTy);
+  return dyn(fr, span, expr, resultTy);
 }
 
 /** Two weak integers: folded exactly; the result is still weak (or a bool for comparisons). */
@@ -193,13 +233,13 @@ export function negate(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
   if (isWeakInteger(a)) return weakInteger(-a.value, span);
   if (fr.st.infer.prune(a.ty) === 'bool') throw fail(fr, 'E310', "operator '-' needs a number, found bool", span);
   if (a.kind === 'static') return staticScalar(a.ty, unary('neg', a.ty, a.value), a.weak);
-  return dyn({ kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
+  return dyn(fr, span, { kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
 }
 
 export function logicalNot(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
   const b = coerce(fr, a, 'bool', span, "'not'");
   if (b.kind === 'static') return staticScalar('bool', unary('not', 'bool', b.value));
-  return dyn({ kind: 'unary', op: 'not', arg: b.expr, type: 'bool', span }, 'bool');
+  return dyn(fr, span, { kind: 'unary', op: 'not', arg: b.expr, type: 'bool', span }, 'bool');
 }
 
 export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): ScalarVal {
@@ -218,7 +258,7 @@ export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): Scala
   }
   if (fn === 'abs' && isWeakInteger(arg)) return weakInteger(Math.abs(arg.value), arg.origin ?? span);
   if (arg.kind === 'static') return staticScalar(arg.ty, mathFn(fn, arg.ty, arg.value));
-  return dyn({ kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
+  return dyn(fr, span, { kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
 }
 
 /** `a if c else b` on scalars: resolved when `c` is static. */
@@ -238,7 +278,7 @@ export function selectScalar(fr: Frame, c: ScalarVal, a: ScalarVal, b: ScalarVal
     type: concrete(fr, t),
     span,
   };
-  return dyn(expr, t);
+  return dyn(fr, span, expr, t);
 }
 
 /** Reports a unification failure at a span, saying what was being checked. */

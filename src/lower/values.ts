@@ -196,6 +196,8 @@ export interface Frame {
   readonly userSpan: Span | null;
   readonly em: Emitter;
   readonly depth: number;
+  /** Run-time `if`/`while` blocks around this code (see control.ts, maxControlDepth). */
+  readonly controlDepth?: number;
   /** The prelude function being inlined, named in errors its body raises about its arguments. */
   readonly preludeFn?: string;
   readonly conditions: readonly DynamicCondition[];

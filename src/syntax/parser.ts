@@ -11,7 +11,7 @@
 import { CompilerBug, joinSpans, type Diagnostic, type SourceFile, type Span } from '../diagnostics/index.js';
 import type { BinaryOperator, Def, DefParam, ElemAnn, Expr, IfStmt, Module, Pattern, Stmt, TypeAnn } from './ast.js';
 import { SyntaxCode } from './codes.js';
-import { Abandon, TokenCursor } from './cursor.js';
+import { Abandon, MAX_NESTING, TokenCursor } from './cursor.js';
 import type { Token } from './lexer.js';
 
 export interface ParseResult<T> {
@@ -168,13 +168,19 @@ class Parser extends TokenCursor {
    */
   private recovering<T>(parse: () => T): T | null {
     const depth = this.depth;
+    const reported = this.diagnostics.length;
     try {
       return parse();
     } catch (e) {
       if (!(e instanceof Abandon)) throw e;
       this.depth = depth;
       this.skipLine();
-      if (this.peek().kind === 'indent') this.block();
+      // A block under a line that was too deep is deeper still: skip it, one error is enough.
+      const tooDeep = this.diagnostics.slice(reported).some((d) => d.code === SyntaxCode.nestingTooDeep);
+      if (this.peek().kind === 'indent') {
+        if (tooDeep) this.skipBlock();
+        else this.block();
+      }
       return null;
     }
   }
@@ -196,6 +202,13 @@ class Parser extends TokenCursor {
 
   /** `indent statement* dedent`. */
   private block(): Stmt[] {
+    if (this.depth >= MAX_NESTING) {
+      // One error for the whole too-deep block, which is skipped without recursing into it
+      // (1,000 nested `if`s gave 800 errors, and 10^4 of them would overflow the stack).
+      this.report(SyntaxCode.nestingTooDeep, `blocks nested more than ${MAX_NESTING} levels deep (blocks and brackets count together)`, this.peek().span);
+      this.skipBlock();
+      return [];
+    }
     this.advance();
     const stmts: Stmt[] = [];
     this.depth += 1;
@@ -219,6 +232,17 @@ class Parser extends TokenCursor {
     }
     if (this.peek().kind === 'dedent') this.advance();
     return stmts;
+  }
+
+  /** Skips an indented block, its nested blocks included, up to and including its dedent. */
+  private skipBlock(): void {
+    let open = 0;
+    do {
+      const k = this.advance().kind;
+      if (k === 'indent') open++;
+      else if (k === 'dedent') open--;
+      else if (k === 'eof') return;
+    } while (open > 0);
   }
 
   private statement(): Stmt {
