@@ -124,9 +124,10 @@ export function renderDiagnostic(d: Diagnostic): string {
     const endOnLine = Math.min(d.span.end, d.file.text.length);
     const endPos = d.file.lineCol(Math.max(endOnLine, d.span.start));
     const width = endPos.line === line ? Math.max(1, endPos.col - col) : Math.max(1, text.length - col + 1);
+    const shown = sourceWindow(text, col - 1, width);
     const gutter = `${line} | `;
-    lines.push(gutter + text);
-    lines.push(' '.repeat(gutter.length + col - 1) + '^'.repeat(width));
+    lines.push(gutter + shown.text);
+    lines.push(' '.repeat(gutter.length + shown.caret) + '^'.repeat(shown.width));
   } else if (d.file !== undefined) {
     lines.push(`${d.file.name}: error[${d.code}]: ${d.message}`);
   } else {
@@ -134,6 +135,37 @@ export function renderDiagnostic(d: Diagnostic): string {
   }
   for (const note of d.notes ?? []) lines.push(`  note: ${note}`);
   return lines.join('\n');
+}
+
+/** Diagnostics one error reports at most (a broken file can have thousands of broken lines). */
+export const maxReportedDiagnostics = 50;
+
+/** The first maxReportedDiagnostics of a list; the last one shown says how many were left out. */
+export function capDiagnostics(list: readonly Diagnostic[]): readonly Diagnostic[] {
+  if (list.length <= maxReportedDiagnostics) return list;
+  const shown = list.slice(0, maxReportedDiagnostics);
+  const last = shown[shown.length - 1]!;
+  const more = list.length - shown.length;
+  shown[shown.length - 1] = { ...last, notes: [...(last.notes ?? []), `${more} more error${more === 1 ? '' : 's'} not shown`] };
+  return shown;
+}
+
+/** Characters of a source line a diagnostic echoes; longer lines are cut around the caret. */
+export const maxEchoedLine = 160;
+
+/**
+ * The part of a source line to echo and where the caret goes in it: the whole line when it is
+ * short, else a window of maxEchoedLine characters starting a little before the caret, with `…`
+ * where it was cut (an 800 KB line is not printed, twice, for one error).
+ */
+export function sourceWindow(text: string, start: number, width: number): { text: string; caret: number; width: number } {
+  if (text.length <= maxEchoedLine) return { text, caret: start, width };
+  const from = Math.max(0, Math.min(start - 40, text.length - maxEchoedLine));
+  const to = Math.min(text.length, from + maxEchoedLine);
+  const head = from > 0 ? '…' : '';
+  const tail = to < text.length ? '…' : '';
+  const caret = start - from + head.length;
+  return { text: head + text.slice(from, to) + tail, caret, width: Math.max(1, Math.min(width, to - start + tail.length)) };
 }
 
 /** Line and column of a diagnostic, for tests: "3:7", or "" without a location. */

@@ -6,10 +6,12 @@
 //
 // Reading treats the text as untrusted: every field is checked for presence, JSON type and
 // allowed values, and unknown fields are rejected (a misspelt optional field would otherwise be
-// silently ignored). Errors are UserErrors E290–E295 with the JSON path of the offending value,
+// silently ignored). Errors are UserErrors E290–E296 with the JSON path of the offending value,
 // e.g. `body.stmts[3].fn.results[0]: expected an Expr, got a number`. The checked program then
 // goes through the verifier; a broken invariant is the input's fault here, so it is a UserError
-// (E294) too, never a CompilerBug and never a crash.
+// (E294) too, never a CompilerBug and never a crash. Reading, verifying and every later pass
+// recurse over nested expressions and blocks, so JSON nested more than maxIrJsonDepth levels
+// is E296 (checked first, without recursion) rather than a stack overflow.
 
 import { SourceFile, type Span, userError } from '../diagnostics/index.js';
 import { scalarTypes } from './types.js';
@@ -76,7 +78,7 @@ function describeJson(j: unknown): string {
   }
 }
 
-function fail(r: Reader, code: 'E291' | 'E292' | 'E293' | 'E294' | 'E295', path: string, message: string): never {
+function fail(r: Reader, code: 'E291' | 'E292' | 'E293' | 'E294' | 'E295' | 'E296', path: string, message: string): never {
   throw userError(code, path === '' ? message : `${path}: ${message}`, { file: r.file });
 }
 
@@ -461,8 +463,25 @@ export function jsonSyntaxErrorOffset(text: string): number {
 
 /**
  * Reads a program from JSON text: the envelope written by programToJson, or a bare Program
- * object. Every problem is a UserError with a code in E290–E295 naming the JSON path.
+ * object. Every problem is a UserError with a code in E290–E296 naming the JSON path.
  */
+/** JSON nesting (objects and lists) a program may have: lowering builds expressions of at most
+ * 2,000 levels (lower/scalar.ts), each one JSON level, with a few more for blocks around them. */
+export const maxIrJsonDepth = 2500;
+
+/** The path of the first value nested deeper than maxIrJsonDepth, or null (an explicit stack). */
+function tooDeepJson(j: unknown): string | null {
+  const stack: [unknown, number, string][] = [[j, 0, '']];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [x, depth, path] = top;
+    if (typeof x !== 'object' || x === null) continue;
+    if (depth + 1 > maxIrJsonDepth) return path;
+    if (Array.isArray(x)) x.forEach((v, i) => stack.push([v, depth + 1, depth < 8 ? `${path}[${i}]` : path]));
+    else for (const [k, v] of Object.entries(x)) stack.push([v, depth + 1, depth < 8 ? at(path, k) : path]);
+  }
+  return null;
+}
+
 export function programFromJson(text: string, fileName: string): Program {
   const r: Reader = { file: new SourceFile(fileName, text) };
   let j: unknown;
@@ -473,6 +492,8 @@ export function programFromJson(text: string, fileName: string): Program {
     const offset = jsonSyntaxErrorOffset(text);
     throw userError('E290', `not valid JSON: ${message}`, { file: r.file, span: { start: offset, end: offset + 1 } });
   }
+  const deep = tooDeepJson(j);
+  if (deep !== null) fail(r, 'E296', `${deep}…`, `nested more than ${maxIrJsonDepth} levels deep`);
   let body: unknown = j;
   if (typeof j === 'object' && j !== null && !Array.isArray(j) && 'format' in j) {
     const env = object(r, j, '', 'an IR envelope', ['format', 'version', 'program']);

@@ -42,6 +42,34 @@ export function wrap(t: ScalarType, x: number): number {
   }
 }
 
+/** Whether a number is a value of an integer type as it stands (no wrapping needed). */
+export function fitsInteger(t: 'i32' | 'u32', x: number): boolean {
+  return Number.isInteger(x) && (t === 'i32' ? x >= -2147483648 && x <= 2147483647 : x >= 0 && x <= 4294967295);
+}
+
+/**
+ * A binary operation on integer constants whose type is not decided yet (weak literals, see
+ * lower/scalar.ts): computed on the mathematical integers (exact below 2^53) instead of wrapped,
+ * so that `2147483647 + 1` is 2147483648, an error where an i32 is needed, and `-2147483648` is
+ * the i32 minimum. Division and remainder by zero raise as for i32.
+ */
+export function exactIntegerBinary(op: BinaryOp, a: number, b: number): number {
+  switch (op) {
+    case '//':
+    case '%':
+      if (b === 0) throw new ScalarDivisionByZero();
+      return op === '//' ? Math.floor(a / b) : binary('%', 'f64', a, b);
+    case '**':
+      if (b < 0) {
+        if (a === 0) throw new ScalarDivisionByZero();
+        return Math.trunc(Math.pow(a, b));
+      }
+      return Math.pow(a, b);
+    default:
+      return binary(op, 'f64', a, b);
+  }
+}
+
 /** Numeric conversion: float to integer truncates toward zero and wraps (NaN and ±inf give 0). */
 export function cast(to: ScalarType, x: number): number {
   return wrap(to, x);

@@ -209,30 +209,72 @@ function collectStmt(s: Stmt, acc: MutableUses): void {
  * from outside (all such reads are unordered: the node fuses with nothing).
  */
 export function stmtReads(s: Stmt): StmtReads {
+  const { acc, inputs } = directReads(s);
+  const blocks = capturedOf(s);
+  const capturedDims = new Set([...blocks.withDims].filter((name) => !blocks.plain.has(name)));
+  return { ...acc, inputs, captured: blocks.plain, capturedDims };
+}
+
+function directReads(s: Stmt): { acc: MutableUses; inputs: readonly RoleRead[] } {
   const acc = emptyUses();
   collectStmt(s, acc);
-  let inputs: readonly RoleRead[];
   switch (s.kind) {
     case 'scalar':
     case 'if':
-      inputs = [];
-      break;
+      return { acc, inputs: [] };
     case 'while':
-      inputs = s.init.map((name) => ({ name, role: 'while-init' as const }));
-      break;
+      return { acc, inputs: s.init.map((name) => ({ name, role: 'while-init' as const })) };
     default:
-      inputs = combinatorInputs(s);
+      return { acc, inputs: combinatorInputs(s) };
   }
-  const captured = blockFreeVarsOf(s, false);
-  const capturedDims = new Set([...blockFreeVarsOf(s, true)].filter((name) => !captured.has(name)));
-  return { ...acc, inputs, captured, capturedDims };
 }
 
-/** Every name a control-flow node's blocks need from outside; `withDims`: shape queries too. */
-function blockFreeVarsOf(s: Stmt, withDims: boolean): ReadonlySet<VarName> {
-  if (s.kind === 'if') return new Set([...blockFreeVars(s.then, withDims), ...blockFreeVars(s.else, withDims)]);
-  if (s.kind === 'while') return new Set([...blockFreeVars(s.cond, withDims), ...blockFreeVars(s.body, withDims)]);
-  return new Set();
+/**
+ * Free names without and with shape queries, computed together: computing them separately made
+ * every level of nested control flow walk its blocks twice, exponential in the nesting depth
+ * (20 nested `elif`s took minutes).
+ */
+interface FreeSets {
+  readonly plain: ReadonlySet<VarName>;
+  readonly withDims: ReadonlySet<VarName>;
+}
+
+/** What a control-flow node's blocks need from outside. */
+function capturedOf(s: Stmt): FreeSets {
+  const blocks = s.kind === 'if' ? [s.then, s.else] : s.kind === 'while' ? [s.cond, s.body] : [];
+  const plain = new Set<VarName>();
+  const withDims = new Set<VarName>();
+  for (const b of blocks) {
+    const f = blockFree(b);
+    f.plain.forEach((n) => plain.add(n));
+    f.withDims.forEach((n) => withDims.add(n));
+  }
+  return { plain, withDims };
+}
+
+function stmtFree(s: Stmt): FreeSets {
+  const { acc, inputs } = directReads(s);
+  const blocks = capturedOf(s);
+  const plain = new Set<VarName>([...inputs.map((i) => i.name), ...acc.scalars, ...acc.indexed, ...blocks.plain]);
+  return { plain, withDims: new Set([...plain, ...acc.dims, ...blocks.withDims]) };
+}
+
+function blockFree(b: Block): FreeSets {
+  const local = new Set<VarName>(b.params.map((p) => p.name));
+  const plain = new Set<VarName>();
+  const withDims = new Set<VarName>();
+  for (const s of b.stmts) {
+    const f = stmtFree(s);
+    for (const name of f.plain) if (!local.has(name)) plain.add(name);
+    for (const name of f.withDims) if (!local.has(name)) withDims.add(name);
+    for (const d of stmtDefs(s)) local.add(d.name);
+  }
+  for (const r of b.results) {
+    if (local.has(r)) continue;
+    plain.add(r);
+    withDims.add(r);
+  }
+  return { plain, withDims };
 }
 
 /**
@@ -240,21 +282,14 @@ function blockFreeVarsOf(s: Stmt, withDims: boolean): ReadonlySet<VarName> {
  * scalars, and (for control flow) whatever its blocks need from outside.
  */
 export function stmtFreeVars(s: Stmt, withDims = true): ReadonlySet<VarName> {
-  const r = stmtReads(s);
-  const dims = withDims ? [...r.dims, ...r.capturedDims] : [];
-  return new Set([...r.inputs.map((i) => i.name), ...r.scalars, ...r.indexed, ...r.captured, ...dims]);
+  const f = stmtFree(s);
+  return withDims ? f.withDims : f.plain;
 }
 
 /** Every name a block mentions that it does not bind itself (params and statement definitions). */
 export function blockFreeVars(b: Block, withDims = true): ReadonlySet<VarName> {
-  const local = new Set<VarName>(b.params.map((p) => p.name));
-  const free = new Set<VarName>();
-  for (const s of b.stmts) {
-    for (const name of stmtFreeVars(s, withDims)) if (!local.has(name)) free.add(name);
-    for (const d of stmtDefs(s)) local.add(d.name);
-  }
-  for (const r of b.results) if (!local.has(r)) free.add(r);
-  return free;
+  const f = blockFree(b);
+  return withDims ? f.withDims : f.plain;
 }
 
 /** The values a statement defines, in order. */

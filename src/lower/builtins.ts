@@ -7,7 +7,7 @@
 import type { Span } from '../diagnostics/index.js';
 import type { ArrayVar, CombinatorNode, Expr, MathFn, ScalarType } from '../ir/types.js';
 import { scalarTypes } from '../ir/types.js';
-import { convert, coerce, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
+import { convert, coerce, explicitCast, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
 import { TypeClash, isTuple, type ETy } from './types.js';
 import {
   applyOp,
@@ -16,6 +16,7 @@ import {
   deref,
   describe,
   flattenScalars,
+  leafTypes,
   mathFns,
   toLambda,
   unzipArray,
@@ -105,7 +106,7 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
   }
   if ((scalarTypes as readonly string[]).includes(name)) {
     arity(1);
-    return convert(fr, asScalar(fr, args[0]!, spans[0]!, `the argument of '${name}'`), name as ScalarType, site(fr, span));
+    return explicitCast(fr, asScalar(fr, args[0]!, spans[0]!, `the argument of '${name}'`), name as ScalarType, site(fr, span));
   }
   throw fail(fr, 'E201', `unknown name '${name}'`, span);
 }
@@ -142,12 +143,27 @@ function leafScalars(fr: Frame, t: ETy): ScalarType[] {
 
 function shapeExprs(fr: Frame, s: SVal, span: Span): Expr[] {
   const leaves = flattenScalars(fr, s, span, "the shape of 'generate'");
-  return leaves.map((l) => toExpr(coerce(fr, l, 'i32', site(fr, span), "the shape of 'generate'"), site(fr, span)));
+  return leaves.map((l) => toExpr(fr, coerce(fr, l, 'i32', site(fr, span), "the shape of 'generate'"), site(fr, span)));
+}
+
+/**
+ * Elements are addressed by i32 indices (and flat offsets), so an array holds at most 2^31 − 1
+ * of them; a static shape beyond that is an error here rather than a wrapped or failed
+ * allocation at run time (`generate((100000, 100000), …)` would need 10^10).
+ */
+export const maxElements = 2147483647;
+
+function checkElementCount(fr: Frame, shape: readonly number[], span: Span): void {
+  const count = shape.reduce((n, d) => n * Math.max(0, d), 1);
+  if (count > maxElements) {
+    throw fail(fr, 'E313', `an array of shape [${shape.join(', ')}] has ${count} elements, more than the ${maxElements} an array can hold`, span);
+  }
 }
 
 function generate(fr: Frame, s: SVal, f: FnVal, shapeSpan: Span, span: Span): ArrayVal {
   const shape = shapeExprs(fr, s, shapeSpan);
   const staticShape = shape.every((e) => e.kind === 'const') ? shape.map((e) => (e as { value: number }).value) : null;
+  if (staticShape !== null) checkElementCount(fr, staticShape, shapeSpan);
   const lowered = toLambda(fr, f, shape.map(() => 'i32'), span);
   return emitNode(fr, 'generate', lowered.shape, shape.length, staticShape, span, (id, outs) => ({
     kind: 'generate', id, outs, span: site(fr, span), shape, fn: lowered.lambda,
@@ -262,14 +278,18 @@ function reduce(fr: Frame, name: 'fold' | 'scanl' | 'scanr', op: FnVal, seed: SV
   // Not committed: `fold(+, xs)` of an unknown rank stays unknown (simple4 infers rank 2 later).
   atLeastRankOne(fr, xs, span, `the input of '${name}'`);
   const r = peek(fr, xs);
-  const leaves = leafScalars(fr, xs.elem);
   let init: Expr[] | null;
   if (seed !== null) {
     const zs = flattenScalars(fr, seed, span, `the seed of '${name}'`);
-    if (zs.length !== leaves.length) throw fail(fr, 'E301', `the seed of '${name}' has ${zs.length} components, the elements have ${leaves.length}`, span);
-    init = zs.map((z, i) => toExpr(coerce(fr, z, leaves[i]!, site(fr, span), `the seed of '${name}'`), site(fr, span)));
+    // Against the element types as far as they are known: an unannotated `f` folded with the
+    // seed False is thereby bool, not defaulted to f64 first and then found to clash.
+    const known = leafTypes(fr, xs.elem);
+    if (zs.length !== known.length) throw fail(fr, 'E301', `the seed of '${name}' has ${zs.length} components, the elements have ${known.length}`, span);
+    const typed = zs.map((z, i) => coerce(fr, z, known[i]!, site(fr, span), `the seed of '${name}'`));
+    const leaves = leafScalars(fr, xs.elem);
+    init = typed.map((z, i) => toExpr(fr, coerce(fr, z, leaves[i]!, site(fr, span), `the seed of '${name}'`), site(fr, span)));
   } else if (name === 'fold') {
-    init = leaves.map((t) => toExpr(staticScalar(t, identity(fr, op, t, span, name)), site(fr, span)));
+    init = leafScalars(fr, xs.elem).map((t) => toExpr(fr, staticScalar(t, identity(fr, op, t, span, name)), site(fr, span)));
   } else {
     init = null;
   }

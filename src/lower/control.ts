@@ -28,11 +28,27 @@ function arrayFrame(fr: Frame, stmts: Stmt[], env: Env): Frame {
   return { ...fr, env, em: { kind: 'array', stmts } };
 }
 
+/**
+ * Run-time `if`s and `while`s nested in one another (an `elif` chain nests one level per
+ * `elif`). Each is an IR block inside its parent, and every IR pass, the interpreter and the
+ * code generator recurse over blocks, so deeper nesting is an error (E222), not a stack overflow.
+ */
+export const maxControlDepth = 200;
+
+/** The frame of a block nested in a run-time `if` or `while` at `span`. */
+function nestedBlockFrame(fr: Frame, stmts: Stmt[], env: Env, span: Span): Frame {
+  const controlDepth = (fr.controlDepth ?? 0) + 1;
+  if (controlDepth > maxControlDepth) {
+    throw fail(fr, 'E222', `run-time 'if' and 'while' nest more than ${maxControlDepth} levels deep here (each 'elif' of a chain decided at run time nests one level); select with an array (gather) or split the chain`, span);
+  }
+  return { ...arrayFrame(fr, stmts, env), controlDepth };
+}
+
 export function lowerIf(fr: Frame, cond: DynScalar, s: IfStmt): Env {
   const conditions = [...fr.conditions, { span: site(fr, s.cond.span), sizesOf: sizesIn(fr, cond.expr) }];
   const branch = (body: readonly AstStmt[]): { stmts: Stmt[]; env: Env } => {
     const stmts: Stmt[] = [];
-    const r = evalBody({ ...arrayFrame(fr, stmts, fr.env), conditions }, body);
+    const r = evalBody({ ...nestedBlockFrame(fr, stmts, fr.env, s.span), conditions }, body);
     if (r.ret !== null && conditions[conditions.length - 1]!.sizesOf.length > 0) {
       const sizes = conditions[conditions.length - 1]!.sizesOf.join(', ');
       throw fail(fr, 'E206', `this 'if' returns, so it must be decided at compile time, but its condition depends on the size of ${sizes}, which is only known at run time`, s.cond.span, unknownSizeNotes(fr, conditions[conditions.length - 1]!.sizesOf));
@@ -143,7 +159,7 @@ function materialize(fr: Frame, v0: SVal, hint: string, span: Span): VarName[] {
       if (v.kind === 'dyn' && v.expr.kind === 'var') return [v.expr.name];
       const name = fr.st.fresh(hint, bindLevel(fr));
       if (fr.em.kind !== 'array') throw fail(fr, 'E212', 'control flow inside an element function', span);
-      fr.em.stmts.push({ kind: 'scalar', name, expr: toExpr(v, site(fr, span)), span: site(fr, span) });
+      fr.em.stmts.push({ kind: 'scalar', name, expr: toExpr(fr, v, site(fr, span)), span: site(fr, span) });
       return [name];
     }
     case 'fn':
@@ -412,13 +428,13 @@ function lowerLoopBody(fr: Frame, s: WhileStmt, carried: readonly string[], init
   const conditions = [...fr.conditions];
   const condParams = params();
   const condStmts: Stmt[] = [];
-  const condFrame = { ...arrayFrame(fr, condStmts, condParams.env), conditions };
+  const condFrame = { ...nestedBlockFrame(fr, condStmts, condParams.env, s.span), conditions };
   const c = asScalar(condFrame, evalExpr(condFrame, s.cond), s.cond.span, "the condition of a 'while'");
   const condName = materialize(condFrame, coerce(condFrame, c, 'bool', site(fr, s.cond.span), "the condition of a 'while'"), 'cond', s.cond.span);
 
   const bodyParams = params();
   const bodyStmts: Stmt[] = [];
-  const bodyFrame = { ...arrayFrame(fr, bodyStmts, bodyParams.env), conditions };
+  const bodyFrame = { ...nestedBlockFrame(fr, bodyStmts, bodyParams.env, s.span), conditions };
   const r = evalBody(bodyFrame, s.body);
   if (r.ret !== null) throw fail(fr, 'E211', "'return' inside a 'while' loop is not supported", s.span);
   const after = { ...bodyFrame, env: r.env };
@@ -479,7 +495,18 @@ function scalarIfRankZero(fr: Frame, before: SVal, v: SVal, span: Span): SVal {
   if (before.kind !== 'dyn' && before.kind !== 'static') return v;
   if (v.kind !== 'array') return v;
   const r = fr.st.infer.pruneRank(v.rank);
-  return r.v === null && r.k === 0 ? asScalar(fr, v, span, 'a loop-carried scalar') : v;
+  if (r.v !== null) {
+    // A rank not known yet (the fold of an unannotated parameter, during inference): a scalar
+    // re-bound to it says the rank is 0, as the annotated program would have it.
+    try {
+      fr.st.infer.unifyRank(v.rank, { v: null, k: 0 });
+    } catch (e) {
+      if (e instanceof TypeClash) return v; // cannot be rank 0: checkSameType explains
+      throw e;
+    }
+    return asScalar(fr, v, span, 'a loop-carried scalar');
+  }
+  return r.k === 0 ? asScalar(fr, v, span, 'a loop-carried scalar') : v;
 }
 
 function checkSameType(fr: Frame, name: string, before: SVal, next: SVal, span: Span): void {

@@ -11,7 +11,7 @@ import type { Def, Expr as AstExpr, Pattern, Stmt as AstStmt } from '../syntax/a
 import type { Expr, Lambda, Let, MathFn, Param } from '../ir/types.js';
 import { callBuiltin, isBuiltinName } from './builtins.js';
 import { lowerIf, lowerWhile } from './control.js';
-import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr } from './scalar.js';
+import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr, weakInteger } from './scalar.js';
 import { TypeClash, elemLeaves, isTuple, rankOf, type ETy, type STy } from './types.js';
 import {
   bind,
@@ -20,6 +20,7 @@ import {
   bindLevel,
   maxCallDepth,
   maxCalls,
+  maxSteps,
   site,
   type ArrayVal,
   type Env,
@@ -122,11 +123,17 @@ export function lookup(fr: Frame, name: string, span: Span): SVal {
   throw fail(fr, 'E201', `unknown name '${name}'`, span);
 }
 
+/** A long literal shortened for a message (a 1000-digit number is not worth echoing). */
+function abbreviate(text: string): string {
+  return text.length <= 24 ? text : `${text.slice(0, 10)}…${text.slice(-6)} (${text.length} characters)`;
+}
+
 export function evalExpr(fr: Frame, e: AstExpr): SVal {
   switch (e.kind) {
     case 'number': {
       const value = Number(e.text.replace(/_/g, ''));
-      return staticScalar(e.isFloat ? 'f64' : 'i32', value, true);
+      if (!Number.isFinite(value)) throw fail(fr, 'E312', `the number ${abbreviate(e.text)} is too large for every number type`, e.span);
+      return e.isFloat ? staticScalar('f64', value, true) : weakInteger(value, site(fr, e.span));
     }
     case 'bool':
       return staticScalar('bool', e.value ? 1 : 0);
@@ -199,7 +206,7 @@ function indexValue(fr: Frame, target0: SVal, indices: readonly AstExpr[], span:
   }
   const idx: Expr[] = indices.map((i) => {
     const s = asScalar(fr, evalExpr(fr, i), i.span, 'an array index');
-    return toExpr(coerce(fr, s, 'i32', site(fr, i.span), 'an array index'), site(fr, i.span));
+    return toExpr(fr, coerce(fr, s, 'i32', site(fr, i.span), 'an array index'), site(fr, i.span));
   });
   return readElement(fr, arr, idx, span);
 }
@@ -283,6 +290,7 @@ function inlineDef(fr: Frame, def: Def, inPrelude: boolean, args: readonly SVal[
     inPrelude,
     userSpan: inPrelude ? (fr.userSpan ?? span) : fr.userSpan,
     depth: fr.depth + 1,
+    ...(inPrelude && !fr.inPrelude ? { preludeFn: def.name } : {}),
   };
   const result = evalBody(inner, def.body);
   if (result.ret === null) throw fail(fr, 'E210', `'${def.name}' ends without a 'return'`, def.span);
@@ -341,10 +349,11 @@ export function toLambda(fr: Frame, fn: FnVal, argTypes: readonly ETy[], span: S
     leaves = leaves.map((l, i) => coerce(inner, l, want[i]!, site(fr, span), 'the result of an element function'));
   }
   const shape = resultShape(fr, result, span);
-  return { lambda: { params, lets, results: leaves.map((l) => toExpr(l, site(fr, span))) }, results: leaves, shape };
+  return { lambda: { params, lets, results: leaves.map((l) => toExpr(fr, l, site(fr, span))) }, results: leaves, shape };
 }
 
-function leafTypes(fr: Frame, t: ETy): STy[] {
+/** The scalar leaves of an element type, unknown ones left as variables (not defaulted). */
+export function leafTypes(fr: Frame, t: ETy): STy[] {
   const p = fr.st.infer.prune(t);
   return isTuple(p) ? p.flatMap((e) => leafTypes(fr, e)) : [p];
 }
@@ -381,6 +390,7 @@ export function evalBody(fr: Frame, stmts: readonly AstStmt[]): BodyResult {
 }
 
 function evalStmt(fr: Frame, s: AstStmt): BodyResult {
+  fr.st.steps++;
   switch (s.kind) {
     case 'assign': {
       constrainShapeDestructuring(fr, s);
@@ -391,13 +401,8 @@ function evalStmt(fr: Frame, s: AstStmt): BodyResult {
       return { env: fr.env, ret: evalExpr(fr, s.value) };
     case 'pass':
       return { env: fr.env, ret: null };
-    case 'if': {
-      const c = asScalar(fr, evalExpr(fr, s.cond), s.cond.span, 'the condition of an if');
-      const cond = coerce(fr, c, 'bool', site(fr, s.cond.span), 'the condition of an if');
-      if (cond.kind === 'static') return evalBody(fr, cond.value !== 0 ? s.then : (s.orelse ?? []));
-      if (fr.em.kind === 'element') throw fail(fr, 'E212', "an 'if' statement on a run-time value cannot be used inside an element function; use 'a if c else b'", s.span);
-      return { env: lowerIf(fr, cond, s), ret: null };
-    }
+    case 'if':
+      return evalIf(fr, s);
     case 'while':
       if (fr.em.kind === 'element') throw fail(fr, 'E212', "a 'while' loop cannot be used inside an element function", s.span);
       return { env: lowerWhile(fr, s), ret: null };
@@ -408,23 +413,58 @@ function evalStmt(fr: Frame, s: AstStmt): BodyResult {
   }
 }
 
+/**
+ * An `if`: resolved when its condition is static, else a run-time IfNode. An `elif` is an if
+ * alone in the else branch; a static chain is followed by this loop rather than by recursion,
+ * so that 5,000 elifs do not overflow the stack.
+ */
+function evalIf(fr: Frame, first: Extract<AstStmt, { kind: 'if' }>): BodyResult {
+  for (let s = first; ; ) {
+    const c = asScalar(fr, evalExpr(fr, s.cond), s.cond.span, 'the condition of an if');
+    const cond = coerce(fr, c, 'bool', site(fr, s.cond.span), 'the condition of an if');
+    if (cond.kind !== 'static') {
+      if (fr.em.kind === 'element') throw fail(fr, 'E212', "an 'if' statement on a run-time value cannot be used inside an element function; use 'a if c else b'", s.span);
+      return { env: lowerIf(fr, cond, s), ret: null };
+    }
+    const chosen = cond.value !== 0 ? s.then : (s.orelse ?? []);
+    const only = chosen.length === 1 ? chosen[0]! : null;
+    if (only === null || only.kind !== 'if') return evalBody(fr, chosen);
+    fr.st.steps++;
+    s = only;
+  }
+}
+
 function evalFor(fr: Frame, s: Extract<AstStmt, { kind: 'for' }>): BodyResult {
   if (s.range.length < 1 || s.range.length > 3) throw fail(fr, 'E202', `range takes 1 to 3 arguments, ${s.range.length} given`, s.span);
   const bounds = s.range.map((r) => {
     const v = asScalar(fr, evalExpr(fr, r), r.span, 'a range bound');
     if (v.kind !== 'static') throw nonStatic(fr, v, r.span, "the range of a 'for' loop");
-    return v.value;
+    // i32, like every loop counter: `range(2.5)` is a type error, `range(3000000000)` E312.
+    const bound = coerce(fr, v, 'i32', site(fr, r.span), 'a range bound');
+    return bound.kind === 'static' ? bound.value : 0;
   });
   const [start, stop, step] = bounds.length === 1 ? [0, bounds[0]!, 1] : [bounds[0]!, bounds[1]!, bounds[2] ?? 1];
   if (step === 0) throw fail(fr, 'E204', 'range step must not be zero', s.range[2]!.span);
+  const iterations = Math.max(0, Math.ceil((stop - start) / step));
+  if (iterations > maxSteps) throw unrollBudget(fr, s, `it has ${iterations} iterations`);
   let env = fr.env;
   for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
+    if (fr.st.steps > maxSteps) throw unrollBudget(fr, s, 'its iterations, with the loops and calls inside them, evaluate too many statements');
     env = bind(env, s.var, staticScalar('i32', i));
     const r = evalBody({ ...fr, env }, s.body);
     if (r.ret !== null) return r;
     env = r.env;
   }
   return { env, ret: null };
+}
+
+/**
+ * A static `for` is unrolled, so its cost is paid at compile time: a budget of evaluated
+ * statements (all loops and inlined calls of one lowering run together) turns a `range` too
+ * large to unroll into an error at the loop instead of a compile that never ends.
+ */
+function unrollBudget(fr: Frame, s: Extract<AstStmt, { kind: 'for' }>, why: string): Error {
+  return fail(fr, 'E220', `this 'for' loop is unrolled at compile time, but ${why}: compilation evaluates at most ${maxSteps} statements; use a 'while' loop for long run-time iterations`, s.span);
 }
 
 /** An error for a value that must be known at compile time, naming the run-time sizes it needs. */
@@ -522,7 +562,13 @@ function constrainShapeDestructuring(fr: Frame, s: { readonly target: Pattern; r
     fr.st.infer.unifyRank(xs.rank, rankOf(s.target.elems.length));
   } catch (e) {
     if (!(e instanceof TypeClash)) throw e;
-    // A known, different rank: the ordinary destructuring error explains it better.
+    // A known, different rank: in the user's code the ordinary destructuring error explains it;
+    // in the prelude (`rows, cols = shape(xs)` in `transpose`) it is a requirement on the
+    // user's argument, said at their call.
+    if (fr.inPrelude && fr.preludeFn !== undefined) {
+      const found = fr.st.infer.pruneRank(xs.rank);
+      throw fail(fr, 'E304', `'${fr.preludeFn}' needs an array of rank ${s.target.elems.length}, found ${describe(fr, xs)}`, s.value.span, found.v === null ? undefined : [`its rank is at least ${found.k}`]);
+    }
   }
 }
 

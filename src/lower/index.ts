@@ -123,7 +123,7 @@ function initialFrame(st: LowerState, env: ReadonlyMap<string, SVal>, stmts: Stm
 function inferTypes(def: Def, file: SourceFile, defs: ReadonlyMap<string, Def>, declared: readonly (EntryParamType | null)[]): EntryParamType[] {
   const infer = new Infer();
   const names = def.params.map((p) => p.name);
-  const st = new LowerState(file, defs, preludeDefs, infer, [], names);
+  const st = new LowerState(file, defs, preludeDefs, infer, [], names, true);
   let env = new Map<string, SVal>();
   declared.forEach((t, i) => {
     const v: SVal = t === null ? { kind: 'param', index: i } : entryValue(names[i]!, t).value;
@@ -222,7 +222,7 @@ function resultComponents(fr: Frame, v0: SVal, name: string, span: Span): Value[
       const elem = fr.st.infer.defaultScalar(s.ty);
       if (s.kind === 'dyn' && s.expr.kind === 'var') return [{ kind: 'scalar', name: s.expr.name, elem }];
       const fresh: VarName = fr.st.fresh(name, hintUser);
-      if (fr.em.kind === 'array') fr.em.stmts.push({ kind: 'scalar', name: fresh, expr: toExpr(s, span), span });
+      if (fr.em.kind === 'array') fr.em.stmts.push({ kind: 'scalar', name: fresh, expr: toExpr(fr, s, span), span });
       return [{ kind: 'scalar', name: fresh, elem }];
     }
     case 'fn':

@@ -3,11 +3,13 @@
 //
 // Typing follows LANGUAGE.md §2: integer literals are i32 and float literals f64, but a literal
 // is *weak* until it meets a typed operand (`x + 1` keeps x's type, `n * 2.0` promotes); integer
-// with float promotes to the float type; `/` on integers divides as f64.
+// with float promotes to the float type; `/` on integers divides as f64. A weak integer keeps
+// its exact value (arithmetic among weak integers is exact, not wrapped) until it takes a type:
+// a float type gets that value as a float, an integer type must hold it (E312, at the literal).
 
 import type { Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, MathFn, ScalarType } from '../ir/types.js';
-import { ScalarDivisionByZero, binary, binaryResultType, cast, isFloat, isInteger, mathFn, unary, wrap } from '../ir/scalarOps.js';
+import { ScalarDivisionByZero, binary, binaryResultType, cast, exactIntegerBinary, fitsInteger, isFloat, isInteger, mathFn, unary, wrap } from '../ir/scalarOps.js';
 import { TypeClash, isTuple, promote, type STy } from './types.js';
 import { fail, type DynScalar, type Frame, type OpName, type ScalarVal, type StaticScalar } from './values.js';
 
@@ -15,17 +17,84 @@ export function staticScalar(ty: ScalarType, value: number, weak = false): Stati
   return { kind: 'static', ty, value: wrap(ty, value), weak };
 }
 
+/** A weak integer constant written (or folded) at `origin`: exact, not wrapped (`-0` is 0). */
+export function weakInteger(value: number, origin: Span): StaticScalar {
+  return { kind: 'static', ty: 'i32', value: value === 0 ? 0 : value, weak: true, origin };
+}
+
+function isWeakInteger(v: ScalarVal): v is StaticScalar & { readonly weak: true } {
+  return v.kind === 'static' && v.weak && isInteger(v.ty);
+}
+
+/** An integer constant as written, also beyond 2^53 (where a double prints with an exponent). */
+function showInteger(x: number): string {
+  return Number.isFinite(x) && Number.isInteger(x) ? BigInt(x).toString() : String(x);
+}
+
+const integerRanges = { i32: '-2147483648..2147483647', u32: '0..4294967295' } as const;
+
+/** A weak integer taking integer type `to`: its exact value must be a value of `to`. */
+function fitWeakInteger(fr: Frame, v: StaticScalar, to: 'i32' | 'u32', span: Span): StaticScalar {
+  if (!fitsInteger(to, v.value)) {
+    throw fail(fr, 'E312', `the integer constant ${showInteger(v.value)} does not fit in ${to} (${integerRanges[to]})`, v.origin ?? span);
+  }
+  return { kind: 'static', ty: to, value: v.value, weak: v.weak && to === v.ty, ...(v.origin === undefined ? {} : { origin: v.origin }) };
+}
+
 /** The concrete type of a scalar in IR (an unsolved variable only occurs in the inference run). */
 export function concrete(fr: Frame, t: STy): ScalarType {
   return fr.st.infer.defaultScalar(t);
 }
 
-export function toExpr(v: ScalarVal, span?: Span): Expr {
-  if (v.kind === 'static') return { kind: 'const', type: v.ty, value: v.value, span };
-  return v.expr;
+export function toExpr(fr: Frame, v: ScalarVal, span: Span): Expr {
+  if (v.kind !== 'static') return v.expr;
+  // A weak integer becomes an i32 constant here unless it met another type; the inference run
+  // may still pair it with a type variable (its IR is discarded), the concrete run may not.
+  const c = isWeakInteger(v) && !fr.st.inferring ? fitWeakInteger(fr, v, v.ty as 'i32' | 'u32', span) : v;
+  return { kind: 'const', type: c.ty, value: wrap(c.ty, c.value), span };
 }
 
-function dyn(expr: Expr, ty: STy): DynScalar {
+/**
+ * Operations an element expression may nest in IR. Source expressions are limited by the parser
+ * (MAX_EXPRESSION_DEPTH), but inlining and unrolling build deeper ones (`x = x + 1.0` in a
+ * 10^4-step static `for` of a def called per element); every IR pass, the interpreter and the
+ * code generator recurse over expressions, so this is an error (E221) rather than a stack overflow.
+ */
+export const maxIrExpressionDepth = 2000;
+
+/** Depth of each expression built here (a children's-depth cache, so each check is O(1)). */
+const depths = new WeakMap<Expr, number>();
+
+function exprDepth(e: Expr): number {
+  const known = depths.get(e);
+  if (known !== undefined) return known;
+  let d: number;
+  switch (e.kind) {
+    case 'binary':
+      d = 1 + Math.max(exprDepth(e.lhs), exprDepth(e.rhs));
+      break;
+    case 'unary':
+    case 'cast':
+    case 'call':
+      d = 1 + exprDepth(e.arg);
+      break;
+    case 'select':
+      d = 1 + Math.max(exprDepth(e.cond), exprDepth(e.then), exprDepth(e.else));
+      break;
+    case 'index':
+      d = 1 + Math.max(0, ...e.indices.map(exprDepth));
+      break;
+    default:
+      d = 1;
+  }
+  depths.set(e, d);
+  return d;
+}
+
+function dyn(fr: Frame, span: Span, expr: Expr, ty: STy): DynScalar {
+  if (exprDepth(expr) > maxIrExpressionDepth) {
+    throw fail(fr, 'E221', `this expression builds more than ${maxIrExpressionDepth} nested operations (through inlined calls or an unrolled 'for'); bind intermediate results to names in a def, or use a 'while' loop`, span);
+  }
   return { kind: 'dyn', expr, ty };
 }
 
@@ -37,10 +106,20 @@ function prunedScalar(fr: Frame, t: STy, span: Span): STy {
 
 /** Converts a scalar to a concrete type (an explicit cast, or an implicit promotion). */
 export function convert(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): ScalarVal {
+  if (isWeakInteger(v) && (to === 'i32' || to === 'u32')) return fitWeakInteger(fr, v, to, span);
   if (v.kind === 'static') return v.ty === to ? v : staticScalar(to, cast(to, v.value));
   const from = fr.st.infer.prune(v.ty);
   if (from === to) return v;
-  return dyn({ kind: 'cast', to, arg: v.expr, type: to, span }, to);
+  return dyn(fr, span, { kind: 'cast', to, arg: v.expr, type: to, span }, to);
+}
+
+/**
+ * An explicit cast `u32(e)`: converts like `convert`, except that a weak integer is converted
+ * from its exact value as any number is by a cast (wrapped: `u32(-1)` is 4294967295), since
+ * the conversion is what the user asked for.
+ */
+export function explicitCast(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): ScalarVal {
+  return isWeakInteger(v) ? staticScalar(to, cast(to, v.value)) : convert(fr, v, to, span);
 }
 
 /**
@@ -61,7 +140,7 @@ export function coerce(fr: Frame, v: ScalarVal, to: STy, span: Span, what: strin
     infer.unify(from, target);
     return v;
   }
-  if (from === target) return v;
+  if (from === target) return isWeakInteger(v) ? convert(fr, v, target, span) : v;
   const weakOk = v.kind === 'static' && v.weak && target !== 'bool' && (isFloat(target) || isInteger(from));
   if (weakOk || (isInteger(from) && isFloat(target))) return convert(fr, v, target, span);
   throw fail(fr, 'E301', `type mismatch in ${what}: expected ${target}, found ${from}`, span);
@@ -97,6 +176,7 @@ function operandType(fr: Frame, a: ScalarVal, b: ScalarVal, span: Span, op: stri
 const comparisons = new Set<OpName>(['==', '!=', '<', '<=', '>', '>=']);
 
 export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span: Span): ScalarVal {
+  if (isWeakInteger(a) && isWeakInteger(b) && op !== '/' && op !== 'and' && op !== 'or') return foldWeakIntegers(fr, op, a, b, span);
   let t: STy;
   if (op === 'and' || op === 'or') {
     a = coerce(fr, a, 'bool', span, `'${op}'`);
@@ -104,6 +184,8 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
     t = 'bool';
   } else {
     t = operandType(fr, a, b, span, op);
+    // bool has == and != only: `+`, `<`, `min` on it are the user's error (fold(+, bs)), not IR's.
+    if (t === 'bool' && op !== '==' && op !== '!=') throw fail(fr, 'E310', `operator '${op}' needs numbers, found bool`, span);
     if (op === '/' && typeof t === 'string' && !isFloat(t)) t = 'f64';
   }
   if (typeof t === 'string') {
@@ -125,23 +207,39 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
   const expr: Expr = {
     kind: 'binary',
     op: irOp,
-    lhs: toExpr(a, span),
-    rhs: toExpr(b, span),
+    lhs: toExpr(fr, a, span),
+    rhs: toExpr(fr, b, span),
     type: concrete(fr, resultTy),
     span,
   };
-  return dyn(expr, resultTy);
+  return dyn(fr, span, expr, resultTy);
+}
+
+/** Two weak integers: folded exactly; the result is still weak (or a bool for comparisons). */
+function foldWeakIntegers(fr: Frame, op: OpName, a: StaticScalar, b: StaticScalar, span: Span): ScalarVal {
+  let value: number;
+  try {
+    value = exactIntegerBinary(op, a.value, b.value);
+  } catch (e) {
+    if (e instanceof ScalarDivisionByZero) throw fail(fr, 'E213', 'integer division by zero at compile time', span);
+    throw e;
+  }
+  if (comparisons.has(op)) return staticScalar('bool', value);
+  if (!Number.isFinite(value)) throw fail(fr, 'E312', 'an integer constant overflows every number type', span);
+  return weakInteger(value, span);
 }
 
 export function negate(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
+  if (isWeakInteger(a)) return weakInteger(-a.value, span);
+  if (fr.st.infer.prune(a.ty) === 'bool') throw fail(fr, 'E310', "operator '-' needs a number, found bool", span);
   if (a.kind === 'static') return staticScalar(a.ty, unary('neg', a.ty, a.value), a.weak);
-  return dyn({ kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
+  return dyn(fr, span, { kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
 }
 
 export function logicalNot(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
   const b = coerce(fr, a, 'bool', span, "'not'");
   if (b.kind === 'static') return staticScalar('bool', unary('not', 'bool', b.value));
-  return dyn({ kind: 'unary', op: 'not', arg: b.expr, type: 'bool', span }, 'bool');
+  return dyn(fr, span, { kind: 'unary', op: 'not', arg: b.expr, type: 'bool', span }, 'bool');
 }
 
 export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): ScalarVal {
@@ -158,8 +256,9 @@ export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): Scala
     fr.st.infer.unify(t, 'f64');
     rt = 'f64';
   }
+  if (fn === 'abs' && isWeakInteger(arg)) return weakInteger(Math.abs(arg.value), arg.origin ?? span);
   if (arg.kind === 'static') return staticScalar(arg.ty, mathFn(fn, arg.ty, arg.value));
-  return dyn({ kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
+  return dyn(fr, span, { kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
 }
 
 /** `a if c else b` on scalars: resolved when `c` is static. */
@@ -174,12 +273,12 @@ export function selectScalar(fr: Frame, c: ScalarVal, a: ScalarVal, b: ScalarVal
   const expr: Expr = {
     kind: 'select',
     cond: cond.expr,
-    then: toExpr(a, span),
-    else: toExpr(b, span),
+    then: toExpr(fr, a, span),
+    else: toExpr(fr, b, span),
     type: concrete(fr, t),
     span,
   };
-  return dyn(expr, t);
+  return dyn(fr, span, expr, t);
 }
 
 /** Reports a unification failure at a span, saying what was being checked. */

@@ -16,8 +16,15 @@ export type StaticScalar = {
   readonly kind: 'static';
   readonly ty: ScalarType;
   readonly value: number;
-  /** An integer or float literal not yet forced to a type: it adapts to the other operand. */
+  /**
+   * An integer or float literal not yet forced to a type: it adapts to the other operand. A
+   * weak integer (`ty` i32) holds its exact mathematical value, which need not fit i32: it is
+   * checked against the integer type it finally takes (E312), and is exact where a float is
+   * needed (`x + 3000000000` with x: f64 adds 3e9).
+   */
   readonly weak: boolean;
+  /** Where a weak integer was written (or folded), for the error if it does not fit its type. */
+  readonly origin?: Span;
 };
 
 export type DynScalar = { readonly kind: 'dyn'; readonly expr: Expr; readonly ty: STy };
@@ -102,12 +109,16 @@ export interface DynamicCondition {
 
 export const maxCallDepth = 128;
 export const maxCalls = 20000;
+/** Statements one lowering run may evaluate (unrolled `for` bodies, inlined calls): E220 beyond. */
+export const maxSteps = 200_000;
 
 /** State of one lowering run: name and node supplies, the solver, the definitions in scope. */
 export class LowerState {
   private readonly vars: VarInfo[] = [];
   private nodes = 0;
   calls = 0;
+  /** Statements evaluated so far (never rolled back: it bounds the work, not the program). */
+  steps = 0;
   /** For scalar variables lowering bound: the arrays whose run-time sizes their value reads. */
   readonly sizeDeps = new Map<VarName, readonly string[]>();
 
@@ -119,6 +130,8 @@ export class LowerState {
     /** Entry parameters the inference run resolves on first use (index → value). */
     readonly paramValues: SVal[],
     readonly paramNames: readonly string[],
+    /** The inference run, whose IR is thrown away: a weak integer may still meet a type variable. */
+    readonly inferring = false,
   ) {}
 
   fresh(hint: string, level: HintLevel): VarName {
@@ -183,6 +196,10 @@ export interface Frame {
   readonly userSpan: Span | null;
   readonly em: Emitter;
   readonly depth: number;
+  /** Run-time `if`/`while` blocks around this code (see control.ts, maxControlDepth). */
+  readonly controlDepth?: number;
+  /** The prelude function being inlined, named in errors its body raises about its arguments. */
+  readonly preludeFn?: string;
   readonly conditions: readonly DynamicCondition[];
 }
 

@@ -44,6 +44,8 @@ export const SyntaxCode = {
   augmentedAssignment: 'E123',
   /** Brackets or operators nested beyond what the parser accepts. */
   nestingTooDeep: 'E124',
+  /** Two parameters of one `def` or lambda with the same name. */
+  duplicateParameter: 'E125',
 } as const;
 
 export type SyntaxCode = (typeof SyntaxCode)[keyof typeof SyntaxCode];

@@ -95,7 +95,7 @@ export class TokenCursor {
   }
 
   protected nested<T>(parse: () => T): T {
-    if (this.depth >= MAX_NESTING) this.fail(SyntaxCode.nestingTooDeep, `expression nested more than ${MAX_NESTING} levels deep`);
+    if (this.depth >= MAX_NESTING) this.fail(SyntaxCode.nestingTooDeep, `nested more than ${MAX_NESTING} levels deep (blocks, brackets and operators count together)`);
     this.depth += 1;
     try {
       return parse();

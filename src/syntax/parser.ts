@@ -11,7 +11,7 @@
 import { CompilerBug, joinSpans, type Diagnostic, type SourceFile, type Span } from '../diagnostics/index.js';
 import type { BinaryOperator, Def, DefParam, ElemAnn, Expr, IfStmt, Module, Pattern, Stmt, TypeAnn } from './ast.js';
 import { SyntaxCode } from './codes.js';
-import { Abandon, TokenCursor } from './cursor.js';
+import { Abandon, MAX_NESTING, TokenCursor } from './cursor.js';
 import type { Token } from './lexer.js';
 
 export interface ParseResult<T> {
@@ -88,6 +88,7 @@ class Parser extends TokenCursor {
       this.advance();
     }
     this.expectPunct(')', params.length === 0 ? "expected a parameter name or ')'" : "expected ',' or ')' in the parameter list");
+    this.reportDuplicateParams(params.map((p) => ({ name: p.name, span: p.span })));
     let returnType: TypeAnn | null = null;
     if (this.isPunct('->')) {
       this.advance();
@@ -97,6 +98,15 @@ class Parser extends TokenCursor {
     const body = this.suite('def');
     const last = body[body.length - 1];
     return { name, nameSpan, params, returnType, body, span: joinSpans(start, last?.span ?? colon.span) };
+  }
+
+  /** A name given to two parameters (`def main(x, x)`, `lam a, (b, a): …`): which one is meant? */
+  private reportDuplicateParams(names: readonly { readonly name: string; readonly span: Span }[]): void {
+    const seen = new Set<string>();
+    for (const { name, span } of names) {
+      if (seen.has(name)) this.report(SyntaxCode.duplicateParameter, `the parameter '${name}' is named twice`, span);
+      seen.add(name);
+    }
   }
 
   private defParam(): DefParam {
@@ -158,13 +168,19 @@ class Parser extends TokenCursor {
    */
   private recovering<T>(parse: () => T): T | null {
     const depth = this.depth;
+    const reported = this.diagnostics.length;
     try {
       return parse();
     } catch (e) {
       if (!(e instanceof Abandon)) throw e;
       this.depth = depth;
       this.skipLine();
-      if (this.peek().kind === 'indent') this.block();
+      // A block under a line that was too deep is deeper still: skip it, one error is enough.
+      const tooDeep = this.diagnostics.slice(reported).some((d) => d.code === SyntaxCode.nestingTooDeep);
+      if (this.peek().kind === 'indent') {
+        if (tooDeep) this.skipBlock();
+        else this.block();
+      }
       return null;
     }
   }
@@ -186,6 +202,13 @@ class Parser extends TokenCursor {
 
   /** `indent statement* dedent`. */
   private block(): Stmt[] {
+    if (this.depth >= MAX_NESTING) {
+      // One error for the whole too-deep block, which is skipped without recursing into it
+      // (1,000 nested `if`s gave 800 errors, and 10^4 of them would overflow the stack).
+      this.report(SyntaxCode.nestingTooDeep, `blocks nested more than ${MAX_NESTING} levels deep (blocks and brackets count together)`, this.peek().span);
+      this.skipBlock();
+      return [];
+    }
     this.advance();
     const stmts: Stmt[] = [];
     this.depth += 1;
@@ -209,6 +232,17 @@ class Parser extends TokenCursor {
     }
     if (this.peek().kind === 'dedent') this.advance();
     return stmts;
+  }
+
+  /** Skips an indented block, its nested blocks included, up to and including its dedent. */
+  private skipBlock(): void {
+    let open = 0;
+    do {
+      const k = this.advance().kind;
+      if (k === 'indent') open++;
+      else if (k === 'dedent') open--;
+      else if (k === 'eof') return;
+    } while (open > 0);
   }
 
   private statement(): Stmt {
@@ -407,6 +441,7 @@ class Parser extends TokenCursor {
     const start = this.advance();
     const params = this.lambdaParams();
     if (!this.isPunct(':') && !this.isPunct('->')) this.fail(SyntaxCode.expectedToken, "expected ':' after the lambda's parameters");
+    this.reportDuplicateParams(params.flatMap(patternNames));
     this.advance();
     const body = this.expression();
     return { kind: 'lambda', params, body, span: joinSpans(start.span, body.span) };
@@ -729,4 +764,9 @@ function describeExpr(e: Expr): string {
     default:
       return e satisfies never;
   }
+}
+
+/** The names a pattern binds, in order. */
+function patternNames(p: Pattern): { readonly name: string; readonly span: Span }[] {
+  return p.kind === 'name' ? [{ name: p.name, span: p.span }] : p.elems.flatMap(patternNames);
 }

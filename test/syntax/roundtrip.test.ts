@@ -165,7 +165,10 @@ const expr: fc.Arbitrary<Expr> = fc.letrec<{ expr: Expr; arg: Expr }>((tie) => (
     fc.tuple(tie('expr'), fc.array(tie('expr'), { minLength: 1, maxLength: 2 })).map(([target, indices]): Expr => ({ kind: 'index', target, indices, span })),
     fc.tuple(tie('expr'), tie('expr')).map(([target, index]): Expr => ({ kind: 'bang', target, index, span })),
     fc.array(tie('arg'), { maxLength: 3 }).map((elems): Expr => ({ kind: 'tuple', elems, span })),
-    fc.tuple(fc.array(pattern, { minLength: 1, maxLength: 3 }), tie('expr')).map(([params, body]): Expr => ({ kind: 'lambda', params, body, span })),
+    fc
+      .tuple(fc.array(pattern, { minLength: 1, maxLength: 3 }), tie('expr'))
+      .filter(([params]) => distinctNames(params)) // a parameter named twice is E125
+      .map(([params, body]): Expr => ({ kind: 'lambda', params, body, span })),
   ),
   arg: tie('expr'),
 })).expr;
@@ -190,3 +193,9 @@ describe('printing with minimal parentheses and parsing back', () => {
     expect(print({ kind: 'unary', op: '-', arg: { kind: 'binary', op: '**', lhs: a, rhs: b, span }, span }, Prec.lambda)).toBe('-a ** b');
   });
 });
+
+function distinctNames(params: readonly Pattern[]): boolean {
+  const names = (p: Pattern): string[] => (p.kind === 'name' ? [p.name] : p.elems.flatMap(names));
+  const all = params.flatMap(names);
+  return new Set(all).size === all.length;
+}

@@ -19,6 +19,8 @@ import type { Block, Expr, Lambda, Program, ScalarType, Stmt, VarName } from '..
 interface Env {
   readonly names: ReadonlyMap<VarName, string>;
   readonly ranks: ReadonlyMap<VarName, number>;
+  /** Inside arithmetic on constants only: i32 constants are printed typed, see printExpr. */
+  readonly typedConstants?: boolean;
 }
 
 function floatLiteral(v: number): string {
@@ -26,7 +28,7 @@ function floatLiteral(v: number): string {
   return String(v).replace('e+', 'e');
 }
 
-function constant(type: ScalarType, v: number): string {
+function constant(type: ScalarType, v: number, typed = false): string {
   const paren = (s: string): string => (s.startsWith('-') ? `(${s})` : s);
   switch (type) {
     case 'f64':
@@ -34,6 +36,7 @@ function constant(type: ScalarType, v: number): string {
     case 'f32':
       return `f32(${floatLiteral(v)})`;
     case 'i32':
+      if (typed) return `i32(${paren(String(v))})`;
       return v === -2147483648 ? '(-2147483647 - 1)' : paren(String(v));
     case 'u32':
       // Literals are i32: a u32 above 2^31 - 1 is the cast of the i32 with the same bits.
@@ -49,12 +52,32 @@ function zero(type: ScalarType): string {
   return constant(type, 0);
 }
 
+function constantsOnly(e: Expr): boolean {
+  switch (e.kind) {
+    case 'const':
+      return true;
+    case 'unary':
+    case 'cast':
+    case 'call':
+      return constantsOnly(e.arg);
+    case 'binary':
+      return constantsOnly(e.lhs) && constantsOnly(e.rhs);
+    case 'select':
+      return constantsOnly(e.cond) && constantsOnly(e.then) && constantsOnly(e.else);
+    default:
+      return false;
+  }
+}
+
 function printExpr(e: Expr, env: Env): string {
   const p = (x: Expr): string => printExpr(x, env);
   const name = (n: VarName): string => env.names.get(n) ?? n;
+  // Arithmetic among bare literals is exact in .fuse (weak literals), but wraps on the IR's
+  // typed constants: print those constants typed (`i32(7)`) so the text means what the IR does.
+  if (!env.typedConstants && e.kind !== 'const' && constantsOnly(e)) return printExpr(e, { ...env, typedConstants: true });
   switch (e.kind) {
     case 'const':
-      return constant(e.type, e.value);
+      return constant(e.type, e.value, env.typedConstants);
     case 'var':
       return name(e.name);
     case 'unary':

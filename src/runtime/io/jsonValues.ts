@@ -60,7 +60,10 @@ function nestedShape(ctx: Ctx, j: unknown, path: string): number[] {
   if (!Array.isArray(j)) return [];
   if (j.length === 0) return [0];
   const inner = nestedShape(ctx, j[0], `${path}[0]`);
+  // From the second element on: the first one's shape is `inner` (walking it again at every
+  // level would make this exponential in the depth).
   j.forEach((x, i) => {
+    if (i === 0) return;
     const here = `${path}[${i}]`;
     const s = nestedShape(ctx, x, here);
     if (s.length !== inner.length || s.some((d, k) => d !== inner[k])) {
@@ -127,6 +130,31 @@ function dtypeObject(ctx: Ctx, o: Readonly<Record<string, unknown>>): RuntimeVal
   return buildArray(ctx, elem, shape, flat, paths);
 }
 
+/**
+ * Lists may nest at most this deep (an array of at most this rank). Reading recurses over the
+ * nesting, so a 5,000-deep `[[[…]]]` is an error (E511) here instead of a stack overflow.
+ */
+export const maxJsonDepth = 64;
+
+/** The path of the first list nested deeper than maxJsonDepth, or null (an explicit stack). */
+function tooDeepPath(j: unknown): string | null {
+  const stack: [unknown, number, string][] = [[j, 0, '']];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [x, depth, path] = top;
+    if (typeof x !== 'object' || x === null) continue;
+    if (Array.isArray(x) && depth + 1 > maxJsonDepth) return path;
+    const entries: [string, unknown][] = Array.isArray(x) ? x.map((v, i) => [`${path}[${i}]`, v]) : Object.entries(x).map(([k, v]) => [path === '' ? k : `${path}.${k}`, v]);
+    for (const [p, v] of entries) stack.push([v, Array.isArray(x) ? depth + 1 : depth, p]);
+  }
+  return null;
+}
+
+/** `[0][0]…[0]` of 65 levels as `[0][0][0]…[0]`: a path in a message need not be 300 characters. */
+function shortPath(path: string): string {
+  const parts = path.match(/\[\d+\]|[^[\].]+/g) ?? [];
+  return parts.length <= 8 ? path : `${parts.slice(0, 4).join('')}…${parts[parts.length - 1]}`;
+}
+
 /** Reads a value (array or scalar) from JSON text; errors name `fileName` and the JSON path. */
 export function readJsonValue(text: string, fileName: string): RuntimeValue {
   const ctx: Ctx = { file: new SourceFile(fileName, text) };
@@ -136,6 +164,8 @@ export function readJsonValue(text: string, fileName: string): RuntimeValue {
   } catch (e) {
     throw userError('E510', `not valid JSON: ${e instanceof Error ? e.message : String(e)}`, { file: ctx.file });
   }
+  const deep = tooDeepPath(j);
+  if (deep !== null) fail(ctx, 'E511', shortPath(deep), `lists nested more than ${maxJsonDepth} levels deep (an array has at most ${maxJsonDepth} dimensions)`);
   if (typeof j === 'object' && j !== null && !Array.isArray(j)) return dtypeObject(ctx, j as Record<string, unknown>);
   const elem = inferElem(j, text);
   if (!Array.isArray(j)) return { kind: 'scalar', elem, value: element(ctx, j, elem, '') };
