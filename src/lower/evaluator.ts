@@ -469,11 +469,40 @@ function unrollBudget(fr: Frame, s: Extract<AstStmt, { kind: 'for' }>, why: stri
 
 /** An error for a value that must be known at compile time, naming the run-time sizes it needs. */
 export function nonStatic(fr: Frame, v: ScalarVal, span: Span, what: string): Error {
+  // A constant division by zero is left unfolded (it faults only if demanded); here it is.
+  const fault = v.kind === 'dyn' ? constantDivisionByZero(v.expr) : null;
+  if (fault !== null) return fail(fr, 'E213', `${what} must be known at compile time, but it divides by zero`, fault.span ?? span);
   const sizes = v.kind === 'dyn' ? sizesIn(fr, v.expr) : [];
   const why = sizes.length > 0
     ? `it depends on the size of ${sizes.join(', ')}, which is only known at run time`
     : 'it depends on values only known at run time';
   return fail(fr, 'E204', `${what} must be known at compile time, but ${why}`, span, sizes.length > 0 ? unknownSizeNotes(fr, sizes) : undefined);
+}
+
+/** A division of constants by zero inside `e` (lowering leaves those unfolded), or null. */
+function constantDivisionByZero(e: Expr): Extract<Expr, { kind: 'binary' }> | null {
+  switch (e.kind) {
+    case 'binary': {
+      const constants = e.lhs.kind === 'const' && e.rhs.kind === 'const';
+      const integer = e.type !== 'f64' && e.type !== 'f32';
+      const zero = constants && integer && (e.op === '//' || e.op === '%' ? e.rhs.value === 0 : e.op === '**' && e.lhs.value === 0 && e.rhs.value < 0);
+      return zero ? e : (constantDivisionByZero(e.lhs) ?? constantDivisionByZero(e.rhs));
+    }
+    case 'unary':
+    case 'cast':
+    case 'call':
+      return constantDivisionByZero(e.arg);
+    case 'select':
+      return constantDivisionByZero(e.cond) ?? constantDivisionByZero(e.then) ?? constantDivisionByZero(e.else);
+    case 'index':
+      return e.indices.reduce<ReturnType<typeof constantDivisionByZero>>((found, i) => found ?? constantDivisionByZero(i), null);
+    case 'const':
+    case 'var':
+    case 'dim':
+      return null;
+    default:
+      return e satisfies never;
+  }
 }
 
 /**

@@ -200,8 +200,9 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
       const weak = a.weak && b.weak && !comparisons.has(op);
       return staticScalar(binaryResultType(irOp, t), value, weak);
     } catch (e) {
-      if (e instanceof ScalarDivisionByZero) throw fail(fr, 'E213', 'integer division by zero at compile time', span);
-      throw e;
+      // A fault is not folded: it stays an operation that faults at run time if its value is
+      // demanded (docs/LANGUAGE.md, "Run-time faults"), like the same operation on data.
+      if (!(e instanceof ScalarDivisionByZero)) throw e;
     }
   }
   const expr: Expr = {
@@ -215,14 +216,18 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
   return dyn(fr, span, expr, resultTy);
 }
 
-/** Two weak integers: folded exactly; the result is still weak (or a bool for comparisons). */
+/**
+ * Two weak integers: folded exactly; the result is still weak (or a bool for comparisons). A
+ * division by zero is not folded: it becomes the i32 operation, which faults if demanded.
+ */
 function foldWeakIntegers(fr: Frame, op: OpName, a: StaticScalar, b: StaticScalar, span: Span): ScalarVal {
   let value: number;
   try {
     value = exactIntegerBinary(op, a.value, b.value);
   } catch (e) {
-    if (e instanceof ScalarDivisionByZero) throw fail(fr, 'E213', 'integer division by zero at compile time', span);
-    throw e;
+    if (!(e instanceof ScalarDivisionByZero)) throw e;
+    const expr: Expr = { kind: 'binary', op, lhs: toExpr(fr, a, span), rhs: toExpr(fr, b, span), type: 'i32', span };
+    return dyn(fr, span, expr, 'i32');
   }
   if (comparisons.has(op)) return staticScalar('bool', value);
   if (!Number.isFinite(value)) throw fail(fr, 'E312', 'an integer constant overflows every number type', span);

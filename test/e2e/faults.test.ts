@@ -206,6 +206,24 @@ const cases: readonly Case[] = [
     expect: ['E402', 'scatter: index 4 is out of range for a destination of shape [4] (position 3 of the source)', '3:7'],
   },
   {
+    name: 'a constant division by zero is a fault of its own: demanded, it fails at run time',
+    source: 'def main(xs: f64[n]):\n  return map(lam x: x + f64(1 // 0), xs)\n',
+    inputs: { xs: f64s(1, 2) },
+    expect: ['E401', 'integer division by zero (1 // 0)', '2:29'],
+  },
+  {
+    name: 'a constant division by zero nobody demands is ignored',
+    source: 'def main(xs: f64[n]):\n  if xs[0] > 100.0:\n    s = 7 % (2 - 2)\n    ys = map(lam x: x + f64(s), xs)\n  else:\n    ys = xs\n  return ys\n',
+    inputs: { xs: f64s(1, 2) },
+    expect: { ys: [1, 2] },
+  },
+  {
+    name: 'a constant division by zero over an empty array is never demanded',
+    source: 'def main(xs: f64[n]):\n  s = 7 // 0\n  return map(lam x: x + f64(s), xs)\n',
+    inputs: { xs: f64s() },
+    expect: { result: [] },
+  },
+  {
     name: 'a scatter overwriting a poisoned destination element',
     source: 'def main(is: i32[n]):\n  d = map(lam i: 8 // i, is)\n  return scatter(lam o, v: v, d, zip(generate(1, lam i: 1), generate(1, lam i: 5)))\n',
     inputs: { is: i32s(2, 0) },

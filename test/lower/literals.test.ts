@@ -23,7 +23,7 @@ const errors: [string, string, string, string, Record<string, InputSignature>?][
   [d('  return 2147483647 + 1\n'), 'E312', 'the integer constant 2147483648 does not fit in i32', '2:10'],
   [d('  return xs ! (65536 * 65536)\n'), 'E312', 'the integer constant 4294967296 does not fit', '2:16'],
   [d('  n = 3000000000\n  return xs ! n\n'), 'E312', '3000000000 does not fit in i32', '2:7'],
-  [d('  return 7 // (2 - 2)\n'), 'E213', 'integer division by zero at compile time', '2:10'],
+  [d('  for i in range(7 // (2 - 2)):\n    xs = xs\n  return xs\n'), 'E213', 'but it divides by zero', '2:18'],
   // Sizes never wrap.
   [d('  return generate((100000, 100000), lam i, j: 1.0)\n'), 'E313', 'has 10000000000 elements, more than the 2147483647', '2:19'],
   [d('  n = size(xs)\n  return generate((n, n), lam i, j: 1.0)\n'), 'E313', 'has 2500000000 elements', '3:19', { xs: f64(50000) }],
