@@ -154,6 +154,12 @@ function shapeExprs(fr: Frame, s: SVal, span: Span): Expr[] {
 export const maxElements = 2147483647;
 
 function checkElementCount(fr: Frame, shape: readonly number[], span: Span): void {
+  // A negative extent would otherwise surface through `size()` (the generate itself need never
+  // run), e.g. `size(drop(2, xs))` of a one-element xs.
+  const negative = shape.findIndex((d) => d < 0);
+  if (negative >= 0) {
+    throw fail(fr, 'E314', `'generate' of shape [${shape.join(', ')}]: size ${shape[negative]} of dimension ${negative} is negative`, span);
+  }
   const count = shape.reduce((n, d) => n * Math.max(0, d), 1);
   if (count > maxElements) {
     throw fail(fr, 'E313', `an array of shape [${shape.join(', ')}] has ${count} elements, more than the ${maxElements} an array can hold`, span);
