@@ -1,4 +1,4 @@
-// Invariant 9 of DESIGN.md, in the normal suite: random source-level programs (test/fuzz) give
+// Invariant 6 of DESIGN.md, in the normal suite: random source-level programs (test/fuzz) give
 // the same answer — values, or the same diagnostic — in the interpreter and under every
 // strategy, never an internal error, and the answer the fuzzer's own evaluator expects.
 // `npm run test:fuzz` runs the same check on 10^5 programs; FUZZ_PROGRAMS and FUZZ_SEED set

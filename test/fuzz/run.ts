@@ -42,7 +42,8 @@ function runWorker(index: number): Promise<ScanResult> {
 }
 
 if (worker >= 0) {
-  const result = await scan({ count, seed, slice: { index: worker, of: jobs } });
+  const log = (line: string): void => void process.stderr.write(`worker ${worker}: ${line}\n`);
+  const result = await scan({ count, seed, slice: { index: worker, of: jobs }, log });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
   process.stdout.write(`fuzz: seed ${seed}, ${count} programs, ${jobs} worker(s) (repeat with --seed ${seed})\n`);
