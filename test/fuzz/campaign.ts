@@ -125,7 +125,8 @@ export interface Reproducer {
   readonly detail: string;
 }
 
-export async function reproduce(seed: number, g: GroupRef, solver: SolverLoader, shrinking = true): Promise<Reproducer> {
+/** `budget`: how many smaller candidates shrinking may check (each runs every mode). */
+export async function reproduce(seed: number, g: GroupRef, solver: SolverLoader, budget = 400): Promise<Reproducer> {
   const { prog, inputs } = fuzzCase(seed, g.k);
   const input = inputs[g.set]!;
   let detail = '';
@@ -134,7 +135,7 @@ export async function reproduce(seed: number, g: GroupRef, solver: SolverLoader,
     if (found !== undefined) detail = found.detail;
     return found !== undefined;
   };
-  const small = shrinking ? await shrink(prog, same) : prog;
+  const small = await shrink(prog, same, budget);
   // `detail` must describe the program kept, whichever candidate was tried last.
   await same(small);
   return { group: g, source: printProg(small), detail };

@@ -176,8 +176,11 @@ export function normalise(text: string): string {
     .slice(0, 140);
 }
 
-/** Codes of a fault: at run time, or (E213) an integer division by zero found at compile time. */
-const FAULT_CODES = new Set(['E401', 'E402', 'E403', 'E404', 'E213']);
+/**
+ * Codes of a fault: at run time, or found at compile time from the static sizes and scalars of
+ * the signature (E213 an integer division by zero, E311 shapes that differ).
+ */
+const FAULT_CODES = new Set(['E401', 'E402', 'E403', 'E404', 'E213', 'E311']);
 
 async function runMode(compiler: Compiler, inputs: InputSet, mode: Mode): Promise<Outcome> {
   try {

@@ -439,7 +439,11 @@ class Evaluator {
         const src = rank1(op.src);
         if (src === null) return [this.bad()];
         const seed = op.seed === null ? null : this.expr(op.seed, new Map());
-        return [{ ...src, data: scan(op.dir, op.op, src.elem, seed, src.data) }];
+        // Each innermost row on its own (one row for rank 1).
+        const row = src.shape[src.shape.length - 1]!;
+        const data: V[] = [];
+        for (let at = 0; at < src.data.length; at += row) data.push(...scan(op.dir, op.op, src.elem, seed, src.data.slice(at, at + row)));
+        return [{ ...src, data }];
       }
       case 'backpermute': {
         const src = rank1(op.src);

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { report, reproduce, scan } from './campaign.js';
 
-const programs = Number(process.env.FUZZ_PROGRAMS ?? 400);
+const programs = Number(process.env.FUZZ_PROGRAMS ?? 300);
 const seed = Number(process.env.FUZZ_SEED ?? 20261123);
 
 describe('source-level differential fuzzing', () => {
@@ -17,9 +17,10 @@ describe('source-level differential fuzzing', () => {
     const started = performance.now();
     const result = await scan({ count: programs, seed, solver });
     const seconds = (performance.now() - started) / 1000;
-    // Shrinking costs many checks per group: the first few groups are enough to start from.
+    // Shrinking costs many checks per group: a few groups, briefly, are enough to start from
+    // (`npm run test:fuzz -- --count N --seed S` shrinks every group further).
     const reproducers = [];
-    for (const g of result.groups.slice(0, 4)) reproducers.push(await reproduce(seed, g, solver));
+    for (const g of result.groups.slice(0, 3)) reproducers.push(await reproduce(seed, g, solver, 80));
     const text = report(seed, result, reproducers, seconds);
     if (result.agreed !== result.runs) console.log(text);
     expect({ internal: result.counts.internal, mismatch: result.counts.mismatch, evaluator: result.counts.evaluator }, text).toEqual({ internal: 0, mismatch: 0, evaluator: 0 });

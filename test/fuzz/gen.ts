@@ -370,6 +370,12 @@ export class ProgramGenerator {
         let cur = r;
         let len = rows.len;
         if (this.rng.chance(0.5)) cur = this.bind(this.name('r'), { k: 'map', f: this.lam([{ name: 'x', t: src.elem }], [src.elem]), args: [cur.name] }, src.elem, 'rank2', 2);
+        // A scan of every row: with the row fold below, a row loop wanted in two directions.
+        if (this.rng.chance(0.4)) {
+          const op = this.rng.pick(['+', 'max'] as const);
+          const seed = this.rng.chance(0.5) ? null : src.elem === 'f64' ? this.floatLit() : lit('i32', '0');
+          cur = this.bind(this.name('r'), { k: 'scan', dir: this.rng.pick(['l', 'r'] as const), op, seed, src: cur.name }, src.elem, 'rank2', 2);
+        }
         if (this.rng.chance(0.6)) {
           cur = this.bind(this.name('r'), { k: 'transpose', src: cur.name }, src.elem, 'rank2', 2);
           len = src.len;
@@ -448,6 +454,9 @@ export class ProgramGenerator {
   private body(carried: readonly AVar[], extra?: SVar): Stmt[] {
     return this.nested(() => {
       if (extra !== undefined) this.scalars.push(extra);
+      // A carried array's length may change from one iteration to the next: inside the body it
+      // is equal to nothing else.
+      for (const v of carried) this.define({ ...this.arrays.find((a) => a.name === v.name)!, len: this.newLen() });
       const n = this.rng.int(0, 2);
       for (let k = 0; k < n; k++) this.statement();
       for (const v of carried) this.arrayStatement(v);
