@@ -476,7 +476,9 @@ class Evaluator {
       case 'unzipzip': {
         const a = rank1(op.a);
         const b = rank1(op.b);
-        if (a === null || b === null || a.data.length !== b.data.length) return [this.bad(), this.bad()];
+        // zip and unzip are free: each component stays what it was (and a bad one stays bad).
+        if (a === null || b === null) return [this.array(op.a), this.array(op.b)];
+        if (a.data.length !== b.data.length) return [this.bad(), this.bad()];
         return [a, b];
       }
       case 'alias':
