@@ -1,8 +1,9 @@
 // Shrinking a failing program: drop statements, inline branches and loop bodies, drop
-// results, as long as the program stays well scoped and fails in the same way (same class and
-// key). Greedy and bounded: the first smaller program that still fails is kept.
+// results, then replace expressions by an operand of their type or a literal, as long as the
+// program stays well scoped and fails in the same way (same class and key). Greedy and
+// bounded: the first smaller program that still fails is kept.
 
-import type { ArrOp, Combine, Expr, Lam, Prog, Stmt } from './ast.js';
+import type { ArrOp, Combine, Elem, Expr, Lam, Prog, Stmt } from './ast.js';
 
 function exprNames(e: Expr, locals: ReadonlySet<string>, out: string[]): void {
   switch (e.k) {
@@ -181,10 +182,100 @@ function smallerBlocks(body: readonly Stmt[]): Stmt[][] {
   return out;
 }
 
+function plainLiteral(t: Elem): Expr {
+  return t === 'f64' ? { k: 'lit', t, text: '1.0', value: 1 } : t === 'i32' ? { k: 'lit', t, text: '1', value: 1 } : { k: 'cmp', t: 'bool', op: '<', a: plainLiteral('i32'), b: plainLiteral('i32') };
+}
+
+/** Every expression one step simpler than `e`: a same-typed operand, a literal, or a simpler part. */
+function simplerExprs(e: Expr): Expr[] {
+  const out: Expr[] = [];
+  const isPlain = e.k === 'lit' || e.k === 'ref' || (e.k === 'cmp' && e.a.k === 'lit' && e.b.k === 'lit');
+  if (!isPlain) out.push(plainLiteral(e.t));
+  const parts: [string, Expr][] = [];
+  if ('a' in e) parts.push(['a', e.a]);
+  if ('b' in e) parts.push(['b', e.b]);
+  if (e.k === 'sel') parts.push(['c', e.c]);
+  if (e.k === 'read') parts.push(['idx', e.idx]);
+  for (const [, part] of parts) if (part.t === e.t && e.k !== 'cmp') out.push(part);
+  for (const [field, part] of parts) for (const smaller of simplerExprs(part)) out.push({ ...e, [field]: smaller } as Expr);
+  return out;
+}
+
+function lamVariants(f: Lam): Lam[] {
+  return f.body.flatMap((b, k) => simplerExprs(b).map((s) => ({ ...f, body: f.body.map((x, i) => (i === k ? s : x)) })));
+}
+
+function combineVariants(c: Combine): Combine[] {
+  return c.k === 'lam' ? lamVariants(c.f).map((f) => ({ k: 'lam', f })) : [];
+}
+
+/** One array operation with one of its expressions simplified. */
+function opVariants(op: ArrOp): ArrOp[] {
+  switch (op.k) {
+    case 'map':
+      return lamVariants(op.f).map((f) => ({ ...op, f }));
+    case 'generate':
+    case 'backpermute':
+      return [...simplerExprs(op.size).map((size) => ({ ...op, size })), ...lamVariants(op.f).map((f) => ({ ...op, f }))];
+    case 'scatter':
+      return combineVariants(op.op).map((c) => ({ ...op, op: c }));
+    case 'permute':
+      return [...combineVariants(op.op).map((c) => ({ ...op, op: c })), ...lamVariants(op.f).map((f) => ({ ...op, f }))];
+    case 'filter':
+      return lamVariants(op.p).map((p) => ({ ...op, p }));
+    case 'take':
+    case 'drop':
+    case 'replicate':
+      return simplerExprs(op.n).map((n) => ({ ...op, n }));
+    case 'scan':
+      return op.seed === null ? [] : simplerExprs(op.seed).map((seed) => ({ ...op, seed }));
+    default:
+      return [];
+  }
+}
+
+/** Every block with one expression (anywhere inside it) simplified. */
+function simplerExprBlocks(body: readonly Stmt[]): Stmt[][] {
+  const out: Stmt[][] = [];
+  body.forEach((s, k) => {
+    const put = (t: Stmt): void => {
+      out.push(body.map((x, i) => (i === k ? t : x)));
+    };
+    switch (s.k) {
+      case 'let':
+        for (const op of opVariants(s.op)) put({ ...s, op });
+        break;
+      case 'scalar':
+        for (const e of simplerExprs(s.e)) put({ ...s, e });
+        break;
+      case 'fold':
+        if (s.seed !== null) for (const seed of simplerExprs(s.seed)) put({ ...s, seed });
+        break;
+      case 'if':
+        for (const c of simplerExprs(s.c)) put({ ...s, c });
+        for (const t of simplerExprBlocks(s.then)) put({ ...s, then: t });
+        for (const e of simplerExprBlocks(s.else)) put({ ...s, else: e });
+        break;
+      case 'while':
+        for (const bound of simplerExprs(s.bound)) put({ ...s, bound });
+        for (const b of simplerExprBlocks(s.body)) put({ ...s, body: b });
+        break;
+      case 'for':
+        for (const b of simplerExprBlocks(s.body)) put({ ...s, body: b });
+        break;
+      default:
+        s satisfies never;
+    }
+  });
+  return out;
+}
+
+/** Programs one step smaller: statements first (they shrink most), then expressions. */
 export function smallerPrograms(p: Prog): Prog[] {
   const out: Prog[] = smallerBlocks(p.body).map((body) => ({ ...p, body }));
   if (p.rets.length > 1) p.rets.forEach((_, k) => out.push({ ...p, rets: p.rets.filter((__, i) => i !== k) }));
-  return out.filter(wellScoped);
+  const statements = out.filter(wellScoped);
+  return [...statements, ...simplerExprBlocks(p.body).map((body) => ({ ...p, body }))];
 }
 
 /** Shrinks while `stillFails` holds, trying at most `budget` candidates. */
