@@ -3,8 +3,9 @@
 //
 // Faults follow demand: a faulting element (integer `//` or `%` by zero, an index out of range)
 // becomes POISON instead of stopping the run, and poison flows into whatever reads it. An array
-// that cannot be built at all (a bad size, a scatter index out of range, shapes that differ, a
-// filter whose predicate faults) is BAD as a whole. A run must fail when a returned value is or
+// that cannot be built at all (a bad size, shapes that differ, a filter whose predicate faults)
+// is BAD as a whole, its size included; a scatter with an index out of range has every element
+// poisoned but keeps its destination's shape (shapes are known before contents). A run must fail when a returned value is or
 // holds poison; a fault that nothing returned depends on makes both a failure and the values
 // acceptable, since fused code legitimately skips elements nobody reads. Where the outcome turns
 // on a subtle point (a condition that faults, an empty integer max), the verdict is "unknown".
@@ -357,7 +358,9 @@ class Evaluator {
     const out = dest.data.slice();
     for (let p = 0; p < index.length; p++) {
       const t = index[p]!;
-      if (t === POISON || !(t >= 0 && t < out.length)) return this.bad();
+      // Which element an update lands on is unknown: every element is suspect, but the shape
+      // (the destination's) is still known, so `size` of the result does not fault.
+      if (t === POISON || !(t >= 0 && t < out.length)) return { kind: 'array', elem: dest.elem, shape: dest.shape, data: out.map(() => this.poison()) };
       out[t] = this.combine(c, dest.elem, out[t]!, vals[p]!);
     }
     return { kind: 'array', elem: dest.elem, shape: dest.shape, data: out };
