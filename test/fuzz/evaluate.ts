@@ -5,7 +5,8 @@
 // becomes POISON instead of stopping the run, and poison flows into whatever reads it. An array
 // that cannot be built at all (a bad size, shapes that differ, a filter whose predicate faults)
 // is BAD as a whole, its size included; a scatter with an index out of range has every element
-// poisoned but keeps its destination's shape (shapes are known before contents). A run must fail when a returned value is or
+// poisoned but keeps its destination's shape (shapes are known before contents), and is broken:
+// a run that returns it, or an array built from it, fails even when it has no elements. A run must fail when a returned value is or
 // holds poison; a fault that nothing returned depends on makes both a failure and the values
 // acceptable, since fused code legitimately skips elements nobody reads. Where the outcome turns
 // on a subtle point (a condition that faults, an empty integer max), the verdict is "unknown".
@@ -20,6 +21,8 @@ export interface ArrV {
   readonly elem: Elem;
   readonly shape: readonly number[];
   readonly data: readonly V[];
+  /** Building it faults (a scatter index out of range), even where it has no elements to read. */
+  readonly broken?: boolean;
 }
 export interface BadV {
   readonly kind: 'bad';
@@ -360,7 +363,10 @@ class Evaluator {
       const t = index[p]!;
       // Which element an update lands on is unknown: every element is suspect, but the shape
       // (the destination's) is still known, so `size` of the result does not fault.
-      if (t === POISON || !(t >= 0 && t < out.length)) return { kind: 'array', elem: dest.elem, shape: dest.shape, data: out.map(() => this.poison()) };
+      if (t === POISON || !(t >= 0 && t < out.length)) {
+        this.faulted = true;
+        return { kind: 'array', elem: dest.elem, shape: dest.shape, data: out.map(() => POISON), broken: true };
+      }
       out[t] = this.combine(c, dest.elem, out[t]!, vals[p]!);
     }
     return { kind: 'array', elem: dest.elem, shape: dest.shape, data: out };
@@ -377,8 +383,15 @@ class Evaluator {
     return Array.from({ length: n }, (_, i) => this.apply(f, [i])[0]!);
   }
 
-  /** The values an array binding produces (two for a tuple). */
+  /** The values an array binding produces (two for a tuple); built from a broken array, broken. */
   op(op: ArrOp): Value[] {
+    const values = this.build(op);
+    const inputs = arrayInputs(op).map((name) => this.lookup(name));
+    if (!inputs.some((v) => v.kind === 'array' && v.broken === true)) return values;
+    return values.map((v) => (v.kind === 'array' ? { ...v, broken: true } : v));
+  }
+
+  private build(op: ArrOp): Value[] {
     const rank1 = (name: string): ArrV | null => {
       const a = this.array(name);
       return a.kind === 'bad' ? null : a;
@@ -544,6 +557,26 @@ class Evaluator {
   }
 }
 
+/** The arrays an operation consumes as wholes (not those its lambdas index, nor sizes). */
+function arrayInputs(op: ArrOp): string[] {
+  switch (op.k) {
+    case 'map':
+      return [...op.args];
+    case 'generate':
+      return [];
+    case 'gather':
+      return [op.idx, op.src];
+    case 'scatter':
+      return [op.dest, op.idx, op.vals];
+    case 'permute':
+      return [op.dest, op.src];
+    case 'unzipzip':
+      return [op.a, op.b];
+    default:
+      return [op.src];
+  }
+}
+
 function binop(op: '+' | '*' | 'max' | 'min', elem: Elem, a: V, b: V): V {
   if (a === POISON || b === POISON) return POISON;
   switch (op) {
@@ -623,7 +656,7 @@ export function evaluate(p: Prog, inputs: FuzzInputs): Verdict {
       if (v.v === POISON) return { k: 'fault', mayReject };
       values.push({ elem: v.elem, shape: null, data: [v.v] });
     } else {
-      if (v.data.some((x) => x === POISON)) return { k: 'fault', mayReject };
+      if (v.broken === true || v.data.some((x) => x === POISON)) return { k: 'fault', mayReject };
       values.push({ elem: v.elem, shape: v.shape, data: v.data as number[] });
     }
   }
