@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { report, reproduce, scan } from './campaign.js';
 
-const programs = Number(process.env.FUZZ_PROGRAMS ?? 300);
+const programs = Number(process.env.FUZZ_PROGRAMS ?? 500);
 const seed = Number(process.env.FUZZ_SEED ?? 20261123);
 
 describe('source-level differential fuzzing', () => {
