@@ -1,0 +1,289 @@
+// The differential check of one fuzz program: the reference interpreter and the fused code
+// under every strategy must agree (values, or the same diagnostic: code, message, location),
+// nothing may fail with an internal error, and the interpreter must agree with the fuzzer's
+// own evaluator (evaluate.ts).
+
+import { UserError } from '../../src/diagnostics/index.js';
+import { Compiler, signatureOf } from '../../src/driver/index.js';
+import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
+import type { SolverLoader } from '../../src/plan/ilp/solver.js';
+import type { Prog } from './ast.js';
+import { evaluate, type Expected, type FuzzInputs, type Verdict } from './evaluate.js';
+import { printProg } from './print.js';
+import type { Rng } from './rng.js';
+
+export const MODES = ['interpret', 'ilp', 'greedy-down', 'greedy-up', 'none'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** Floats may differ by this much relative to their magnitude (a fold's grouping may change). */
+export const FLOAT_TOLERANCE = 1e-9;
+
+export type Outcome =
+  | { readonly k: 'values'; readonly values: readonly InterfaceValue[] }
+  | { readonly k: 'user'; readonly code: string; readonly text: string }
+  | { readonly k: 'internal'; readonly text: string };
+
+export type FindingClass = 'internal' | 'mismatch' | 'evaluator';
+
+export interface Finding {
+  readonly cls: FindingClass;
+  /** What failed, with names and numbers taken out, so that one bug gives one key. */
+  readonly key: string;
+  readonly detail: string;
+}
+
+/** One input set, for the compiler and for the evaluator. */
+export interface InputSet {
+  readonly values: Readonly<Record<string, InterfaceValue>>;
+  readonly plain: FuzzInputs;
+  readonly text: string;
+}
+
+function f64Array(data: readonly number[]): InterfaceValue {
+  return { kind: 'array', elem: 'f64', shape: [data.length], data: Float64Array.from(data) };
+}
+
+/** The sizes and scalars of an input set: together they make its signature (what is compiled). */
+export interface InputShape {
+  readonly n: number;
+  readonly m: number;
+  readonly c: number;
+  readonly j: number;
+}
+
+export function randomShape(rng: Rng): InputShape {
+  return { n: rng.pick([0, 1, 1, 2, 3, 4, 5, 7]), m: rng.pick([0, 1, 2, 3, 5]), c: rng.pick([0.5, 1.5, -1.0, 3.0, 0.0]), j: rng.pick([-1, 0, 1, 2, 3, 6]) };
+}
+
+/**
+ * Random data of a given shape: small sizes (0 and 1 included), floats mostly exact halves,
+ * index inputs mostly in range, sometimes −1, n or 0 (out of range, or a divisor of zero).
+ */
+export function randomInputs(rng: Rng, shape: InputShape = randomShape(rng)): InputSet {
+  const { n, m, c, j } = shape;
+  const floats = (): number[] =>
+    Array.from({ length: n }, () => (rng.chance(0.05) ? rng.pick([1e9, -3e9, 0.1]) : rng.int(-8, 12) * 0.5));
+  const xs = floats();
+  const ys = floats();
+  const is = Array.from({ length: m }, () => (rng.chance(0.85) ? rng.int(0, Math.max(0, n - 1)) : rng.pick([-1, n, 0])));
+  const values: Record<string, InterfaceValue> = {
+    xs: f64Array(xs),
+    ys: f64Array(ys),
+    is: { kind: 'array', elem: 'i32', shape: [m], data: Int32Array.from(is) },
+    c: { kind: 'scalar', elem: 'f64', value: c },
+    j: { kind: 'scalar', elem: 'i32', value: j },
+  };
+  const plain: FuzzInputs = new Map<string, { elem: 'f64' | 'i32'; data: number[] } | { elem: 'f64' | 'i32'; value: number }>([
+    ['xs', { elem: 'f64', data: xs }],
+    ['ys', { elem: 'f64', data: ys }],
+    ['is', { elem: 'i32', data: is }],
+    ['c', { elem: 'f64', value: c }],
+    ['j', { elem: 'i32', value: j }],
+  ]);
+  const text = `xs=${JSON.stringify(xs)} ys=${JSON.stringify(ys)} is=${JSON.stringify(is)} c=${c} j=${j}`;
+  return { values, plain, text };
+}
+
+function components(v: InterfaceValue): readonly RuntimeValue[] {
+  return Array.isArray(v) ? (v as readonly RuntimeValue[]) : [v as RuntimeValue];
+}
+
+function closeNumbers(a: number, b: number, float: boolean): boolean {
+  if (Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b))) return true;
+  if (!float) return false;
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return a === b;
+  return Math.abs(a - b) <= FLOAT_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+function sameRuntime(x: RuntimeValue, y: RuntimeValue): boolean {
+  if (x.kind !== y.kind || x.elem !== y.elem) return false;
+  const float = x.elem === 'f64' || x.elem === 'f32';
+  if (x.kind === 'scalar' && y.kind === 'scalar') return closeNumbers(x.value, y.value, float);
+  if (x.kind !== 'array' || y.kind !== 'array') return false;
+  if (x.shape.join() !== y.shape.join() || x.data.length !== y.data.length) return false;
+  for (let k = 0; k < x.data.length; k++) if (!closeNumbers(x.data[k]!, y.data[k]!, float)) return false;
+  return true;
+}
+
+function sameOutcome(a: Outcome, b: Outcome): boolean {
+  if (a.k !== b.k) return false;
+  if (a.k === 'values' && b.k === 'values') {
+    return (
+      a.values.length === b.values.length &&
+      a.values.every((v, i) => {
+        const xs = components(v);
+        const ys = components(b.values[i]!);
+        return xs.length === ys.length && xs.every((x, k) => sameRuntime(x, ys[k]!));
+      })
+    );
+  }
+  return (a as { text: string }).text === (b as { text: string }).text;
+}
+
+function matchesExpected(values: readonly InterfaceValue[], expected: readonly Expected[]): boolean {
+  if (values.length !== expected.length) return false;
+  return values.every((v, i) => {
+    const parts = components(v);
+    const e = expected[i]!;
+    if (parts.length !== 1) return false;
+    const x = parts[0]!;
+    const elem = e.elem === 'bool' ? 'bool' : e.elem;
+    if (x.elem !== elem) return false;
+    // A scalar result may come back as a rank-0 array (a fold's result).
+    if (e.shape === null) {
+      if (x.kind === 'scalar') return closeNumbers(x.value, e.data[0]!, elem === 'f64');
+      return x.shape.length === 0 && closeNumbers(x.data[0]!, e.data[0]!, elem === 'f64');
+    }
+    if (x.kind !== 'array' || x.shape.join() !== e.shape.join()) return false;
+    return e.data.every((d, k) => closeNumbers(x.data[k]!, d, elem === 'f64'));
+  });
+}
+
+function showValues(values: readonly InterfaceValue[]): string {
+  return values
+    .map((v) =>
+      components(v)
+        .map((x) => (x.kind === 'scalar' ? `${x.value}` : `${x.elem}[${Array.from(x.data).join(', ')}]`))
+        .join(' & '),
+    )
+    .join('; ');
+}
+
+export function showOutcome(o: Outcome): string {
+  return o.k === 'values' ? showValues(o.values) : o.text;
+}
+
+function showVerdict(v: Verdict): string {
+  switch (v.k) {
+    case 'values':
+      return `${v.values.map((e) => `${e.elem}${e.shape === null ? '' : `[${e.shape.join(',')}]`} ${e.data.join(', ')}`).join('; ')}${v.mayFault ? ' (or E401-E404)' : ''}${v.mayReject ? ' (or a compile-time error)' : ''}`;
+    case 'fault':
+      return 'a run-time error (E401-E404)';
+    case 'reject':
+      return 'a compile-time error (an integer literal out of range)';
+    case 'unknown':
+      return `unknown (${v.why})`;
+  }
+}
+
+/** Names, numbers and positions out of a message: one mechanism, one key. */
+export function normalise(text: string): string {
+  return text
+    .replace(/"[^"]*"/g, '"_"')
+    .replace(/'[^']*'/g, "'_'")
+    .replace(/\b[a-z]+\d+(_\d+)*\b/g, '_')
+    .replace(/\d+/g, 'N')
+    .slice(0, 140);
+}
+
+/**
+ * Codes of a fault: at run time, or found at compile time from the static sizes and scalars of
+ * the signature (E213 an integer division by zero, E311 shapes that differ).
+ */
+const FAULT_CODES = new Set(['E401', 'E402', 'E403', 'E404', 'E213', 'E311']);
+
+async function runMode(compiler: Compiler, inputs: InputSet, mode: Mode): Promise<Outcome> {
+  try {
+    const execution = await compiler.execute(inputs.values, mode === 'interpret' ? { interpret: true } : { strategy: mode, timeLimitSeconds: 5 });
+    return { k: 'values', values: execution.results };
+  } catch (err) {
+    return classifyError(err);
+  }
+}
+
+/** The plan a strategy picks, as text; null when planning fails (the run reports why). */
+async function planText(compiler: Compiler, inputs: InputSet, mode: Exclude<Mode, 'interpret'>): Promise<string | null> {
+  try {
+    const signature = signatureOf(compiler.entry, inputs.values, compiler.file);
+    return JSON.stringify((await compiler.plan(signature, { strategy: mode, timeLimitSeconds: 5 })).root);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every mode's outcome. A strategy whose plan equals an earlier strategy's runs the same code,
+ * so its outcome is copied rather than compiled and run again (tiny programs often get one plan).
+ */
+async function runModes(compiler: Compiler, inputs: InputSet): Promise<(readonly [Mode, Outcome])[]> {
+  const outcomes: (readonly [Mode, Outcome])[] = [];
+  const byPlan = new Map<string, Outcome>();
+  for (const mode of MODES) {
+    const plan = mode === 'interpret' ? null : await planText(compiler, inputs, mode);
+    const known = plan === null ? undefined : byPlan.get(plan);
+    const outcome = known ?? (await runMode(compiler, inputs, mode));
+    if (plan !== null) byPlan.set(plan, outcome);
+    outcomes.push([mode, outcome]);
+  }
+  return outcomes;
+}
+
+function classifyError(err: unknown): Outcome {
+  if (err instanceof UserError) {
+    const text = err.diagnostics.map((d) => `${d.code} ${d.message}${d.span === undefined ? '' : ` @${d.span.start}-${d.span.end}`}`).join(' | ');
+    return { k: 'user', code: err.diagnostics[0]?.code ?? '', text };
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  return { k: 'internal', text: `${e.name}: ${e.message.split('\n')[0]}` };
+}
+
+/** The groups of modes with equal outcomes, e.g. `interpret,none=E401 | ilp,greedy-down,greedy-up=values`. */
+function partition(outcomes: readonly (readonly [Mode, Outcome])[]): string {
+  const groups: { modes: Mode[]; outcome: Outcome }[] = [];
+  for (const [mode, o] of outcomes) {
+    const g = groups.find((x) => sameOutcome(x.outcome, o));
+    if (g === undefined) groups.push({ modes: [mode], outcome: o });
+    else g.modes.push(mode);
+  }
+  return groups.map((g) => `${g.modes.join(',')}=${g.outcome.k === 'values' ? 'values' : g.outcome.k === 'user' ? g.outcome.code : 'internal'}`).join(' | ');
+}
+
+function evaluatorFinding(verdict: Verdict, reference: Outcome): string | null {
+  const ref = reference.k === 'values' ? 'values' : reference.k === 'user' ? reference.code : 'internal';
+  switch (verdict.k) {
+    case 'unknown':
+      return null;
+    case 'reject':
+      return reference.k === 'user' && !FAULT_CODES.has(reference.code) ? null : `expected a compile-time error, interpreter gives ${ref}`;
+    case 'fault':
+      if (reference.k === 'user' && (FAULT_CODES.has(reference.code) || verdict.mayReject)) return null;
+      return `expected a run-time error, interpreter gives ${ref}`;
+    case 'values':
+      if (reference.k === 'values') return matchesExpected(reference.values, verdict.values) ? null : 'values differ from the evaluator';
+      if (reference.k === 'user' && verdict.mayFault && FAULT_CODES.has(reference.code)) return null;
+      if (reference.k === 'user' && verdict.mayReject && !FAULT_CODES.has(reference.code)) return null;
+      return `expected values, interpreter gives ${ref}`;
+  }
+}
+
+/** Runs one program on one input set in every mode; the findings, worst first (none: all agree). */
+export async function checkProgram(prog: Prog, inputs: InputSet, solver: SolverLoader, evaluator = true): Promise<Finding[]> {
+  const source = printProg(prog);
+  const header = `--- program\n${source}--- inputs\n${inputs.text}\n`;
+  let compiler: Compiler | Outcome;
+  try {
+    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver });
+  } catch (err) {
+    compiler = classifyError(err);
+  }
+  const failed = compiler;
+  const outcomes = compiler instanceof Compiler ? await runModes(compiler, inputs) : MODES.map((m) => [m, failed as Outcome] as const);
+  const shown = outcomes.map(([m, o]) => `${m}: ${showOutcome(o)}`).join('\n');
+  const findings: Finding[] = [];
+  const internal = outcomes.filter(([, o]) => o.k === 'internal');
+  if (internal.length > 0) {
+    const text = (internal[0]![1] as { text: string }).text;
+    findings.push({ cls: 'internal', key: `${internal.map(([m]) => m).join(',')}: ${normalise(text)}`, detail: `${header}${shown}\n` });
+  }
+  const reference = outcomes[0]![1];
+  if (internal.length === 0 && !outcomes.every(([, o]) => sameOutcome(o, reference))) {
+    findings.push({ cls: 'mismatch', key: partition(outcomes), detail: `${header}${shown}\n` });
+  }
+  if (evaluator && reference.k !== 'internal') {
+    const verdict = evaluate(prog, inputs.plain);
+    const wrong = evaluatorFinding(verdict, reference);
+    const wide = verdict.k !== 'unknown' && verdict.k !== 'reject' && verdict.mayReject ? ' (an integer literal beyond i32 in a float context)' : '';
+    if (wrong !== null) findings.push({ cls: 'evaluator', key: wrong + wide, detail: `${header}${shown}\nevaluator: ${showVerdict(verdict)}\n` });
+  }
+  return findings;
+}

@@ -1,0 +1,664 @@
+// The independent evaluator: runs a fuzz program (ast.ts) directly, in plain TypeScript, from
+// the language's specification (docs/LANGUAGE.md), sharing no code with src/.
+//
+// Faults follow demand: a faulting element (integer `//` or `%` by zero, an index out of range)
+// becomes POISON instead of stopping the run, and poison flows into whatever reads it. An array
+// that cannot be built at all (a bad size, shapes that differ, a filter whose predicate faults)
+// is BAD as a whole, its size included; a scatter with an index out of range has every element
+// poisoned but keeps its destination's shape (shapes are known before contents), and is broken:
+// a run that returns it, or an array built from it, fails even when it has no elements. A run must fail when a returned value is or
+// holds poison; a fault that nothing returned depends on makes both a failure and the values
+// acceptable, since fused code legitimately skips elements nobody reads. Where the outcome turns
+// on a subtle point (a condition that faults, an empty integer max), the verdict is "unknown".
+
+import type { ArrOp, Combine, Elem, Expr, Lam, Prog, Stmt } from './ast.js';
+
+export const POISON: unique symbol = Symbol('fault');
+export type V = number | typeof POISON;
+
+export interface ArrV {
+  readonly kind: 'array';
+  readonly elem: Elem;
+  readonly shape: readonly number[];
+  readonly data: readonly V[];
+  /** Building it faults (a scatter index out of range), even where it has no elements to read. */
+  readonly broken?: boolean;
+}
+export interface BadV {
+  readonly kind: 'bad';
+}
+export interface ScalV {
+  readonly kind: 'scalar';
+  readonly elem: Elem;
+  readonly v: V;
+}
+export type Value = ArrV | BadV | ScalV;
+
+/** A plain value a correct run must return: a scalar, or a rank-1/2 array. */
+export interface Expected {
+  readonly elem: Elem;
+  /** null for a scalar. */
+  readonly shape: readonly number[] | null;
+  readonly data: readonly number[];
+}
+
+export type Verdict =
+  /** Values; `mayFault`: an unread element faulted, so E401–E404 is acceptable too. */
+  | { readonly k: 'values'; readonly values: readonly Expected[]; readonly mayFault: boolean; readonly mayReject: boolean }
+  /** A demanded element faults: every run must fail with a run-time error (E401–E404). */
+  | { readonly k: 'fault'; readonly mayReject: boolean }
+  /** The program must be rejected before it runs (an integer literal that fits no type). */
+  | { readonly k: 'reject' }
+  | { readonly k: 'unknown'; readonly why: string };
+
+/** Ends evaluation with an "unknown" verdict. */
+class Unknown extends Error {}
+
+const I32_MIN = -2147483648;
+const I32_MAX = 2147483647;
+
+function isWideLiteral(e: Expr): boolean {
+  return e.k === 'lit' && !/[.e]/.test(e.text) && (e.value > I32_MAX || e.value < I32_MIN);
+}
+
+function operandType(a: Expr, b: Expr): Elem {
+  return a.t === 'f64' || b.t === 'f64' ? 'f64' : a.t;
+}
+
+/**
+ * What the integer literals of a program demand: an integer literal beyond i32 where the
+ * operation is on floats may become f64 or be rejected; where it is on integers (or stands
+ * alone) it must be rejected; `-2147483648` may be accepted (it fits) or rejected (its digits do not).
+ */
+export function literalDemand(p: Prog): 'none' | 'mayReject' | 'mustReject' {
+  let demand: 'none' | 'mayReject' | 'mustReject' = 'none';
+  const raise = (d: 'mayReject' | 'mustReject'): void => {
+    if (demand !== 'mustReject') demand = d;
+  };
+  const visit = (e: Expr, context: Elem): void => {
+    if (e.k === 'lit') {
+      if (isWideLiteral(e)) raise(context === 'f64' ? 'mayReject' : 'mustReject');
+      else if (e.text === '-2147483648') raise('mayReject');
+      return;
+    }
+    switch (e.k) {
+      case 'arith':
+      case 'cmp':
+      case 'minmax': {
+        const t = operandType(e.a, e.b);
+        visit(e.a, t);
+        visit(e.b, t);
+        return;
+      }
+      case 'logic':
+        visit(e.a, 'bool');
+        visit(e.b, 'bool');
+        return;
+      case 'not':
+      case 'neg':
+      case 'cast':
+        visit(e.a, e.a.t);
+        return;
+      case 'sel':
+        visit(e.c, 'bool');
+        visit(e.a, e.t);
+        visit(e.b, e.t);
+        return;
+      case 'read':
+        visit(e.idx, 'i32');
+        return;
+      case 'ref':
+      case 'size':
+        return;
+      default:
+        e satisfies never;
+    }
+  };
+  const top = (e: Expr | null): void => {
+    if (e !== null) visit(e, e.t);
+  };
+  const lam = (f: Lam): void => f.body.forEach(top);
+  const combine = (c: Combine): void => {
+    if (c.k === 'lam') lam(c.f);
+  };
+  const stmts = (body: readonly Stmt[]): void => {
+    for (const s of body) {
+      switch (s.k) {
+        case 'let':
+          opExprs(s.op);
+          break;
+        case 'scalar':
+          top(s.e);
+          break;
+        case 'fold':
+          top(s.seed);
+          break;
+        case 'if':
+          top(s.c);
+          stmts(s.then);
+          stmts(s.else);
+          break;
+        case 'while':
+          top(s.bound);
+          stmts(s.body);
+          break;
+        case 'for':
+          stmts(s.body);
+          break;
+        default:
+          s satisfies never;
+      }
+    }
+  };
+  const opExprs = (op: ArrOp): void => {
+    switch (op.k) {
+      case 'map':
+        return lam(op.f);
+      case 'generate':
+      case 'backpermute':
+        top(op.size);
+        return lam(op.f);
+      case 'scatter':
+        return combine(op.op);
+      case 'permute':
+        combine(op.op);
+        return lam(op.f);
+      case 'filter':
+        return lam(op.p);
+      case 'take':
+      case 'drop':
+      case 'replicate':
+        return top(op.n);
+      case 'scan':
+        return top(op.seed);
+      default:
+        return;
+    }
+  };
+  stmts(p.body);
+  return demand;
+}
+
+function wrapI32(x: number): number {
+  return x | 0;
+}
+
+function floorMod(a: number, b: number): number {
+  let r = a % b;
+  if (r !== 0 && r < 0 !== b < 0) r += b;
+  return r;
+}
+
+function arith(op: Expr & { k: 'arith' }, t: Elem, a: number, b: number): V {
+  if (t === 'f64') {
+    switch (op.op) {
+      case '+':
+        return a + b;
+      case '-':
+        return a - b;
+      case '*':
+        return a * b;
+      case '/':
+        return a / b;
+      case '//':
+        return Math.floor(a / b);
+      case '%':
+        return floorMod(a, b);
+    }
+  }
+  switch (op.op) {
+    case '+':
+      return wrapI32(a + b);
+    case '-':
+      return wrapI32(a - b);
+    case '*':
+      return Math.imul(a, b);
+    case '/':
+      throw new Unknown('integer /');
+    case '//':
+      return b === 0 ? POISON : wrapI32(Math.floor(a / b));
+    case '%':
+      return b === 0 ? POISON : wrapI32(floorMod(a, b));
+  }
+}
+
+function cmp(op: string, a: number, b: number): number {
+  switch (op) {
+    case '<':
+      return a < b ? 1 : 0;
+    case '<=':
+      return a <= b ? 1 : 0;
+    case '>':
+      return a > b ? 1 : 0;
+    case '>=':
+      return a >= b ? 1 : 0;
+    case '==':
+      return a === b ? 1 : 0;
+    default:
+      return a !== b ? 1 : 0;
+  }
+}
+
+type Env = Map<string, Value>;
+
+class Evaluator {
+  /** Some element or array faulted somewhere (read or not). */
+  faulted = false;
+
+  constructor(private readonly env: Env) {}
+
+  private poison(): typeof POISON {
+    this.faulted = true;
+    return POISON;
+  }
+
+  private bad(): BadV {
+    this.faulted = true;
+    return { kind: 'bad' };
+  }
+
+  private lookup(name: string): Value {
+    const v = this.env.get(name);
+    if (v === undefined) throw new Error(`fuzz evaluator: '${name}' is not bound`);
+    return v;
+  }
+
+  private array(name: string): ArrV | BadV {
+    const v = this.lookup(name);
+    if (v.kind === 'scalar') throw new Error(`fuzz evaluator: '${name}' is a scalar`);
+    return v;
+  }
+
+  expr(e: Expr, locals: ReadonlyMap<string, V>): V {
+    switch (e.k) {
+      case 'lit':
+        return e.value;
+      case 'ref': {
+        const local = locals.get(e.name);
+        if (local !== undefined) return local;
+        const v = this.lookup(e.name);
+        if (v.kind !== 'scalar') throw new Error(`fuzz evaluator: '${e.name}' is not a scalar`);
+        return v.v;
+      }
+      case 'arith': {
+        const a = this.expr(e.a, locals);
+        const b = this.expr(e.b, locals);
+        if (a === POISON || b === POISON) return POISON;
+        const r = arith(e, operandType(e.a, e.b), a, b);
+        return r === POISON ? this.poison() : r;
+      }
+      case 'cmp': {
+        const a = this.expr(e.a, locals);
+        const b = this.expr(e.b, locals);
+        return a === POISON || b === POISON ? POISON : cmp(e.op, a, b);
+      }
+      case 'logic': {
+        const a = this.expr(e.a, locals);
+        const b = this.expr(e.b, locals);
+        if (a === POISON || b === POISON) return POISON;
+        return e.op === 'and' ? (a !== 0 && b !== 0 ? 1 : 0) : a !== 0 || b !== 0 ? 1 : 0;
+      }
+      case 'not': {
+        const a = this.expr(e.a, locals);
+        return a === POISON ? POISON : a !== 0 ? 0 : 1;
+      }
+      case 'neg': {
+        const a = this.expr(e.a, locals);
+        return a === POISON ? POISON : e.t === 'i32' ? wrapI32(-a) : -a;
+      }
+      case 'sel': {
+        const c = this.expr(e.c, locals);
+        if (c === POISON) return POISON;
+        return this.expr(c !== 0 ? e.a : e.b, locals);
+      }
+      case 'cast': {
+        const a = this.expr(e.a, locals);
+        if (a === POISON) return POISON;
+        return e.t === 'i32' ? wrapI32(a) : a;
+      }
+      case 'minmax': {
+        const a = this.expr(e.a, locals);
+        const b = this.expr(e.b, locals);
+        if (a === POISON || b === POISON) return POISON;
+        return e.op === 'min' ? Math.min(a, b) : Math.max(a, b);
+      }
+      case 'read': {
+        const arr = this.array(e.arr);
+        const i = this.expr(e.idx, locals);
+        if (arr.kind === 'bad' || i === POISON) return POISON;
+        if (arr.shape.length !== 1) throw new Error('fuzz evaluator: read of a rank-2 array');
+        if (!(i >= 0 && i < arr.shape[0]!)) return this.poison();
+        return arr.data[i]!;
+      }
+      case 'size': {
+        const arr = this.array(e.arr);
+        return arr.kind === 'bad' ? POISON : arr.shape[0]!;
+      }
+      default:
+        return e satisfies never;
+    }
+  }
+
+  private apply(f: Lam, args: readonly V[]): V[] {
+    const locals = new Map<string, V>();
+    f.params.forEach((p, k) => locals.set(p, args[k]!));
+    return f.body.map((b) => this.expr(b, locals));
+  }
+
+  private combine(c: Combine, elem: Elem, old: V, incoming: V): V {
+    if (c.k === 'lam') return this.apply(c.f, [old, incoming])[0]!;
+    return binop(c.op, elem, old, incoming);
+  }
+
+  /** A generate size or count: a non-negative integer, else the array cannot be built. */
+  private count(e: Expr): number | null {
+    const n = this.expr(e, new Map());
+    return n === POISON || !Number.isInteger(n) || n < 0 ? null : n;
+  }
+
+  private scatterInto(dest: ArrV, c: Combine, index: readonly V[], vals: readonly V[]): ArrV | BadV {
+    if (index.length !== vals.length) return this.bad();
+    const out = dest.data.slice();
+    for (let p = 0; p < index.length; p++) {
+      const t = index[p]!;
+      // Which element an update lands on is unknown: every element is suspect, but the shape
+      // (the destination's) is still known, so `size` of the result does not fault.
+      if (t === POISON || !(t >= 0 && t < out.length)) {
+        this.faulted = true;
+        return { kind: 'array', elem: dest.elem, shape: dest.shape, data: out.map(() => POISON), broken: true };
+      }
+      out[t] = this.combine(c, dest.elem, out[t]!, vals[p]!);
+    }
+    return { kind: 'array', elem: dest.elem, shape: dest.shape, data: out };
+  }
+
+  private gatherFrom(src: ArrV, index: readonly V[]): ArrV {
+    const data = index.map((i) => (i === POISON ? POISON : i >= 0 && i < src.data.length ? src.data[i]! : this.poison()));
+    return { kind: 'array', elem: src.elem, shape: [index.length], data };
+  }
+
+  private generated(size: Expr, f: Lam): V[] | null {
+    const n = this.count(size);
+    if (n === null) return null;
+    return Array.from({ length: n }, (_, i) => this.apply(f, [i])[0]!);
+  }
+
+  /** The values an array binding produces (two for a tuple); built from a broken array, broken. */
+  op(op: ArrOp): Value[] {
+    const values = this.build(op);
+    const inputs = arrayInputs(op).map((name) => this.lookup(name));
+    if (!inputs.some((v) => v.kind === 'array' && v.broken === true)) return values;
+    return values.map((v) => (v.kind === 'array' ? { ...v, broken: true } : v));
+  }
+
+  private build(op: ArrOp): Value[] {
+    const rank1 = (name: string): ArrV | null => {
+      const a = this.array(name);
+      return a.kind === 'bad' ? null : a;
+    };
+    switch (op.k) {
+      case 'map': {
+        const args = op.args.map(rank1);
+        if (args.some((a) => a === null)) return op.f.body.map(() => this.bad());
+        const arrays = args as ArrV[];
+        const n = arrays[0]!.data.length;
+        if (arrays.some((a) => a.shape.join() !== arrays[0]!.shape.join())) return op.f.body.map(() => this.bad());
+        const rows = Array.from({ length: n }, (_, i) => this.apply(op.f, arrays.map((a) => a.data[i]!)));
+        return op.f.body.map((b, c) => ({ kind: 'array', elem: b.t, shape: arrays[0]!.shape, data: rows.map((r) => r[c]!) }));
+      }
+      case 'generate': {
+        const data = this.generated(op.size, op.f);
+        return [data === null ? this.bad() : { kind: 'array', elem: op.f.body[0]!.t, shape: [data.length], data }];
+      }
+      case 'gather': {
+        const idx = rank1(op.idx);
+        const src = rank1(op.src);
+        return [idx === null || src === null ? this.bad() : this.gatherFrom(src, idx.data)];
+      }
+      case 'scatter': {
+        const dest = rank1(op.dest);
+        const idx = rank1(op.idx);
+        const vals = rank1(op.vals);
+        return [dest === null || idx === null || vals === null ? this.bad() : this.scatterInto(dest, op.op, idx.data, vals.data)];
+      }
+      case 'permute': {
+        const dest = rank1(op.dest);
+        const src = rank1(op.src);
+        if (dest === null || src === null) return [this.bad()];
+        const index = src.data.map((_, i) => this.apply(op.f, [i])[0]!);
+        return [this.scatterInto(dest, op.op, index, src.data)];
+      }
+      case 'filter': {
+        const src = rank1(op.src);
+        if (src === null) return [this.bad()];
+        const flags = src.data.map((x) => this.apply(op.p, [x])[0]!);
+        if (flags.some((f) => f === POISON)) return [this.bad()];
+        const data = src.data.filter((_, i) => flags[i] !== 0);
+        return [{ kind: 'array', elem: src.elem, shape: [data.length], data }];
+      }
+      case 'reverse': {
+        const src = rank1(op.src);
+        return [src === null ? this.bad() : { ...src, data: [...src.data].reverse() }];
+      }
+      case 'take':
+      case 'drop': {
+        const src = rank1(op.src);
+        const k = this.expr(op.n, new Map());
+        if (src === null || k === POISON) return [this.bad()];
+        const n = src.data.length;
+        const size = op.k === 'take' ? k : n - k;
+        if (!Number.isInteger(size) || size < 0) return [this.bad()];
+        const index = Array.from({ length: size }, (_, i) => (op.k === 'take' ? i : i + k));
+        return [this.gatherFrom(src, index)];
+      }
+      case 'scan': {
+        const src = rank1(op.src);
+        if (src === null) return [this.bad()];
+        const seed = op.seed === null ? null : this.expr(op.seed, new Map());
+        // Each innermost row on its own (one row for rank 1).
+        const row = src.shape[src.shape.length - 1]!;
+        const data: V[] = [];
+        for (let at = 0; at < src.data.length; at += row) data.push(...scan(op.dir, op.op, src.elem, seed, src.data.slice(at, at + row)));
+        return [{ ...src, data }];
+      }
+      case 'backpermute': {
+        const src = rank1(op.src);
+        const index = this.generated(op.size, op.f);
+        return [src === null || index === null ? this.bad() : this.gatherFrom(src, index)];
+      }
+      case 'replicate': {
+        const src = rank1(op.src);
+        const n = this.count(op.n);
+        if (src === null || n === null) return [this.bad()];
+        const data: V[] = [];
+        for (let r = 0; r < n; r++) data.push(...src.data);
+        return [{ kind: 'array', elem: src.elem, shape: [n, src.data.length], data }];
+      }
+      case 'transpose': {
+        const src = rank1(op.src);
+        if (src === null) return [this.bad()];
+        const [rows, cols] = src.shape as [number, number];
+        const data: V[] = [];
+        for (let i = 0; i < cols; i++) for (let j = 0; j < rows; j++) data.push(src.data[j * cols + i]!);
+        return [{ kind: 'array', elem: src.elem, shape: [cols, rows], data }];
+      }
+      case 'rowfold': {
+        const src = rank1(op.src);
+        if (src === null) return [this.bad()];
+        const [rows, cols] = src.shape as [number, number];
+        const data = Array.from({ length: rows }, (_, r) => fold(op.op, src.elem, null, src.data.slice(r * cols, r * cols + cols)));
+        return [{ kind: 'array', elem: src.elem, shape: [rows], data }];
+      }
+      case 'unzipzip': {
+        const a = rank1(op.a);
+        const b = rank1(op.b);
+        // zip and unzip are free: each component stays what it was (and a bad one stays bad).
+        if (a === null || b === null) return [this.array(op.a), this.array(op.b)];
+        if (a.data.length !== b.data.length) return [this.bad(), this.bad()];
+        return [a, b];
+      }
+      case 'alias':
+        return [this.lookup(op.src)];
+      default:
+        return op satisfies never;
+    }
+  }
+
+  block(body: readonly Stmt[]): void {
+    for (const s of body) this.stmt(s);
+  }
+
+  private condition(e: Expr): boolean {
+    const c = this.expr(e, new Map());
+    if (c === POISON) throw new Unknown('a condition faults');
+    return c !== 0;
+  }
+
+  stmt(s: Stmt): void {
+    switch (s.k) {
+      case 'let': {
+        const values = this.op(s.op);
+        s.names.forEach((n, k) => this.env.set(n, values[k]!));
+        return;
+      }
+      case 'scalar':
+        this.env.set(s.name, { kind: 'scalar', elem: s.e.t, v: this.expr(s.e, new Map()) });
+        return;
+      case 'fold': {
+        const src = this.array(s.src);
+        const seed = s.seed === null ? null : this.expr(s.seed, new Map());
+        const elem = src.kind === 'bad' ? (s.seed?.t ?? 'f64') : src.elem;
+        const v = src.kind === 'bad' ? POISON : fold(s.op, src.elem, seed, src.data);
+        this.env.set(s.name, { kind: 'scalar', elem, v });
+        return;
+      }
+      case 'if':
+        this.block(this.condition(s.c) ? s.then : s.else);
+        return;
+      case 'while': {
+        let k = 0;
+        this.env.set(s.counter, { kind: 'scalar', elem: 'i32', v: 0 });
+        while (this.condition({ k: 'cmp', t: 'bool', op: '<', a: { k: 'ref', t: 'i32', name: s.counter }, b: s.bound })) {
+          if (++k > 64) throw new Unknown('a long while loop');
+          this.block(s.body);
+          this.env.set(s.counter, { kind: 'scalar', elem: 'i32', v: k });
+        }
+        return;
+      }
+      case 'for':
+        for (let i = 0; i < s.n; i++) {
+          this.env.set(s.iv, { kind: 'scalar', elem: 'i32', v: i });
+          this.block(s.body);
+        }
+        return;
+      default:
+        s satisfies never;
+    }
+  }
+}
+
+/** The arrays an operation consumes as wholes (not those its lambdas index, nor sizes). */
+function arrayInputs(op: ArrOp): string[] {
+  switch (op.k) {
+    case 'map':
+      return [...op.args];
+    case 'generate':
+      return [];
+    case 'gather':
+      return [op.idx, op.src];
+    case 'scatter':
+      return [op.dest, op.idx, op.vals];
+    case 'permute':
+      return [op.dest, op.src];
+    case 'unzipzip':
+      return [op.a, op.b];
+    default:
+      return [op.src];
+  }
+}
+
+function binop(op: '+' | '*' | 'max' | 'min', elem: Elem, a: V, b: V): V {
+  if (a === POISON || b === POISON) return POISON;
+  switch (op) {
+    case '+':
+      return elem === 'i32' ? wrapI32(a + b) : a + b;
+    case '*':
+      return elem === 'i32' ? Math.imul(a, b) : a * b;
+    case 'max':
+      return Math.max(a, b);
+    case 'min':
+      return Math.min(a, b);
+  }
+}
+
+function identity(op: '+' | '*' | 'max' | 'min', elem: Elem): number {
+  switch (op) {
+    case '+':
+      return 0;
+    case '*':
+      return 1;
+    case 'max':
+    case 'min':
+      // The identity of an integer max or min (±inf) has no i32 value: what an empty one gives is
+      // not written down.
+      if (elem === 'i32') throw new Unknown('integer max/min identity');
+      return op === 'max' ? -Infinity : Infinity;
+  }
+}
+
+/** Left to right from the seed (the operator's identity without one). */
+function fold(op: '+' | '*' | 'max' | 'min', elem: Elem, seed: V | null, data: readonly V[]): V {
+  if (seed === null && data.length === 0) return identity(op, elem);
+  let acc: V = seed ?? identity(op, elem);
+  for (const x of data) acc = binop(op, elem, acc, x);
+  return acc;
+}
+
+/** Inclusive without a seed, exclusive with one; scanr combines op(x, acc). */
+function scan(dir: 'l' | 'r', op: '+' | '*' | 'max' | 'min', elem: Elem, seed: V | null, data: readonly V[]): V[] {
+  const n = data.length;
+  const out: V[] = new Array<V>(n);
+  if (n === 0) return out;
+  if (dir === 'l') {
+    out[0] = seed ?? data[0]!;
+    for (let i = 1; i < n; i++) out[i] = binop(op, elem, out[i - 1]!, seed === null ? data[i]! : data[i - 1]!);
+  } else {
+    out[n - 1] = seed ?? data[n - 1]!;
+    for (let i = n - 2; i >= 0; i--) out[i] = binop(op, elem, seed === null ? data[i]! : data[i + 1]!, out[i + 1]!);
+  }
+  return out;
+}
+
+/** Inputs by parameter name, in the evaluator's terms. */
+export type FuzzInputs = ReadonlyMap<string, { readonly elem: Elem; readonly data: readonly number[] } | { readonly elem: Elem; readonly value: number }>;
+
+export function evaluate(p: Prog, inputs: FuzzInputs): Verdict {
+  const demand = literalDemand(p);
+  if (demand === 'mustReject') return { k: 'reject' };
+  const mayReject = demand === 'mayReject';
+  const env: Env = new Map();
+  for (const [name, x] of inputs) {
+    env.set(name, 'data' in x ? { kind: 'array', elem: x.elem, shape: [x.data.length], data: x.data } : { kind: 'scalar', elem: x.elem, v: x.value });
+  }
+  const ev = new Evaluator(env);
+  try {
+    ev.block(p.body);
+  } catch (err) {
+    if (err instanceof Unknown) return { k: 'unknown', why: err.message };
+    throw err;
+  }
+  const values: Expected[] = [];
+  for (const name of p.rets) {
+    const v = env.get(name);
+    if (v === undefined) throw new Error(`fuzz evaluator: result '${name}' is not bound`);
+    if (v.kind === 'bad') return { k: 'fault', mayReject };
+    if (v.kind === 'scalar') {
+      if (v.v === POISON) return { k: 'fault', mayReject };
+      values.push({ elem: v.elem, shape: null, data: [v.v] });
+    } else {
+      if (v.broken === true || v.data.some((x) => x === POISON)) return { k: 'fault', mayReject };
+      values.push({ elem: v.elem, shape: v.shape, data: v.data as number[] });
+    }
+  }
+  return { k: 'values', values, mayFault: ev.faulted, mayReject };
+}

@@ -1,0 +1,77 @@
+// `npm run test:fuzz [-- --count N --seed S --jobs J]`: a long fuzz campaign (campaign.ts).
+// `npm run test:fuzz -- --seed S --program K`: program K of seed S alone, every finding shrunk.
+// J worker processes (default: one per CPU) each check every J-th program and send back
+// counts and groups; this process merges them, shrinks each group's smallest program and
+// prints the counts per class and one reproducer per group. Exit status 1 when anything was
+// found, 2 for a bad option.
+
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createSolverLoader } from '../../src/plan/ilp/solver.js';
+import { checkProgram } from './check.js';
+import { fuzzCase, merge, report, reproduce, scan, type ScanResult } from './campaign.js';
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    process.stderr.write(`test:fuzz: --${name} needs a non-negative integer, got '${process.argv[at + 1] ?? ''}'\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const count = option('count', 100_000);
+const seed = option('seed', Date.now() % 1_000_000);
+const jobs = Math.max(1, option('jobs', availableParallelism()));
+const worker = option('worker', -1);
+const program = option('program', -1);
+
+function runWorker(index: number): Promise<ScanResult> {
+  const args = [fileURLToPath(import.meta.url), '--count', String(count), '--seed', String(seed), '--jobs', String(jobs), '--worker', String(index)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !last.startsWith('{')) reject(new Error(`fuzz worker ${index} exited with ${code}`));
+      else resolve(JSON.parse(last) as ScanResult);
+    });
+  });
+}
+
+if (program >= 0) {
+  const solver = createSolverLoader();
+  const { prog, inputs } = fuzzCase(seed, program);
+  let found = 0;
+  for (let set = 0; set < inputs.length; set++) {
+    for (const f of await checkProgram(prog, inputs[set]!, solver)) {
+      found++;
+      const r = await reproduce(seed, { cls: f.cls, key: f.key, count: 1, k: program, set, size: 0 }, solver);
+      process.stdout.write(`=== ${f.cls.toUpperCase()}: ${f.key}  (program ${program}, input set ${set}, seed ${seed})\n${r.detail}\n`);
+    }
+  }
+  process.stdout.write(`program ${program} of seed ${seed}: ${found} finding(s)\n`);
+  process.exit(found === 0 ? 0 : 1);
+} else if (worker >= 0) {
+  const log = (line: string): void => void process.stderr.write(`worker ${worker}: ${line}\n`);
+  const result = await scan({ count, seed, slice: { index: worker, of: jobs }, log });
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} else {
+  process.stdout.write(`fuzz: seed ${seed}, ${count} programs, ${jobs} worker(s) (repeat with --seed ${seed})\n`);
+  const started = performance.now();
+  const result =
+    jobs === 1
+      ? await scan({ count, seed, log: (line) => process.stdout.write(`${line}\n`) })
+      : merge(await Promise.all(Array.from({ length: jobs }, (_, w) => runWorker(w))));
+  const seconds = (performance.now() - started) / 1000;
+  const solver = createSolverLoader();
+  const reproducers = [];
+  for (const g of result.groups) reproducers.push(await reproduce(seed, g, solver));
+  process.stdout.write(`${report(seed, result, reproducers, seconds)}\n`);
+  process.exit(result.agreed === result.runs ? 0 : 1);
+}
