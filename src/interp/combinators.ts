@@ -8,7 +8,7 @@
 // Element faults poison elements instead of throwing (./poison.ts): every element's fault
 // travels with it through the element code, so an element nobody observes never fails the run.
 // Sizes are observations: a poisoned one throws its fault at once. A scatter index that faults or
-// is out of range poisons the whole result, since it could have written anywhere.
+// is out of range breaks the whole result, since it could have written anywhere.
 
 import { CompilerBug, UserError, userError } from '../diagnostics/index.js';
 import { allocate } from '../ir/scalarOps.js';
@@ -26,6 +26,7 @@ import type {
   VarName,
 } from '../ir/types.js';
 import { type ArrayValue, sizeOf } from '../ir/values.js';
+import { combinatorInputs } from '../ir/walk.js';
 import { type EvalEnv, evalScalarExpr, flatOffset, interpPass, lambdaApplier, shapeText } from './eval.js';
 import { earlier, type Fault, observe } from './poison.js';
 
@@ -231,8 +232,8 @@ function evalGather(n: GatherNode, lookup: (name: VarName) => ArrayValue, env: E
 
 /**
  * Source elements update a copy of `dest` in source (row-major) order. A poisoned index, or one
- * out of range (E402), could have written anywhere: it poisons every element of the result with
- * its fault (the earliest such), and the update it would have made is skipped.
+ * out of range (E402), could have written anywhere: it breaks the result as a whole with its
+ * fault (the earliest such; poison.ts), and the update it would have made is skipped.
  */
 function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env: EvalEnv): ArrayValue[] {
   const dest = n.dest.map(lookup);
@@ -271,10 +272,7 @@ function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env:
     const argFaults = joinFaults(old.faults, outs.length, incoming.faults, values.length);
     store(outs, offset, op([...old.values, ...incoming.values], argFaults), op.faults, env);
   });
-  const fault: Fault | null = everywhere;
-  if (fault !== null) {
-    for (const o of outs) for (let k = 0; k < o.data.length; k++) env.faults.setElement(o, k, earlier(env.faults.elementFault(o, k), fault));
-  }
+  for (const o of outs) env.faults.breakArray(o, everywhere);
   return outs;
 }
 
@@ -350,6 +348,16 @@ function copyArray(a: ArrayValue, env: EvalEnv): ArrayValue {
  * indexed arrays and the error context (its `context` should be the combinator's kind).
  */
 export function evalCombinator(n: CombinatorNode, lookup: (name: VarName) => ArrayValue, env: EvalEnv): ArrayValue[] {
+  const outs = evalNode(n, lookup, env);
+  // An array built from a broken one is broken too, even where it reads none of its elements.
+  if (env.faults.any) {
+    const fault = combinatorInputs(n).reduce<Fault | null>((first, r) => earlier(first, env.faults.brokenBy(lookup(r.name))), null);
+    for (const o of outs) env.faults.breakArray(o, fault);
+  }
+  return outs;
+}
+
+function evalNode(n: CombinatorNode, lookup: (name: VarName) => ArrayValue, env: EvalEnv): ArrayValue[] {
   switch (n.kind) {
     case 'generate':
       return evalGenerate(n, env);

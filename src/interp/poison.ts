@@ -37,6 +37,12 @@ export class FaultLog {
   /** Whether any value of the run was ever poisoned: while not, every query is one test. */
   private poisoned = false;
   private readonly arrays = new WeakMap<ArrayValue, ArrayPoison>();
+  /**
+   * Arrays broken as a whole (a scatter whose index faulted or was out of range, and every
+   * array built from one): the fault belongs to the array itself, not only to its elements, so
+   * observing the array fails even when it has no elements (its size is still known).
+   */
+  private readonly broken = new WeakMap<ArrayValue, Fault>();
   private readonly scalars = new WeakMap<ScalarValue, Fault>();
 
   /** Records a fault that just happened; later faults compare as later. */
@@ -57,7 +63,20 @@ export class FaultLog {
 
   elementFault(a: ArrayValue, flat: number): Fault | null {
     if (!this.poisoned) return null;
-    return this.arrays.get(a)?.get(flat) ?? null;
+    return earlier(this.arrays.get(a)?.get(flat) ?? null, this.broken.get(a) ?? null);
+  }
+
+  /** The fault an array is broken by as a whole, or null. */
+  brokenBy(a: ArrayValue): Fault | null {
+    if (!this.poisoned) return null;
+    return this.broken.get(a) ?? null;
+  }
+
+  /** Breaks an array as a whole (keeping the earliest fault), with null a no-op. */
+  breakArray(a: ArrayValue, fault: Fault | null): void {
+    if (fault === null) return;
+    this.poisoned = true;
+    this.broken.set(a, earlier(this.broken.get(a) ?? null, fault)!);
   }
 
   /** Sets (or, with null, clears) the poison of one element. */
@@ -80,6 +99,7 @@ export class FaultLog {
     if (!this.poisoned) return;
     const table = this.arrays.get(from);
     if (table !== undefined && table.size > 0) this.arrays.set(to, new Map(table));
+    this.breakArray(to, this.brokenBy(from));
   }
 
   scalarFault(v: ScalarValue): Fault | null {
@@ -97,7 +117,7 @@ export class FaultLog {
   valueFault(v: RuntimeValue): Fault | null {
     if (v.kind === 'scalar') return this.scalarFault(v);
     if (!this.poisoned) return null;
-    let first: Fault | null = null;
+    let first: Fault | null = this.broken.get(v) ?? null;
     for (const fault of this.arrays.get(v)?.values() ?? []) first = earlier(first, fault);
     return first;
   }

@@ -154,12 +154,6 @@ function shapeExprs(fr: Frame, s: SVal, span: Span): Expr[] {
 export const maxElements = 2147483647;
 
 function checkElementCount(fr: Frame, shape: readonly number[], span: Span): void {
-  // A negative extent would otherwise surface through `size()` (the generate itself need never
-  // run), e.g. `size(drop(2, xs))` of a one-element xs.
-  const negative = shape.findIndex((d) => d < 0);
-  if (negative >= 0) {
-    throw fail(fr, 'E314', `'generate' of shape [${shape.join(', ')}]: size ${shape[negative]} of dimension ${negative} is negative`, span);
-  }
   const count = shape.reduce((n, d) => n * Math.max(0, d), 1);
   if (count > maxElements) {
     throw fail(fr, 'E313', `an array of shape [${shape.join(', ')}] has ${count} elements, more than the ${maxElements} an array can hold`, span);
@@ -168,8 +162,12 @@ function checkElementCount(fr: Frame, shape: readonly number[], span: Span): voi
 
 function generate(fr: Frame, s: SVal, f: FnVal, shapeSpan: Span, span: Span): ArrayVal {
   const shape = shapeExprs(fr, s, shapeSpan);
-  const staticShape = shape.every((e) => e.kind === 'const') ? shape.map((e) => (e as { value: number }).value) : null;
-  if (staticShape !== null) checkElementCount(fr, staticShape, shapeSpan);
+  const constants = shape.every((e) => e.kind === 'const') ? shape.map((e) => (e as { value: number }).value) : null;
+  if (constants !== null) checkElementCount(fr, constants, shapeSpan);
+  // A negative size is a run-time error (E404) where the generate runs, as when it is computed
+  // at run time; so it is not a static shape, or `size()` would fold it and return it without
+  // running anything (`size(drop(2, xs))` of a one-element xs gave -1).
+  const staticShape = constants !== null && constants.every((d) => d >= 0) ? constants : null;
   const lowered = toLambda(fr, f, shape.map(() => 'i32'), span);
   return emitNode(fr, 'generate', lowered.shape, shape.length, staticShape, span, (id, outs) => ({
     kind: 'generate', id, outs, span: site(fr, span), shape, fn: lowered.lambda,

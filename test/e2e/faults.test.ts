@@ -192,14 +192,28 @@ const cases: readonly Case[] = [
     expect: ['E401', '(2 // 0)', '2:18'],
   },
   {
-    name: 'a scatter index out of range poisons the whole result: asking only its size succeeds',
+    name: 'a scatter index out of range breaks the whole result: asking only its size succeeds',
     source:
       'def main(xs: f64[n]):\n  ys = filter(lam x: x > 1.5, xs)\n  v = scatter(lam o, w: w, ys, zip(generate(size(ys), lam i: i + 1), ys))\n  return size(v)\n',
     inputs: { xs: f64s(1, 2, 3, 4, 5) },
     expect: { result: 4 },
   },
   {
-    name: 'a scatter index out of range poisons the whole result: any element read fails',
+    name: 'a scatter index out of range breaks its result even when it is empty',
+    source:
+      'def main(xs: f64[n]):\n  e = filter(lam x: x > 100.0, xs)\n  v = scatter(lam o, w: w, e, zip(generate(1, lam i: 1), generate(1, lam i: 2.0)))\n  return size(v), fold(+, v)\n',
+    inputs: { xs: f64s(1, 2) },
+    expect: ['E402', 'scatter: index 1 is out of range for a destination of shape [0] (position 0 of the source)', '3:7'],
+  },
+  {
+    name: 'an array built from a broken one is broken, even reading none of it',
+    source:
+      'def main(xs: f64[n]):\n  v = scatter(+, map(lam x: x, xs), zip(generate(1, lam i: 9), generate(1, lam i: 2.0)))\n  return gather(generate(0, lam i: 0), v)\n',
+    inputs: { xs: f64s(1, 2) },
+    expect: ['E402', 'scatter: index 9 is out of range for a destination of shape [2]', '2:7'],
+  },
+  {
+    name: 'a scatter index out of range breaks the whole result: any element read fails',
     source:
       'def main(xs: f64[n]):\n  ys = filter(lam x: x > 1.5, xs)\n  v = scatter(lam o, w: w, ys, zip(generate(size(ys), lam i: i + 1), ys))\n  return take(1, v)\n',
     inputs: { xs: f64s(1, 2, 3, 4, 5) },
@@ -222,6 +236,18 @@ const cases: readonly Case[] = [
     source: 'def main(xs: f64[n]):\n  s = 7 // 0\n  return map(lam x: x + f64(s), xs)\n',
     inputs: { xs: f64s() },
     expect: { result: [] },
+  },
+  {
+    name: 'a negative size asked through size() runs its generate: E404, never a negative size',
+    source: 'def main(xs: f64[n]):\n  ys = drop(2, xs)\n  return size(ys)\n',
+    inputs: { xs: f64s(1) },
+    expect: ['E404', 'generate: size -1 of dimension 0 is not a non-negative integer', '2:8'],
+  },
+  {
+    name: 'a negative size in a generate nobody runs is not an error',
+    source: 'def main(xs: f64[n]):\n  zs = drop(5, xs)\n  return size(xs)\n',
+    inputs: { xs: f64s(1) },
+    expect: { result: 1 },
   },
   {
     name: 'a scatter overwriting a poisoned destination element',

@@ -528,7 +528,9 @@ class Evaluator {
         const src = this.array(s.src);
         const seed = s.seed === null ? null : this.expr(s.seed, new Map());
         const elem = src.kind === 'bad' ? (s.seed?.t ?? 'f64') : src.elem;
-        const v = src.kind === 'bad' ? POISON : fold(s.op, src.elem, seed, src.data);
+        // A fold's result is an array of rank 0 (docs/LANGUAGE.md): built from a broken array, it
+        // is broken too, even over no elements.
+        const v = src.kind === 'bad' || src.broken === true ? POISON : fold(s.op, src.elem, seed, src.data);
         this.env.set(s.name, { kind: 'scalar', elem, v });
         return;
       }
