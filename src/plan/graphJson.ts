@@ -13,7 +13,7 @@
 // precedences from its destination, gather labels from the node order. A stated `fusible` or
 // `reason` may add infusibility but never contradict what the roles imply.
 
-import { noSpan, SourceFile, userError, type Span } from '../diagnostics/index.js';
+import { CompilerBug, noSpan, SourceFile, userError, type Span } from '../diagnostics/index.js';
 import type {
   ArrayGroup,
   DependenceGraph,
@@ -414,19 +414,34 @@ function topologicalOrder(where: Where, path: string, nodes: readonly NodeInfo[]
   return order;
 }
 
-/** A cycle among the nodes Kahn's algorithm could not order (those with indegree left). */
+/**
+ * A cycle among the nodes Kahn's algorithm could not order (those with indegree left), starting
+ * at its first node in the given order. Walks predecessors, not successors: a stuck node may lie
+ * downstream of a cycle and have no stuck successor, but every stuck node has a stuck
+ * predecessor (its indegree counts only predecessors that were never ordered), so the walk
+ * cannot end before a node repeats.
+ */
 function findCycle(n: number, succ: readonly (readonly number[])[], indegree: readonly number[]): number[] {
-  const stuck = new Set([...Array(n).keys()].filter((i) => indegree[i]! > 0));
-  // Walk backwards-free: from any stuck node follow stuck successors until a node repeats.
-  let current = [...stuck][0]!;
+  const stuck = (i: number): boolean => indegree[i]! > 0;
+  const stuckPred: number[] = new Array<number>(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    if (!stuck(i)) continue;
+    for (const j of succ[i]!) if (stuck(j) && stuckPred[j] === -1) stuckPred[j] = i;
+  }
+  let current = [...Array(n).keys()].find(stuck);
+  if (current === undefined) throw new CompilerBug('plan/graph-json', 'no node is left unordered, yet the order is incomplete');
   const seenAt = new Map<number, number>();
   const walk: number[] = [];
   while (!seenAt.has(current)) {
     seenAt.set(current, walk.length);
     walk.push(current);
-    current = succ[current]!.find((j) => stuck.has(j))!;
+    current = stuckPred[current]!;
+    if (current < 0) throw new CompilerBug('plan/graph-json', 'an unordered node has no unordered predecessor');
   }
-  return walk.slice(seenAt.get(current)!);
+  // The walk went against the arcs: reverse it, and start at the cycle's first node.
+  const cycle = walk.slice(seenAt.get(current)!).reverse();
+  const first = cycle.indexOf(Math.min(...cycle));
+  return [...cycle.slice(first), ...cycle.slice(0, first)];
 }
 
 const emptyLambda: Lambda = { params: [], lets: [], results: [] };
