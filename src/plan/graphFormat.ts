@@ -9,6 +9,14 @@ import type { ControlNode, ScalarType } from '../ir/types.js';
 export const graphJsonFormat = 'arrayfuse-graph';
 export const graphJsonVersion = 1;
 
+/**
+ * How deep `if` and `while` blocks may nest in a graph (the top-level block is depth 0; E629
+ * beyond). Reading, planning and rendering walk the blocks recursively, a few stack frames per
+ * level; the bound keeps every walk far from the stack's limit (the .fuse parser's bound on
+ * expression nesting, E124, is 200 levels too).
+ */
+export const maxGraphBlockDepth = 200;
+
 // ---------------------------------------------------------------------------------------------
 // The format (what graphToJson writes; what planGraph accepts after checking)
 // ---------------------------------------------------------------------------------------------

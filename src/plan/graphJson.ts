@@ -13,7 +13,7 @@
 // precedences from its destination, gather labels from the node order. A stated `fusible` or
 // `reason` may add infusibility but never contradict what the roles imply.
 
-import { noSpan, SourceFile, userError, type Span } from '../diagnostics/index.js';
+import { CompilerBug, noSpan, SourceFile, userError, type Span } from '../diagnostics/index.js';
 import type {
   ArrayGroup,
   DependenceGraph,
@@ -37,6 +37,7 @@ import {
   graphReadRoles,
   infusibleReasons,
   isControlKind,
+  maxGraphBlockDepth,
   nodeKinds,
   orderRuleOf,
   rolesOf,
@@ -61,7 +62,8 @@ function fail(where: Where, code: `E${number}`, path: string, message: string, n
 
 /**
  * Where the value at a JSON path (`$.edges[2].from`) lies in the text (already known to parse),
- * so that an error given text points at its line. Rescans the text: only errors call it.
+ * so that an error given text points at its line. Rescans the text: only errors call it. An
+ * explicit stack of open containers, not recursion: the text may nest arbitrarily deep.
  */
 function spanOfPath(text: string, path: string): Span | undefined {
   const spans = new Map<string, Span>();
@@ -74,31 +76,49 @@ function spanOfPath(text: string, path: string): Span | undefined {
     while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
     return JSON.parse(text.slice(start, ++i)) as string;
   };
-  const value = (at: string): void => {
+  interface Open {
+    readonly at: string;
+    readonly start: number;
+    readonly object: boolean;
+    count: number;
+  }
+  const open: Open[] = [];
+  let at: string | undefined = '$';
+  while (at !== undefined) {
+    // One value at `at`: a container is opened (closed below), a scalar is skipped whole.
     space();
     const start = i;
-    const open = text[i];
-    if (open === '{' || open === '[') {
-      const close = open === '{' ? '}' : ']';
+    const c = text[i];
+    if (c === '{' || c === '[') {
       i++;
+      open.push({ at, start, object: c === '{', count: 0 });
+    } else {
+      if (c === '"') string();
+      else while (i < text.length && !',]} \t\n\r'.includes(text[i]!)) i++;
+      spans.set(at, { start, end: i });
+    }
+    // The next value: the next member of the innermost open container, closing finished ones.
+    at = undefined;
+    while (at === undefined && open.length > 0) {
+      const top = open[open.length - 1]!;
       space();
-      for (let k = 0; i < text.length && text[i] !== close; k++) {
-        if (open === '{') {
+      if (text[i] === ',') i++;
+      space();
+      if (i < text.length && text[i] !== (top.object ? '}' : ']')) {
+        if (top.object) {
           const key = string();
           space();
           i++; // the colon
-          value(`${at}.${key}`);
-        } else value(`${at}[${k}]`);
-        space();
-        if (text[i] === ',') i++;
-        space();
+          at = `${top.at}.${key}`;
+        } else at = `${top.at}[${top.count}]`;
+        top.count++;
+      } else {
+        i++;
+        spans.set(top.at, { start: top.start, end: i });
+        open.pop();
       }
-      i++;
-    } else if (open === '"') string();
-    else while (i < text.length && !',]} \t\n\r'.includes(text[i]!)) i++;
-    spans.set(at, { start, end: i });
-  };
-  value('$');
+    }
+  }
   // A path naming a missing field or an unknown key's value falls back to what encloses it.
   for (let at = path; ; ) {
     const span = spans.get(at);
@@ -109,9 +129,19 @@ function spanOfPath(text: string, path: string): Span | undefined {
   }
 }
 
+/** A short rendering of a JSON value for messages: containers nested deeper than 3 show as `…`. */
 function show(v: Json): string {
-  const text = JSON.stringify(v);
-  return text === undefined ? String(v) : text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  const text = showShallow(v, 3);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+function showShallow(v: Json, depth: number): string {
+  if (typeof v !== 'object' || v === null) return JSON.stringify(v) ?? String(v);
+  if (depth === 0) return Array.isArray(v) ? '[…]' : '{…}';
+  // Long containers: the first few members are all a 40-character message can show.
+  if (Array.isArray(v)) return `[${v.slice(0, 8).map((x) => showShallow(x, depth - 1)).join(',')}${v.length > 8 ? ',…' : ''}]`;
+  const entries = Object.entries(v).slice(0, 8);
+  return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${showShallow(x, depth - 1)}`).join(',')}${Object.keys(v).length > 8 ? ',…' : ''}}`;
 }
 
 function objectAt(where: Where, v: Json, path: string, what: string, fields: readonly string[]): JsonObject {
@@ -184,6 +214,27 @@ function idAllocator(taken: ReadonlySet<number>): () => NodeId {
     while (taken.has(candidate)) candidate++;
     return candidate++;
   };
+}
+
+/**
+ * E629 when blocks nest deeper than maxGraphBlockDepth. Runs before anything that recurses over
+ * blocks, with an explicit stack, looking only at `nodes[i].blocks[k]` (their shapes are checked
+ * later).
+ */
+function checkBlockDepth(where: Where, top: Json): void {
+  const pending: { readonly block: Json; readonly path: string; readonly depth: number }[] = [{ block: top, path: '$', depth: 0 }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const { block, path, depth } = item;
+    if (depth > maxGraphBlockDepth) {
+      fail(where, 'E629', path, `blocks are nested more than ${maxGraphBlockDepth} deep`);
+    }
+    const nodes = typeof block === 'object' && block !== null ? (block as JsonObject)['nodes'] : undefined;
+    if (!Array.isArray(nodes)) continue;
+    nodes.forEach((n: Json, i) => {
+      const blocks = typeof n === 'object' && n !== null ? (n as JsonObject)['blocks'] : undefined;
+      if (Array.isArray(blocks)) blocks.forEach((b: Json, k) => pending.push({ block: b, path: `${path}.nodes[${i}].blocks[${k}]`, depth: depth + 1 }));
+    });
+  }
 }
 
 /** Every `id` given anywhere in the graph, checked for type and uniqueness first. */
@@ -414,19 +465,34 @@ function topologicalOrder(where: Where, path: string, nodes: readonly NodeInfo[]
   return order;
 }
 
-/** A cycle among the nodes Kahn's algorithm could not order (those with indegree left). */
+/**
+ * A cycle among the nodes Kahn's algorithm could not order (those with indegree left), starting
+ * at its first node in the given order. Walks predecessors, not successors: a stuck node may lie
+ * downstream of a cycle and have no stuck successor, but every stuck node has a stuck
+ * predecessor (its indegree counts only predecessors that were never ordered), so the walk
+ * cannot end before a node repeats.
+ */
 function findCycle(n: number, succ: readonly (readonly number[])[], indegree: readonly number[]): number[] {
-  const stuck = new Set([...Array(n).keys()].filter((i) => indegree[i]! > 0));
-  // Walk backwards-free: from any stuck node follow stuck successors until a node repeats.
-  let current = [...stuck][0]!;
+  const stuck = (i: number): boolean => indegree[i]! > 0;
+  const stuckPred: number[] = new Array<number>(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    if (!stuck(i)) continue;
+    for (const j of succ[i]!) if (stuck(j) && stuckPred[j] === -1) stuckPred[j] = i;
+  }
+  let current = [...Array(n).keys()].find(stuck);
+  if (current === undefined) throw new CompilerBug('plan/graph-json', 'no node is left unordered, yet the order is incomplete');
   const seenAt = new Map<number, number>();
   const walk: number[] = [];
   while (!seenAt.has(current)) {
     seenAt.set(current, walk.length);
     walk.push(current);
-    current = succ[current]!.find((j) => stuck.has(j))!;
+    current = stuckPred[current]!;
+    if (current < 0) throw new CompilerBug('plan/graph-json', 'an unordered node has no unordered predecessor');
   }
-  return walk.slice(seenAt.get(current)!);
+  // The walk went against the arcs: reverse it, and start at the cycle's first node.
+  const cycle = walk.slice(seenAt.get(current)!).reverse();
+  const first = cycle.indexOf(Math.min(...cycle));
+  return [...cycle.slice(first), ...cycle.slice(0, first)];
 }
 
 const emptyLambda: Lambda = { params: [], lets: [], results: [] };
@@ -726,6 +792,7 @@ export function parseGraphJson(json: string | unknown, options: Pick<PlanOptions
   if (top['format'] !== graphJsonFormat) fail(where, 'E611', '$.format', `expected "${graphJsonFormat}", found ${show(top['format'])}`);
   if (top['version'] !== graphJsonVersion) fail(where, 'E611', '$.version', `this arrayfuse reads graph format version ${graphJsonVersion}, not ${show(top['version'])}`);
   if (top['name'] !== undefined) stringAt(where, top['name'], '$.name');
+  checkBlockDepth(where, value);
   const ids = new Map<number, string>();
   collectIds(where, value, '$', ids);
   const ctx: ReadContext = {

@@ -82,6 +82,17 @@ export function checkTimeLimit(seconds: number | undefined): void {
   }
 }
 
+/** E609 for a weight that is negative or not finite: costs are sums of non-negative terms. */
+export function checkWeights(weights: CostWeights | undefined): void {
+  for (const [kind, table] of [['array', weights?.arrays], ['edge', weights?.edges]] as const) {
+    for (const [key, w] of Object.entries(table ?? {})) {
+      if (!(typeof w === 'number' && Number.isFinite(w) && w >= 0)) {
+        throw userError('E609', `the ${kind} weight of \`${key}\` must be a finite non-negative number, not ${w}`);
+      }
+    }
+  }
+}
+
 /** Dependence graphs of every block of a program, with resolved weights. */
 export function programGraphs(program: Program, weights: CostWeights = {}, shapes: EntrySizes = {}): BlockGraphs {
   const sizes = staticSizes(program, shapes);
@@ -138,6 +149,20 @@ function blockGraphs(block: Block, context: GraphContext, weights: CostWeights, 
   return { graph, weights: modelWeights, children };
 }
 
+/** Where a block's lower bound comes from (said in the plan's notes unless HiGHS proved it). */
+type BoundSource =
+  /** HiGHS proved the plan optimal: bound = objective. */
+  | 'optimal'
+  /** HiGHS' best bound when the time limit stopped it. */
+  | 'solver'
+  /** The model's objective with every variable at its cheapest bound (HiGHS had none yet). */
+  | 'box'
+  /** 0: every cost term is non-negative (no model was built in time). */
+  | 'zero';
+
+/** Which plan a block uses under the ILP strategy. */
+type Choice = 'ilp' | 'greedy-down' | 'greedy-up';
+
 interface BlockOutcome {
   readonly plan: BlockPlan;
   readonly status: SolveStatus;
@@ -145,6 +170,8 @@ interface BlockOutcome {
   readonly bound: number | null;
   readonly nodes: number;
   readonly notes: readonly string[];
+  readonly choice?: Choice;
+  readonly boundSource?: BoundSource;
 }
 
 /** The ILP assignment of one block from a solved model. */
@@ -157,14 +184,111 @@ function assignmentFromSolution(graph: DependenceGraph, model: IlpModel, values:
   return { cluster: splitByPi(graph, pi, fused, order), level: pi, order, manifest };
 }
 
-function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof solveModel>[0], deadline: number, tuning: IlpTuning): BlockOutcome {
+/**
+ * A lower bound of the model's objective with no solving: every column at whichever of its
+ * bounds is cheaper. Valid for every plan, since the model is exact (each plan is a point of
+ * it at exactly its cost).
+ */
+function boxBound(model: IlpModel): number {
+  let bound = model.offset;
+  for (const c of model.columns) bound += Math.min(c.cost * c.lower, c.cost * c.upper);
+  return bound;
+}
+
+/**
+ * The time one planning call may spend, shared out over the blocks it plans. Each block gets
+ * the remaining time in proportion to its size (nodes + edges + 1) among the blocks not yet
+ * planned, so a big root block cannot starve its nested blocks and time a block leaves unused
+ * passes on to the next.
+ */
+export interface TimeBudget {
+  /** performance.now() milliseconds by which every block is planned. */
+  readonly deadline: number;
+  /** Summed size of the blocks not yet planned. */
+  remainingSize: number;
+}
+
+function blockSize(bg: BlockGraphs): number {
+  return 1 + bg.graph.nodes.length + bg.graph.edges.length;
+}
+
+/** Every block of the tree, root first, without recursion (blocks may nest deeply). */
+function allBlocks(root: BlockGraphs): BlockGraphs[] {
+  const out: BlockGraphs[] = [];
+  const pending = [root];
+  for (let b = pending.pop(); b !== undefined; b = pending.pop()) {
+    out.push(b);
+    for (const blocks of Object.values(b.children)) pending.push(...blocks);
+  }
+  return out;
+}
+
+/**
+ * The part of the limit kept back for what follows the last solve and cannot be stopped:
+ * HiGHS running past its own limit (it checks the clock between phases), extracting the plan,
+ * and the caller's validation of it (src/driver), which took 25–130 µs per node and edge on a
+ * loaded 2-core machine (bench/plan/time-limit.test.ts). 3 % of the limit plus 0.1 ms per node
+ * and edge, at most half the limit.
+ */
+function reserveMs(limitMs: number, totalSize: number): number {
+  return Math.min(limitMs / 2, 0.03 * limitMs + 0.1 * totalSize);
+}
+
+/** The time budget of one planning call that started at `started` (performance.now()). */
+function timeBudget(graphs: BlockGraphs, started: number, limitSeconds: number): TimeBudget {
+  const totalSize = allBlocks(graphs).reduce((s, b) => s + blockSize(b), 0);
+  const limitMs = limitSeconds * 1000;
+  return { deadline: started + limitMs - reserveMs(limitMs, totalSize), remainingSize: totalSize };
+}
+
+/** This block's deadline: its share of the time left (see TimeBudget). */
+function blockDeadline(bg: BlockGraphs, budget: TimeBudget): number {
+  const now = performance.now();
+  const size = blockSize(bg);
+  const share = budget.remainingSize > 0 ? size / budget.remainingSize : 1;
+  budget.remainingSize -= size;
+  return now + Math.max(0, budget.deadline - now) * share;
+}
+
+/**
+ * One block under the ILP strategy, within its share of the time limit. Both greedy walks run
+ * first, to the end: the better of their plans
+ * starts HiGHS, so its incumbent is never worse, and is the plan if HiGHS is stopped with
+ * nothing better or there is no time left to build the model. The block's plan is the
+ * cheapest of the ILP's incumbent and the two greedy plans; its bound is HiGHS' when it has
+ * one, else the model's box bound, else 0.
+ */
+function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof solveModel>[0], budget: TimeBudget, tuning: IlpTuning): BlockOutcome {
   const { graph } = bg;
+  const deadline = blockDeadline(bg, budget);
+  // The walks are not stopped by the deadline: their plans are the floor every block's plan
+  // must reach (about 0.3 s each at 1,000 combinators; bench/plan/time-limit.test.ts).
+  const walks = (['down', 'up'] as const).map((direction) => {
+    const assignment = greedyAssignment(graph, direction);
+    const plan = blockPlanFromAssignment(graph, assignment);
+    return { choice: `greedy-${direction}` as const, assignment, plan, objective: blockPlanCost(graph, plan, cost, bg.weights) };
+  });
+  // The better greedy plan; greedy-down on a tie.
+  const greedy = walks[1]!.objective < walks[0]!.objective ? walks[1]! : walks[0]!;
+  const fallback = (status: SolveStatus, bound: number, boundSource: BoundSource, nodes: number): BlockOutcome => ({
+    plan: greedy.plan,
+    status,
+    objective: greedy.objective,
+    bound,
+    nodes,
+    notes: [],
+    choice: greedy.choice,
+    boundSource,
+  });
+  if (performance.now() >= deadline) return fallback('fallback-greedy', 0, 'zero', 0);
   const model = buildModel(graph, cost, bg.weights, { cuts: tuning.cuts ?? true });
-  const timeLimitSeconds = Math.max(0, (deadline - performance.now()) / 1000);
-  const start = (tuning.warmStart ?? true) ? startFromAssignment(graph, model, greedyAssignment(graph, 'down')) : null;
+  if (performance.now() >= deadline) return fallback('fallback-greedy', boxBound(model), 'box', 0);
+  const start = (tuning.warmStart ?? true) ? startFromAssignment(graph, model, greedy.assignment) : null;
   const result = solveModel(loaded, model, {
     feasibilityJump: tuning.feasibilityJump ?? false,
-    timeLimitSeconds,
+    // HiGHS checks its clock between phases and overran its limit by up to 8 % at 1,000
+    // combinators (bench/plan/time-limit.test.ts): it gets 90 % of the block's time left.
+    timeLimitSeconds: Math.max(0, (0.9 * (deadline - performance.now())) / 1000),
     ...(start === null ? {} : { start }),
     ...(tuning.highsOptions === undefined ? {} : { highsOptions: tuning.highsOptions }),
   });
@@ -174,30 +298,23 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof
     writeFileSync(file, toLpText(model));
     throw new CompilerBug('plan/ilp', `the fusion ILP is ${result.outcome} (HiGHS status ${result.modelStatus}); the model is in ${file}`);
   }
-  if (result.outcome === 'no-solution' || result.values === null) {
-    const plan = blockPlanFromAssignment(graph, greedyAssignment(graph, 'down'));
-    return {
-      plan,
-      status: 'fallback-greedy',
-      objective: blockPlanCost(graph, plan, cost, bg.weights),
-      bound: result.bound,
-      nodes: result.nodes,
-      notes: ['the ILP found no plan within the time limit; this block uses greedy-down\'s plan'],
-    };
-  }
+  // HiGHS reports −∞ (or nothing) as its bound until its root LP is solved.
+  const solverBound = result.bound !== null && Number.isFinite(result.bound) ? result.bound : null;
+  const [bound, boundSource]: [number, BoundSource] = solverBound === null ? [boxBound(model), 'box'] : [solverBound, 'solver'];
+  if (result.outcome === 'no-solution' || result.values === null) return fallback('fallback-greedy', bound, boundSource, result.nodes);
   const plan = blockPlanFromAssignment(graph, assignmentFromSolution(graph, model, result.values));
   const objective = blockPlanCost(graph, plan, cost, bg.weights);
-  if (result.outcome === 'optimal' && result.objective !== null && Math.abs(result.objective - objective) > 1e-6 * Math.max(1, Math.abs(objective))) {
-    throw new CompilerBug('plan/ilp', `the ILP objective ${result.objective} differs from its plan's cost ${objective}`);
+  if (result.outcome === 'optimal') {
+    if (result.objective !== null && Math.abs(result.objective - objective) > 1e-6 * Math.max(1, Math.abs(objective))) {
+      throw new CompilerBug('plan/ilp', `the ILP objective ${result.objective} differs from its plan's cost ${objective}`);
+    }
+    if (greedy.objective < objective - 1e-6 * Math.max(1, Math.abs(objective))) {
+      throw new CompilerBug('plan/ilp', `${greedy.choice}'s plan costs ${greedy.objective}, below the ILP's proven optimum ${objective}`);
+    }
+    return { plan, status: 'optimal', objective, bound: objective, nodes: result.nodes, notes: [], choice: 'ilp', boundSource: 'optimal' };
   }
-  return {
-    plan,
-    status: result.outcome === 'optimal' ? 'optimal' : 'time-limit',
-    objective,
-    bound: result.outcome === 'optimal' ? objective : result.bound,
-    nodes: result.nodes,
-    notes: [],
-  };
+  if (greedy.objective < objective) return fallback('time-limit', bound, boundSource, result.nodes);
+  return { plan, status: 'time-limit', objective, bound, nodes: result.nodes, notes: [], choice: 'ilp', boundSource };
 }
 
 function planBlockHeuristic(bg: BlockGraphs, cost: CostSpec, strategy: Exclude<Strategy, 'ilp'>): BlockOutcome {
@@ -207,39 +324,83 @@ function planBlockHeuristic(bg: BlockGraphs, cost: CostSpec, strategy: Exclude<S
   return { plan, status: 'heuristic', objective: blockPlanCost(bg.graph, plan, cost, bg.weights), bound: null, nodes: 0, notes: [] };
 }
 
-/** Plans every block, children included; outcomes in visiting order (root first). */
-function planTree(bg: BlockGraphs, planBlock: (bg: BlockGraphs) => BlockOutcome, outcomes: BlockOutcome[]): BlockPlan {
-  const own = planBlock(bg);
-  outcomes.push(own);
-  const children: Record<number, readonly BlockPlan[]> = {};
-  for (const [id, blocks] of Object.entries(bg.children)) children[Number(id)] = blocks.map((b) => planTree(b, planBlock, outcomes));
-  return { ...own.plan, children };
+/**
+ * Plans every block, children included; outcomes in visiting order (root first). Without
+ * recursion: blocks may nest deeply. Plans are assembled bottom-up once every block has one.
+ */
+function planTree(root: BlockGraphs, planBlock: (bg: BlockGraphs) => BlockOutcome, outcomes: BlockOutcome[]): BlockPlan {
+  const blocks = allBlocks(root);
+  const own = new Map<BlockGraphs, BlockOutcome>();
+  for (const bg of blocks) {
+    const outcome = planBlock(bg);
+    own.set(bg, outcome);
+    outcomes.push(outcome);
+  }
+  const plans = new Map<BlockGraphs, BlockPlan>();
+  // allBlocks lists every block before the blocks inside it, so the reverse has children first.
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const bg = blocks[i]!;
+    const children: Record<number, readonly BlockPlan[]> = {};
+    for (const [id, inner] of Object.entries(bg.children)) children[Number(id)] = inner.map((b) => plans.get(b)!);
+    plans.set(bg, { ...own.get(bg)!.plan, children });
+  }
+  return plans.get(root)!;
 }
 
 const statusRank: Readonly<Record<SolveStatus, number>> = { optimal: 0, heuristic: 0, 'time-limit': 1, 'fallback-greedy': 2 };
 
+/** What the ILP strategy's notes say about where plans and bounds came from, when not all proven. */
+function ilpNotes(outcomes: readonly BlockOutcome[]): string[] {
+  const count = (pred: (o: BlockOutcome) => boolean): number => outcomes.filter(pred).length;
+  const blocks = (k: number): string => (k === 1 ? '1 block' : `${k} blocks`);
+  const notes: string[] = [];
+  const skipped = count((o) => o.status === 'fallback-greedy');
+  if (skipped > 0) notes.push(`the time limit left the ILP no plan in ${blocks(skipped)}; each uses the cheaper of greedy-down's and greedy-up's plans`);
+  const greedyBetter = count((o) => o.status === 'time-limit' && o.choice !== 'ilp');
+  if (greedyBetter > 0) notes.push(`in ${blocks(greedyBetter)} a greedy plan is cheaper than the ILP's incumbent when time ran out, and is used instead`);
+  const box = count((o) => o.boundSource === 'box');
+  const zero = count((o) => o.boundSource === 'zero');
+  if (box + zero > 0) {
+    const parts = [
+      ...(box > 0 ? [`in ${blocks(box)} the model's objective with every variable at its cheapest bound (HiGHS had no bound yet)`] : []),
+      ...(zero > 0 ? [`in ${blocks(zero)} 0, as no model was built in time (every cost term is non-negative)`] : []),
+    ];
+    notes.push(`bound: HiGHS' bound where it has one; ${parts.join('; ')}`);
+  }
+  return notes;
+}
+
 /** Plans a program's already-built graphs. */
 export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {}): Promise<Plan> {
+  return planGraphsSince(graphs, options, null);
+}
+
+/**
+ * planGraphs with the time already spent on the call (`started`, performance.now(), before the
+ * graphs were built; null: now) counted against the time limit and in `timeMs`.
+ */
+async function planGraphsSince(graphs: BlockGraphs, options: PlanOptions, started: number | null): Promise<Plan> {
   const strategy = options.strategy ?? 'ilp';
   const cost = resolveCost(options.cost);
   checkTimeLimit(options.timeLimitSeconds);
+  checkWeights(options.weights);
   const outcomes: BlockOutcome[] = [];
   let root: BlockPlan;
   let timeMs: number;
   if (strategy === 'ilp') {
     const loaded = await (options.solver ?? createSolverLoader()).load();
-    const start = performance.now();
-    const deadline = start + (options.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS) * 1000;
-    root = planTree(graphs, (bg) => planBlockIlp(bg, cost, loaded, deadline, options.ilpTuning ?? {}), outcomes);
+    const start = started ?? performance.now();
+    const budget = timeBudget(graphs, start, options.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS);
+    root = planTree(graphs, (bg) => planBlockIlp(bg, cost, loaded, budget, options.ilpTuning ?? {}), outcomes);
     timeMs = performance.now() - start;
   } else {
-    const start = performance.now();
+    const start = started ?? performance.now();
     root = planTree(graphs, (bg) => planBlockHeuristic(bg, cost, strategy), outcomes);
     timeMs = performance.now() - start;
   }
   const objective = outcomes.reduce((s, o) => s + o.objective, 0);
   const status = strategy === 'ilp' ? outcomes.reduce<SolveStatus>((s, o) => (statusRank[o.status] > statusRank[s] ? o.status : s), 'optimal') : 'heuristic';
-  const bound = strategy === 'ilp' && outcomes.every((o) => o.bound !== null) ? outcomes.reduce((s, o) => s + o.bound!, 0) : null;
+  const bound = strategy === 'ilp' ? outcomes.reduce((s, o) => s + o.bound!, 0) : null;
   return {
     strategy,
     cost: cost.text,
@@ -251,7 +412,7 @@ export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {})
       gap: bound === null ? null : Math.max(0, (objective - bound) / Math.max(1, Math.abs(objective))),
       nodes: strategy === 'ilp' ? outcomes.reduce((s, o) => s + o.nodes, 0) : null,
       timeMs,
-      notes: [...outcomes.flatMap((o) => o.notes), ...unknownFactorNotes(graphs, cost)],
+      notes: [...(strategy === 'ilp' ? ilpNotes(outcomes) : []), ...unknownFactorNotes(graphs, cost)],
     },
   };
 }
@@ -263,15 +424,13 @@ export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {})
 function unknownFactorNotes(bg: BlockGraphs, cost: CostSpec): string[] {
   if (!cost.terms.some((t) => t.term === 'recompute')) return [];
   const unknown: string[] = [];
-  const visit = (b: BlockGraphs): void => {
+  for (const b of allBlocks(bg)) {
     const { graph } = b;
     for (const node of graph.nodes) {
       const fusibleSource = graph.edges.some((e) => e.to === node.id && e.fusible && e.reads.some((r) => r.order === 'label'));
       if (fusibleSource && gatherFactor(graph, node, b.weights) === null) unknown.push(node.name);
     }
-    for (const blocks of Object.values(b.children)) blocks.forEach(visit);
-  };
-  visit(bg);
+  }
   if (unknown.length === 0) return [];
   return [
     `recompute: the sizes of ${unknown.map((name) => `\`${name}\``).join(', ')} or of their sources are not known at compile time, so work fused into them is not charged (give input shapes)`,
@@ -282,5 +441,11 @@ function unknownFactorNotes(bg: BlockGraphs, cost: CostSpec): string[] {
 export async function plan(program: Program, options: PlanOptions = {}): Promise<Plan> {
   resolveCost(options.cost);
   checkTimeLimit(options.timeLimitSeconds);
-  return planGraphs(programGraphs(program, options.weights, options.shapes), options);
+  checkWeights(options.weights);
+  // Load HiGHS first (once per loader, reported apart), so building the graphs counts against
+  // the time limit and the solver's loading does not.
+  const solver = options.solver ?? createSolverLoader();
+  if ((options.strategy ?? 'ilp') === 'ilp') await solver.load();
+  const started = performance.now();
+  return planGraphsSince(programGraphs(program, options.weights, options.shapes), { ...options, solver }, started);
 }

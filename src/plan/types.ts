@@ -38,9 +38,9 @@ export interface BlockPlan {
 export type SolveStatus =
   /** The solver proved the plan optimal for the cost. */
   | 'optimal'
-  /** A time limit stopped the solver; the plan is its best incumbent (see `gap`). */
+  /** A time limit stopped the solver; the plan is the cheapest of its incumbent and the greedy plans (see `gap`). */
   | 'time-limit'
-  /** The solver found no plan in time; the plan is greedy-down's, as the plan says. */
+  /** The solver found no plan in time; the plan is the better greedy plan, as the notes say. */
   | 'fallback-greedy'
   /** A heuristic strategy (greedy-down, greedy-up, none): no optimality claim. */
   | 'heuristic';
@@ -49,13 +49,13 @@ export interface SolverStats {
   readonly status: SolveStatus;
   /** The cost of this plan under `cost`, recomputed from the plan. */
   readonly objective: number;
-  /** Best proven lower bound (ilp only; equals objective when optimal). */
+  /** A proven lower bound (ilp: always; equals objective when optimal; notes say where it came from). */
   readonly bound: number | null;
   /** Relative gap (objective − bound) / max(1, |objective|); 0 when optimal. */
   readonly gap: number | null;
   /** Branch-and-bound nodes, summed over the blocks' models (ilp only). */
   readonly nodes: number | null;
-  /** Milliseconds spent building models and solving, solver loading excluded. */
+  /** Milliseconds from the call (graphs, models, solving), solver loading excluded. */
   readonly timeMs: number;
   /** Human-readable remarks, e.g. why a fallback happened. */
   readonly notes: readonly string[];

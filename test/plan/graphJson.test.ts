@@ -11,10 +11,11 @@ import { SourceFile, UserError, type Diagnostic } from '../../src/diagnostics/in
 import type { Program } from '../../src/ir/types.js';
 import { lowerModule } from '../../src/lower/index.js';
 import { parseGraphJson, planGraph } from '../../src/plan/graphJson.js';
-import type { GraphJson } from '../../src/plan/graphFormat.js';
+import { maxGraphBlockDepth, type GraphJson } from '../../src/plan/graphFormat.js';
 import { graphToJson } from '../../src/plan/graphToJson.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { plan, programGraphs, type BlockGraphs } from '../../src/plan/index.js';
+import { renderPlanDot, renderPlanJson, renderPlanText } from '../../src/plan/render.js';
 import { parseModule } from '../../src/syntax/index.js';
 import { arbitraryCase } from '../util/index.js';
 import { arr, arrayParam, bin, block, cast, i32, lam, nodes, program as buildProgram, scalarParam, scalarStmt, scalarValue, v } from '../ir/builders.js';
@@ -64,6 +65,18 @@ const simple1: GraphJson = {
   ],
   results: ['bs'],
 };
+
+/** A graph of `depth` `if` nodes, each in the then-block of the one before (built without recursion). */
+function nestedIfs(depth: number): GraphJson {
+  let inner: GraphJson['nodes'] = [];
+  for (let i = 0; i < depth; i++) inner = [{ name: `c${i}`, kind: 'if', blocks: [{ nodes: inner }, { nodes: [] }] }];
+  return { format: 'arrayfuse-graph', version: 1, nodes: inner };
+}
+
+/** nestedIfs as text, for depths JSON.stringify cannot write (its recursion overflows). */
+function nestedIfsText(depth: number): string {
+  return `{"format": "arrayfuse-graph", "version": 1, "nodes": ${'[{"name": "c", "kind": "if", "blocks": [{"nodes": '.repeat(depth)}[]${'}, {"nodes": []}]}]'.repeat(depth)}}`;
+}
 
 /** A deep copy of simple1 changed by `edit`, for the error table. */
 function broken(edit: (g: Record<string, any>) => void): unknown {
@@ -331,6 +344,8 @@ describe('malformed graphs: one UserError each, with its code and JSON path', ()
     ['infusible without a reason', 'E619', '$.edges[2]: say why this edge is infusible', broken((g) => (g.edges[2].fusible = false))],
     ['unknown reason', 'E619', '$.edges[2].reason: unknown reason "slow"', broken((g) => { g.edges[2].fusible = false; g.edges[2].reason = 'slow'; })],
     ['cycle', 'E620', '$: the graph has a cycle: as -> bs -> as', broken((g) => g.edges.push({ from: 'bs', to: 'as', role: 'map-input' }))],
+    ['cycle with a node downstream of it listed first', 'E620', '$: the graph has a cycle: as -> bs -> as', broken((g) => { g.nodes.unshift({ name: 'ds', kind: 'map' }); g.edges.push({ from: 'bs', to: 'as', role: 'map-input' }, { from: 'bs', to: 'ds', role: 'map-input' }); })],
+    ['cycle of three with a chain below it', 'E620', '$: the graph has a cycle: as -> cs -> ds -> as', broken((g) => { g.nodes.push({ name: 'cs', kind: 'map' }, { name: 'ds', kind: 'map' }, { name: 'es', kind: 'map' }); g.nodes.unshift({ name: 'fs', kind: 'map' }); g.edges.push({ from: 'as', to: 'cs', role: 'map-input' }, { from: 'cs', to: 'ds', role: 'map-input' }, { from: 'ds', to: 'as', role: 'map-input' }, { from: 'ds', to: 'es', role: 'map-input' }, { from: 'es', to: 'fs', role: 'map-input' }); })],
     ['self loop', 'E620', '$: `as` depends on itself', broken((g) => g.edges.push({ from: 'as', to: 'as', role: 'indexed' }))],
     ['scatter without a dest', 'E621', '$.nodes[2]: the scatter `cs` has no destination', broken((g) => { g.nodes.push({ name: 'cs', kind: 'scatter' }); g.edges.push({ from: 'bs', to: 'cs', role: 'scatter-values' }); })],
     ['scatter with two dests', 'E621', '$.edges[4]: the scatter `cs` already has the destination `bs`', broken((g) => { g.nodes.push({ name: 'cs', kind: 'scatter' }); g.edges.push({ from: 'bs', to: 'cs', role: 'scatter-dest' }, { from: 'xs', to: 'cs', role: 'scatter-dest' }); })],
@@ -349,6 +364,9 @@ describe('malformed graphs: one UserError each, with its code and JSON path', ()
     ['while with one block', 'E626', '$.nodes[2].blocks: a `while` node has two blocks', broken((g) => g.nodes.push({ name: 'c', kind: 'while', blocks: [{ nodes: [] }] }))],
     ['map with blocks', 'E626', '$.nodes[0].blocks: only `if` and `while` nodes have blocks', broken((g) => (g.nodes[0].blocks = []))],
     ['error inside a nested block', 'E613', '$.nodes[2].blocks[0].nodes[0].kind: unknown node kind "mop"', broken((g) => g.nodes.push({ name: 'c', kind: 'if', blocks: [{ nodes: [{ name: 'k', kind: 'mop' }] }, { nodes: [] }] }))],
+    ['blocks nested too deep', 'E629', `blocks are nested more than ${maxGraphBlockDepth} deep`, nestedIfs(maxGraphBlockDepth + 1)],
+    ['blocks nested far too deep', 'E629', `blocks are nested more than ${maxGraphBlockDepth} deep`, nestedIfsText(5000)],
+    ['a deeply nested value where a string belongs', 'E612', '$.name: expected a non-empty string, found [[[[…]]]]', `{"format": "arrayfuse-graph", "version": 1, "name": ${'['.repeat(100_000)}${']'.repeat(100_000)}, "nodes": []}`],
     ['unknown element type', 'E627', '$.inputs[0].elems[0]: unknown element type "int"', broken((g) => (g.inputs[0].elems = ['int']))],
     ['elems of the wrong length', 'E627', '$.nodes[0].elems: expected 1 element type(s), one per array, found 2', broken((g) => (g.nodes[0].elems = ['f64', 'f64']))],
   ];
@@ -413,6 +431,18 @@ describe('malformed graphs: one UserError each, with its code and JSON path', ()
       expect(d.file?.name).toBe('input.json');
       expect(d.file?.lineCol(d.span!.start)).toEqual({ line: 3, col: 16 });
     }
+  });
+
+  it(`blocks nested ${maxGraphBlockDepth} deep plan under every strategy and render`, async () => {
+    const graphs = parseGraphJson(nestedIfs(maxGraphBlockDepth));
+    for (const strategy of ['ilp', 'greedy-down', 'greedy-up', 'none'] as const) {
+      const p = await planGraph(nestedIfs(maxGraphBlockDepth), { solver, strategy });
+      expect(p.stats.objective).toBe(0);
+      expect(renderPlanText(graphs, p)).toContain(`then block of c${maxGraphBlockDepth - 1}`);
+      expect(JSON.stringify(renderPlanJson(graphs, p))).toContain('"c0"');
+      expect(renderPlanDot(graphs, p)).toContain(`c${maxGraphBlockDepth - 1}`);
+    }
+    expect(JSON.stringify(graphToJson(graphs, 'deep'))).toContain('"c0"');
   });
 
   it('planGraph rejects the same way (no plan is made from a bad graph)', async () => {
