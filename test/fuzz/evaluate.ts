@@ -49,10 +49,14 @@ export type Verdict =
   | { readonly k: 'fault'; readonly mayReject: boolean }
   /** The program must be rejected before it runs (an integer literal that fits no type). */
   | { readonly k: 'reject' }
-  | { readonly k: 'unknown'; readonly why: string };
+  /** `unspecified`: the language leaves the outcome open (modes may differ, too). */
+  | { readonly k: 'unknown'; readonly why: string; readonly unspecified?: boolean };
 
 /** Ends evaluation with an "unknown" verdict. */
 class Unknown extends Error {}
+
+/** Ends evaluation where the language leaves the result open, for every mode alike. */
+class Unspecified extends Unknown {}
 
 const I32_MIN = -2147483648;
 const I32_MAX = 2147483647;
@@ -70,10 +74,64 @@ function operandType(a: Expr, b: Expr): Elem {
  * operation is on floats may become f64 or be rejected; where it is on integers (or stands
  * alone) it must be rejected; `-2147483648` may be accepted (it fits) or rejected (its digits do not).
  */
+/**
+ * Whether an expression reads nothing but literals and the names in `known` (scalar entry
+ * parameters never re-bound: compilation is specialised to their values), so lowering
+ * evaluates it.
+ */
+function closed(e: Expr, known: ReadonlySet<string> = new Set()): boolean {
+  switch (e.k) {
+    case 'lit':
+      return true;
+    case 'ref':
+      return known.has(e.name);
+    case 'size':
+    case 'read':
+      return false;
+    case 'arith':
+    case 'cmp':
+    case 'minmax':
+    case 'logic':
+      return closed(e.a, known) && closed(e.b, known);
+    case 'not':
+    case 'neg':
+    case 'cast':
+      return closed(e.a, known);
+    case 'sel':
+      return closed(e.c, known) && closed(e.a, known) && closed(e.b, known);
+    default:
+      return e satisfies never;
+  }
+}
+
+/** Every name a statement list binds, nested blocks included. */
+function boundNames(body: readonly Stmt[], out = new Set<string>()): Set<string> {
+  for (const s of body) {
+    if (s.k === 'let') s.names.forEach((n) => out.add(n));
+    if (s.k === 'scalar' || s.k === 'fold') out.add(s.name);
+    if (s.k === 'if') [s.then, s.else].forEach((b) => boundNames(b, out));
+    if (s.k === 'while') {
+      out.add(s.counter);
+      boundNames(s.body, out);
+    }
+    if (s.k === 'for') {
+      out.add(s.iv);
+      boundNames(s.body, out);
+    }
+  }
+  return out;
+}
+
 export function literalDemand(p: Prog): 'none' | 'mayReject' | 'mustReject' {
   let demand: 'none' | 'mayReject' | 'mustReject' = 'none';
+  // Code under an `if` on a closed condition is decided at compile time: the branch not taken
+  // is never lowered, so its literals are never typed (LANGUAGE.md §2).
+  let staticBranches = 0;
+  const rebound = boundNames(p.body);
+  const staticScalars = new Set(p.params.filter((q) => q.rank === 0 && !rebound.has(q.name)).map((q) => q.name));
   const raise = (d: 'mayReject' | 'mustReject'): void => {
-    if (demand !== 'mustReject') demand = d;
+    const weakened = staticBranches > 0 ? 'mayReject' : d;
+    if (demand !== 'mustReject') demand = weakened;
   };
   const visit = (e: Expr, context: Elem): void => {
     if (e.k === 'lit') {
@@ -86,6 +144,9 @@ export function literalDemand(p: Prog): 'none' | 'mayReject' | 'mustReject' {
       case 'cmp':
       case 'minmax': {
         const t = operandType(e.a, e.b);
+        // Arithmetic among integer literals is exact at compile time and checked where it takes
+        // a type (E312), where this evaluator wraps: either answer is acceptable.
+        if (e.k === 'arith' && t !== 'f64' && closed(e)) raise('mayReject');
         visit(e.a, t);
         visit(e.b, t);
         return;
@@ -133,11 +194,15 @@ export function literalDemand(p: Prog): 'none' | 'mayReject' | 'mustReject' {
         case 'fold':
           top(s.seed);
           break;
-        case 'if':
+        case 'if': {
           top(s.c);
+          const decided = closed(s.c, staticScalars);
+          if (decided) staticBranches++;
           stmts(s.then);
           stmts(s.else);
+          if (decided) staticBranches--;
           break;
+        }
         case 'while':
           top(s.bound);
           stmts(s.body);
@@ -353,12 +418,16 @@ class Evaluator {
   /** A generate size or count: a non-negative integer, else the array cannot be built. */
   private count(e: Expr): number | null {
     const n = this.expr(e, new Map());
-    return n === POISON || !Number.isInteger(n) || n < 0 ? null : n;
+    if (n === POISON || !Number.isInteger(n) || n < 0) return null;
+    // A size only a rejected literal can make (4294967297): the program is rejected or too big.
+    if (n > 1_000_000) throw new Unknown(`a size of ${n} elements`);
+    return n;
   }
 
   private scatterInto(dest: ArrV, c: Combine, index: readonly V[], vals: readonly V[]): ArrV | BadV {
     if (index.length !== vals.length) return this.bad();
     const out = dest.data.slice();
+    const written = new Set<number>();
     for (let p = 0; p < index.length; p++) {
       const t = index[p]!;
       // Which element an update lands on is unknown: every element is suspect, but the shape
@@ -367,6 +436,10 @@ class Evaluator {
         this.faulted = true;
         return { kind: 'array', elem: dest.elem, shape: dest.shape, data: out.map(() => POISON), broken: true };
       }
+      // Several updates of one element apply `op` in an unspecified order (docs/LANGUAGE.md):
+      // with a function (not an associative, commutative operator) the result is open.
+      if (c.k === 'lam' && written.has(t)) throw new Unspecified('a scatter updates one element twice with a function: the order is unspecified');
+      written.add(t);
       out[t] = this.combine(c, dest.elem, out[t]!, vals[p]!);
     }
     return { kind: 'array', elem: dest.elem, shape: dest.shape, data: out };
@@ -386,6 +459,8 @@ class Evaluator {
   /** The values an array binding produces (two for a tuple); built from a broken array, broken. */
   op(op: ArrOp): Value[] {
     const values = this.build(op);
+    // zip and unzip are free (structure of arrays): each component keeps what it was.
+    if (op.k === 'unzipzip' || op.k === 'alias') return values;
     const inputs = arrayInputs(op).map((name) => this.lookup(name));
     if (!inputs.some((v) => v.kind === 'array' && v.broken === true)) return values;
     return values.map((v) => (v.kind === 'array' ? { ...v, broken: true } : v));
@@ -413,7 +488,12 @@ class Evaluator {
       case 'gather': {
         const idx = rank1(op.idx);
         const src = rank1(op.src);
-        return [idx === null || src === null ? this.bad() : this.gatherFrom(src, idx.data)];
+        if (idx === null) return [this.bad()];
+        // A gather's shape is its indices': from a source that cannot be built it is all poison,
+        // broken, but still of that shape (its size reads nothing of the source).
+        // (A broken array is never compared by value, so its element type does not matter.)
+        if (src === null) return [{ kind: 'array', elem: 'f64', shape: idx.shape, data: idx.data.map(() => this.poison()), broken: true }];
+        return [this.gatherFrom(src, idx.data)];
       }
       case 'scatter': {
         const dest = rank1(op.dest);
@@ -646,7 +726,7 @@ export function evaluate(p: Prog, inputs: FuzzInputs): Verdict {
   try {
     ev.block(p.body);
   } catch (err) {
-    if (err instanceof Unknown) return { k: 'unknown', why: err.message };
+    if (err instanceof Unknown) return { k: 'unknown', why: err.message, unspecified: err instanceof Unspecified };
     throw err;
   }
   const values: Expected[] = [];
