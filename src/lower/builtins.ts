@@ -5,7 +5,7 @@
 // prelude in .fuse and inlined, so the planner only ever sees the paper's core.
 
 import type { Span } from '../diagnostics/index.js';
-import type { ArrayVar, CombinatorNode, Expr, MathFn, ScalarType } from '../ir/types.js';
+import type { ArrayVar, CombinatorNode, Expr, Lambda, MathFn, ScalarType } from '../ir/types.js';
 import { scalarTypes } from '../ir/types.js';
 import { convert, coerce, explicitCast, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
 import { TypeClash, isTuple, type ETy } from './types.js';
@@ -80,7 +80,7 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
       arity(2, Infinity);
       const arrays = args.map((a, i) => asArray(fr, a, spans[i]!, `argument ${i + 1} of 'zip'`));
       arrays.slice(1).forEach((a, i) => unifyAt(fr, site(fr, spans[i + 1]!), "the ranks of 'zip'", () => fr.st.infer.unifyRank(arrays[0]!.rank, a.rank)));
-      return { kind: 'array', comps: arrays.flatMap((a) => a.comps), elem: arrays.map((a) => a.elem), rank: arrays[0]!.rank, shape: arrays[0]!.shape };
+      return zipArrays(fr, arrays, span);
     }
     case 'unzip':
       arity(1);
@@ -109,6 +109,29 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
     return explicitCast(fr, asScalar(fr, args[0]!, spans[0]!, `the argument of '${name}'`), name as ScalarType, site(fr, span));
   }
   throw fail(fr, 'E201', `unknown name '${name}'`, span);
+}
+
+/**
+ * `zip` costs nothing (structure of arrays) when its arrays' shapes are known to agree. Unequal
+ * static shapes are E311; where a shape is known only at run time, the zip is an identity `map`
+ * over every component, whose shape check (E403) stands where the zip is (every combinator
+ * checks the components it reads, but `unzip`, a result or `size` would not), and which fusion
+ * removes.
+ */
+function zipArrays(fr: Frame, arrays: readonly ArrayVal[], span: Span): ArrayVal {
+  const elem: ETy = arrays.map((a) => a.elem);
+  const first = arrays[0]!;
+  const known = arrays.filter((a) => a.shape !== null);
+  const mismatch = known.find((a) => a.shape!.join() !== known[0]!.shape!.join());
+  if (mismatch !== undefined) {
+    throw fail(fr, 'E311', `'zip' needs arrays of one shape, found [${known[0]!.shape!.join(', ')}] and [${mismatch.shape!.join(', ')}]`, span);
+  }
+  if (known.length === arrays.length) return { kind: 'array', comps: arrays.flatMap((a) => a.comps), elem, rank: first.rank, shape: first.shape };
+  const params = arrays.flatMap((a) => leafScalars(fr, a.elem)).map((type) => ({ name: fr.st.fresh('x', hintGeneric), type }));
+  const fn: Lambda = { params, lets: [], results: params.map((q) => ({ kind: 'var', name: q.name, type: q.type })) };
+  return emitNode(fr, 'map', elem, peek(fr, first), null, span, (id, outs) => ({
+    kind: 'map', id, outs, span: site(fr, span), inputs: arrays.flatMap((a) => a.comps), fn,
+  }), first.rank);
 }
 
 /** The rank an IR ArrayVar records (never unknown outside the inference run). */

@@ -24,7 +24,9 @@ function file(name: string, contents: string): string {
 
 const saxpy = file('saxpy.fuse', 'def main(xs, k):\n  return map(lam x: x * k, xs)\n');
 const xs = file('xs.json', '[1.0, 2.0, 3.0]');
-const big = file('big.fuse', 'def main(xs):\n  g = generate((100000, 100000), lam i, j: xs[0])\n  return fold(+, fold(+, g))\n');
+// A size known only at run time (xs[0] = 1.0): E406 when allocated; a static one is E313.
+const big = file('big.fuse', 'def main(xs):\n  n = i32(xs[0]) * 100000\n  g = generate((n, n), lam i, j: xs[0])\n  return fold(+, fold(+, g))\n');
+const bigStatic = file('bigStatic.fuse', 'def main(xs):\n  g = generate((100000, 100000), lam i, j: xs[0])\n  return fold(+, fold(+, g))\n');
 const existing = file('existing.txt', 'not a directory');
 const run = ['run', saxpy, '--input', `xs=${xs}`, '--arg', 'k=2.0'];
 
@@ -33,8 +35,9 @@ describe('arrayfuse on bad command lines', () => {
     // [what, argv, exit code, message fragment]
     ['C8 a random array larger than any array', ['run', saxpy, '--random', 'xs=f64[100000000000]', '--arg', 'k=1.0'], 1, 'error[E406]: --random: an array of shape [100000000000]'],
     ['C8 a random array one past 2^32', ['run', saxpy, '--random', 'xs=f64[4294967297]', '--arg', 'k=1.0'], 1, 'error[E406]'],
-    ['C8 a generate too large, interpreted', ['run', big, '--input', `xs=${xs}`, '--interpret'], 1, 'big.fuse:2:7: error[E406]: generate: an array of shape [100000, 100000] is too large'],
-    ['C8 a generate too large, unfused', ['run', big, '--input', `xs=${xs}`, '--strategy', 'none'], 1, 'big.fuse:2:7: error[E406]: generate: an array of shape [100000, 100000] is too large'],
+    ['C8 a generate too large, interpreted', ['run', big, '--input', `xs=${xs}`, '--interpret'], 1, 'big.fuse:3:7: error[E406]: generate: an array of shape [100000, 100000] is too large'],
+    ['C8 a generate too large, unfused', ['run', big, '--input', `xs=${xs}`, '--strategy', 'none'], 1, 'big.fuse:3:7: error[E406]: generate: an array of shape [100000, 100000] is too large'],
+    ['C8 a static shape too large', ['run', bigStatic, '--input', `xs=${xs}`], 1, 'bigStatic.fuse:2:16: error[E313]: an array of shape [100000, 100000] has 10000000000 elements'],
     ['C9 --out naming an existing file', [...run, '--out', existing], 1, `error[E500]: cannot create the directory ${existing}: a file of that name exists`],
     ['C9 --out under an existing file', [...run, '--out', join(existing, 'sub')], 1, 'error[E500]: cannot create the directory'],
     ['C9 --emit-lp into a missing directory', ['plan', saxpy, '--emit-lp', join(dir, 'missing', 'x.lp')], 1, `error[E500]: cannot write ${join(dir, 'missing', 'x.lp')}`],

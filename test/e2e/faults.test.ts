@@ -250,6 +250,12 @@ const cases: readonly Case[] = [
     expect: { result: 1 },
   },
   {
+    name: 'zip of arrays whose lengths differ at run time, taken apart again, is E403',
+    source: 'def main(xs: f64[n]):\n  ys = filter(lam x: x > 1.5, xs)\n  a, b = unzip(zip(xs, ys))\n  return b\n',
+    inputs: { xs: f64s(1, 2, 3) },
+    expect: ['E403', 'zip', '3:16'],
+  },
+  {
     name: 'a scatter overwriting a poisoned destination element',
     source: 'def main(is: i32[n]):\n  d = map(lam i: 8 // i, is)\n  return scatter(lam o, v: v, d, zip(generate(1, lam i: 1), generate(1, lam i: 5)))\n',
     inputs: { is: i32s(2, 0) },

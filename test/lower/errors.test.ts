@@ -29,6 +29,7 @@ const cases: [string, string, string, string, Record<string, InputSignature>?][]
   // is needed at compile time.
   [d('  for i in range(1 // 0):\n    xs = map(lam x: x + 1.0, xs)\n  return xs\n'), 'E213', "the range of a 'for' loop must be known at compile time, but it divides by zero", '2:18'],
   [d('  return fold(lam a, b: a + b, xs)\n'), 'E215', 'needs a seed', '2:10'],
+  [d('  a, b = unzip(zip(xs, take(2, xs)))\n  return b\n', 'xs: f64[n]'), 'E311', "'zip' needs arrays of one shape, found [3] and [2]", '2:16', { xs: f64(3) }],
   [d('  a, b = xs\n  return a\n', 'xs: f64[n]'), 'E216', 'cannot unzip', '2:3'],
   [d('  return map(lam p: p[2], zip(xs, xs))\n'), 'E217', 'tuple index 2 is out of range', '2:21'],
   [d('  return xs\n', 'xs: f64[n]'), 'E307', "declared f64[_] but the input is f64[_, _]", '1:10', { xs: f64(2, 3) }],
