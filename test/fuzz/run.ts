@@ -29,10 +29,16 @@ const jobs = Math.max(1, option('jobs', availableParallelism()));
 const worker = option('worker', -1);
 const program = option('program', -1);
 
+/** Workers still running: a worker that fails ends the campaign, and takes the others along. */
+const children = new Set<ReturnType<typeof spawn>>();
+process.on('exit', () => children.forEach((c) => c.kill()));
+
 function runWorker(index: number): Promise<ScanResult> {
   const args = [fileURLToPath(import.meta.url), '--count', String(count), '--seed', String(seed), '--jobs', String(jobs), '--worker', String(index)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
