@@ -212,8 +212,12 @@ export function binaryResultType(op: BinaryOp, t: ScalarType): ScalarType {
 /** The typed-array constructor that stores a type (bool as Uint8Array). */
 export type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
 
-/** The most elements one array can have: the longest typed array the engine makes. */
-export const MAX_ARRAY_ELEMENTS = 2 ** 32 - 1;
+/**
+ * The most elements one array can have: elements are addressed by i32 indices and flat offsets
+ * (generated loops compute them with `| 0`), so 2^31 − 1. Static shapes beyond it are E313
+ * (lowering), run-time ones E406 (here).
+ */
+export const MAX_ARRAY_ELEMENTS = 2 ** 31 - 1;
 
 /**
  * A zeroed typed array of `length` elements. An array the engine cannot make (too long, or out

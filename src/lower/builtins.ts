@@ -7,6 +7,7 @@
 import type { Span } from '../diagnostics/index.js';
 import type { ArrayVar, CombinatorNode, Expr, Lambda, MathFn, ScalarType } from '../ir/types.js';
 import { scalarTypes } from '../ir/types.js';
+import { MAX_ARRAY_ELEMENTS } from '../ir/scalarOps.js';
 import { convert, coerce, explicitCast, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
 import { TypeClash, isTuple, type ETy } from './types.js';
 import {
@@ -174,7 +175,7 @@ function shapeExprs(fr: Frame, s: SVal, span: Span): Expr[] {
  * of them; a static shape beyond that is an error here rather than a wrapped or failed
  * allocation at run time (`generate((100000, 100000), …)` would need 10^10).
  */
-export const maxElements = 2147483647;
+export const maxElements = MAX_ARRAY_ELEMENTS;
 
 function checkElementCount(fr: Frame, shape: readonly number[], span: Span): void {
   const count = shape.reduce((n, d) => n * Math.max(0, d), 1);

@@ -35,6 +35,7 @@ describe('arrayfuse on bad command lines', () => {
     // [what, argv, exit code, message fragment]
     ['C8 a random array larger than any array', ['run', saxpy, '--random', 'xs=f64[100000000000]', '--arg', 'k=1.0'], 1, 'error[E406]: --random: an array of shape [100000000000]'],
     ['C8 a random array one past 2^32', ['run', saxpy, '--random', 'xs=f64[4294967297]', '--arg', 'k=1.0'], 1, 'error[E406]'],
+    ['C8 a random array past i32 addressing', ['run', saxpy, '--random', 'bs=bool[2147483648]', '--random', 'xs=f64[1]', '--arg', 'k=1.0'], 1, 'more than the 2147483647 an array can have'],
     ['C8 a generate too large, interpreted', ['run', big, '--input', `xs=${xs}`, '--interpret'], 1, 'big.fuse:3:7: error[E406]: generate: an array of shape [100000, 100000] is too large'],
     ['C8 a generate too large, unfused', ['run', big, '--input', `xs=${xs}`, '--strategy', 'none'], 1, 'big.fuse:3:7: error[E406]: generate: an array of shape [100000, 100000] is too large'],
     ['C8 a static shape too large', ['run', bigStatic, '--input', `xs=${xs}`], 1, 'bigStatic.fuse:2:16: error[E313]: an array of shape [100000, 100000] has 10000000000 elements'],
