@@ -14,7 +14,7 @@ import { entryDef, inferEntryTypes, lowerModule, type EntryParamType, type Input
 import type { ElemType } from '../lower/index.js';
 import { verifyProgram } from '../ir/verify.js';
 import type { Program, ScalarType } from '../ir/types.js';
-import { componentsOf, type InterfaceValue } from '../ir/values.js';
+import { componentsOf, shapeProblem, type InterfaceValue } from '../ir/values.js';
 import { interpret } from '../interp/index.js';
 import { plan as planProgram, type PlanOptions } from '../plan/index.js';
 import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
@@ -229,17 +229,24 @@ export function signatureOf(entry: Def, inputs: NamedInputs, file: SourceFile): 
     }
   }
   if (diagnostics.length > 0) throw new UserError(diagnostics);
-  return Object.fromEntries(entry.params.map((p) => [p.name, valueSignature(inputs[p.name]!)]));
+  return Object.fromEntries(entry.params.map((p) => [p.name, valueSignature(inputs[p.name]!, p.name)]));
 }
 
-/** The signature one input value gives its parameter. */
-export function valueSignature(value: InterfaceValue): InputSignature {
+/**
+ * The signature one input value gives its parameter. Its shape is checked here, before
+ * lowering specialises the program to it (a wrapped extent would reach `shape(xs)`).
+ */
+export function valueSignature(value: InterfaceValue, name = 'value'): InputSignature {
   const components = componentsOf(value);
   const first = components[0]!;
   if (first.kind === 'scalar' && components.length === 1) return { kind: 'scalar', elem: first.elem, value: first.value };
   const arrays = components.filter((c) => c.kind === 'array');
   if (arrays.length !== components.length) {
     throw userError('E414', 'an input that is a tuple must be a tuple of arrays of one shape');
+  }
+  for (const a of arrays) {
+    const problem = shapeProblem(a.shape);
+    if (problem !== null) throw userError('E414', `input '${name}': shape [${a.shape.join(', ')}]: ${problem}`);
   }
   const elem: ElemType = arrays.length === 1 ? arrays[0]!.elem : (arrays.map((a) => a.elem) as ScalarType[]);
   return { kind: 'array', elem, shape: arrays[0]!.shape };

@@ -13,7 +13,7 @@
 import { type SourceFile, type Span, CompilerBug, userError } from '../diagnostics/index.js';
 import { wrap } from '../ir/scalarOps.js';
 import type { Block, Interface, Program, Stmt, Value, VarName } from '../ir/types.js';
-import { componentsOf, type ArrayValue, type InterfaceValue, type RuntimeValue, sizeOf } from '../ir/values.js';
+import { componentsOf, type ArrayValue, type InterfaceValue, type RuntimeValue, shapeProblem, sizeOf } from '../ir/values.js';
 import { evalCombinator } from './combinators.js';
 import { type EvalEnv, evalScalarExpr, interpPass, shapeText } from './eval.js';
 import { type Fault, FaultLog, earlier, observe } from './poison.js';
@@ -193,9 +193,8 @@ function checkComponent(what: string, param: Value, value: RuntimeValue, where: 
   if (param.kind === 'array' && value.shape.length !== param.rank) {
     throw userError('E413', `input ${what}: expected rank ${param.rank}, got shape ${shapeText(value.shape)} of rank ${value.shape.length}`, where);
   }
-  if (!value.shape.every((d) => Number.isInteger(d) && d >= 0)) {
-    throw userError('E414', `input ${what}: shape ${shapeText(value.shape)} is not a list of non-negative integers`, where);
-  }
+  const problem = shapeProblem(value.shape);
+  if (problem !== null) throw userError('E414', `input ${what}: shape ${shapeText(value.shape)}: ${problem}`, where);
   if (!storesType(value.elem, value.data)) {
     throw userError('E414', `input ${what}: ${value.elem} data must be a ${typedArrayNames[value.elem]}, got a ${value.data.constructor.name}`, where);
   }

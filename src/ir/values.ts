@@ -4,7 +4,7 @@
 // [] and one element. An array of tuples is several ArrayValues, one per component.
 
 import type { ScalarType } from './types.js';
-import type { TypedArray } from './scalarOps.js';
+import { MAX_ARRAY_ELEMENTS, type TypedArray } from './scalarOps.js';
 
 export interface ArrayValue {
   readonly kind: 'array';
@@ -33,4 +33,20 @@ export function sizeOf(shape: readonly number[]): number {
   let n = 1;
   for (const d of shape) n *= d;
   return n;
+}
+
+/**
+ * Why a shape from outside (an input, `--shape`, `--random`) cannot be an array's, or null:
+ * extents are i32 (`shape(xs)` returns them as such) and elements are addressed by i32 flat
+ * offsets, so each extent and the element count are at most MAX_ARRAY_ELEMENTS, even where
+ * another extent is 0.
+ */
+export function shapeProblem(shape: readonly number[]): string | null {
+  const bad = shape.find((d) => !Number.isInteger(d) || d < 0);
+  if (bad !== undefined) return `extent ${bad} is not a non-negative integer`;
+  const huge = shape.find((d) => d > MAX_ARRAY_ELEMENTS);
+  if (huge !== undefined) return `extent ${huge} is more than the ${MAX_ARRAY_ELEMENTS} an extent can be`;
+  const count = sizeOf(shape);
+  if (count > MAX_ARRAY_ELEMENTS) return `${count} elements are more than the ${MAX_ARRAY_ELEMENTS} an array can have`;
+  return null;
 }

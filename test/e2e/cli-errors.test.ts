@@ -28,14 +28,21 @@ const xs = file('xs.json', '[1.0, 2.0, 3.0]');
 const big = file('big.fuse', 'def main(xs):\n  n = i32(xs[0]) * 100000\n  g = generate((n, n), lam i, j: xs[0])\n  return fold(+, fold(+, g))\n');
 const bigStatic = file('bigStatic.fuse', 'def main(xs):\n  g = generate((100000, 100000), lam i, j: xs[0])\n  return fold(+, fold(+, g))\n');
 const existing = file('existing.txt', 'not a directory');
+// An extent beyond i32 with no elements at all: it must not wrap into shape(xs).
+const wideEmpty = file('wideEmpty.json', '{"dtype": "f64", "shape": [2147483648, 0], "data": []}');
+const shapeOf = file('shapeOf.fuse', 'def main(xs):\n  r, c = shape(xs)\n  return r, c\n');
 const run = ['run', saxpy, '--input', `xs=${xs}`, '--arg', 'k=2.0'];
 
 describe('arrayfuse on bad command lines', () => {
   it.each([
     // [what, argv, exit code, message fragment]
-    ['C8 a random array larger than any array', ['run', saxpy, '--random', 'xs=f64[100000000000]', '--arg', 'k=1.0'], 1, 'error[E406]: --random: an array of shape [100000000000]'],
-    ['C8 a random array one past 2^32', ['run', saxpy, '--random', 'xs=f64[4294967297]', '--arg', 'k=1.0'], 1, 'error[E406]'],
-    ['C8 a random array past i32 addressing', ['run', saxpy, '--random', 'bs=bool[2147483648]', '--random', 'xs=f64[1]', '--arg', 'k=1.0'], 1, 'more than the 2147483647 an array can have'],
+    // A --random spec no array can have is a bad command-line value (exit 2).
+    ['C8 a random array larger than any array', ['run', saxpy, '--random', 'xs=f64[100000000000]', '--arg', 'k=1.0'], 2, 'error[E406]: --random "f64[100000000000]": extent 100000000000 is more than'],
+    ['C8 a random array one past 2^32', ['run', saxpy, '--random', 'xs=f64[4294967297]', '--arg', 'k=1.0'], 2, 'error[E406]'],
+    ['an input extent beyond i32, even with no elements', ['run', shapeOf, '--input', `xs=${wideEmpty}`], 1, "error[E414]: input 'xs': shape [2147483648, 0]: extent 2147483648 is more than the 2147483647"],
+    ['a random extent beyond i32, even with no elements', ['run', shapeOf, '--random', 'xs=i32[0,4294967297]'], 2, 'extent 4294967297 is more than the 2147483647'],
+    ['a --shape extent beyond i32', ['plan', shapeOf, '--shape', 'xs=f64[4294967297,1]'], 2, 'extent 4294967297 is more than the 2147483647'],
+    ['C8 a random array past i32 addressing', ['run', saxpy, '--random', 'xs=bool[65536,32768]', '--arg', 'k=1.0'], 2, '2147483648 elements are more than the 2147483647 an array can have'],
     ['C8 a generate too large, interpreted', ['run', big, '--input', `xs=${xs}`, '--interpret'], 1, 'big.fuse:3:7: error[E406]: generate: an array of shape [100000, 100000] is too large'],
     ['C8 a generate too large, unfused', ['run', big, '--input', `xs=${xs}`, '--strategy', 'none'], 1, 'big.fuse:3:7: error[E406]: generate: an array of shape [100000, 100000] is too large'],
     ['C8 a static shape too large', ['run', bigStatic, '--input', `xs=${xs}`], 1, 'bigStatic.fuse:2:16: error[E313]: an array of shape [100000, 100000] has 10000000000 elements'],

@@ -12,7 +12,7 @@
 import { userError } from '../../diagnostics/index.js';
 import { MAX_ARRAY_ELEMENTS, allocate, isFloat, wrap } from '../../ir/scalarOps.js';
 import { type ScalarType, scalarTypes } from '../../ir/types.js';
-import { type RuntimeValue, sizeOf } from '../../ir/values.js';
+import { type RuntimeValue, shapeProblem, sizeOf } from '../../ir/values.js';
 
 export interface RandomSpec {
   readonly elem: ScalarType;
@@ -38,6 +38,8 @@ export function parseRandomSpec(text: string): RandomSpec {
     const parts = dims.trim() === '' ? [] : dims.split(',').map((d) => d.trim());
     if (!parts.every((d) => /^\d+$/.test(d))) return bad(`extents must be non-negative integers, got [${dims}]`);
     shape = parts.map(Number);
+    const problem = shapeProblem(shape);
+    if (problem !== null) throw userError('E406', `--random ${JSON.stringify(text)}: ${problem}`);
   }
   const defaults: Readonly<Record<ScalarType, readonly [number, number]>> = { f64: [0, 1], f32: [0, 1], i32: [-100, 100], u32: [0, 100], bool: [0, 1] };
   let [low, high] = defaults[elem];
