@@ -47,13 +47,56 @@ export function fitsInteger(t: 'i32' | 'u32', x: number): boolean {
   return Number.isInteger(x) && (t === 'i32' ? x >= -2147483648 && x <= 2147483647 : x >= 0 && x <= 4294967295);
 }
 
+/** An integer constant's exact value is not a number a double holds (beyond 2^53). */
+export class InexactInteger extends Error {
+  constructor(readonly exact: bigint) {
+    super(`the integer ${exact} has no exact double`);
+    this.name = 'InexactInteger';
+  }
+}
+
 /**
  * A binary operation on integer constants whose type is not decided yet (weak literals, see
- * lower/scalar.ts): computed on the mathematical integers (exact below 2^53) instead of wrapped,
- * so that `2147483647 + 1` is 2147483648, an error where an i32 is needed, and `-2147483648` is
- * the i32 minimum. Division and remainder by zero raise as for i32.
+ * lower/scalar.ts): computed on the mathematical integers instead of wrapped, so that
+ * `2147483647 + 1` is 2147483648, an error where an i32 is needed, and `-2147483648` is the
+ * i32 minimum. Division and remainder by zero raise as for i32. Beyond 2^53 the result is
+ * computed exactly (BigInt) and must be a double exactly, else InexactInteger; beyond the
+ * doubles' range it is ±Infinity.
  */
 export function exactIntegerBinary(op: BinaryOp, a: number, b: number): number {
+  const approximate = doubleIntegerBinary(op, a, b);
+  const safe = (x: number): boolean => Math.abs(x) <= Number.MAX_SAFE_INTEGER;
+  if (!Number.isFinite(approximate) || (safe(approximate) && safe(a) && safe(b))) return approximate;
+  if (op !== '+' && op !== '-' && op !== '*' && op !== '//' && op !== '%' && op !== '**') return approximate;
+  const exact = bigIntegerBinary(op, BigInt(a), BigInt(b));
+  const value = Number(exact);
+  if (BigInt(value) !== exact) throw new InexactInteger(exact);
+  return value;
+}
+
+/** Integer arithmetic on BigInts, with the floor semantics of `//` and `%` (b ≠ 0, b ≥ 0 for `**`). */
+function bigIntegerBinary(op: '+' | '-' | '*' | '//' | '%' | '**', a: bigint, b: bigint): bigint {
+  switch (op) {
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '**':
+      return a ** b;
+    case '//': {
+      const q = a / b;
+      return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+    }
+    case '%': {
+      const r = a % b;
+      return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
+    }
+  }
+}
+
+function doubleIntegerBinary(op: BinaryOp, a: number, b: number): number {
   switch (op) {
     case '//':
     case '%':

@@ -133,6 +133,10 @@ export function evalExpr(fr: Frame, e: AstExpr): SVal {
     case 'number': {
       const value = Number(e.text.replace(/_/g, ''));
       if (!Number.isFinite(value)) throw fail(fr, 'E312', `the number ${abbreviate(e.text)} is too large for every number type`, e.span);
+      // Integer literals are exact (LANGUAGE.md §2): one a double cannot hold is an error.
+      if (!e.isFloat && BigInt(value) !== BigInt(e.text.replace(/_/g, ''))) {
+        throw fail(fr, 'E312', `the integer constant ${abbreviate(e.text)} is not exact as a number (beyond 2^53 a number keeps 53 significant bits)`, e.span);
+      }
       return e.isFloat ? staticScalar('f64', value, true) : weakInteger(value, site(fr, e.span));
     }
     case 'bool':

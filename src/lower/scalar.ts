@@ -9,7 +9,7 @@
 
 import type { Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, MathFn, ScalarType } from '../ir/types.js';
-import { ScalarDivisionByZero, binary, binaryResultType, cast, exactIntegerBinary, fitsInteger, isFloat, isInteger, mathFn, unary, wrap } from '../ir/scalarOps.js';
+import { InexactInteger, ScalarDivisionByZero, binary, binaryResultType, cast, exactIntegerBinary, fitsInteger, isFloat, isInteger, mathFn, unary, wrap } from '../ir/scalarOps.js';
 import { TypeClash, isTuple, promote, type STy } from './types.js';
 import { fail, type DynScalar, type Frame, type OpName, type ScalarVal, type StaticScalar } from './values.js';
 
@@ -225,6 +225,9 @@ function foldWeakIntegers(fr: Frame, op: OpName, a: StaticScalar, b: StaticScala
   try {
     value = exactIntegerBinary(op, a.value, b.value);
   } catch (e) {
+    if (e instanceof InexactInteger) {
+      throw fail(fr, 'E312', `the integer constant ${e.exact} is not exact as a number (beyond 2^53 a number keeps 53 significant bits)`, span);
+    }
     if (!(e instanceof ScalarDivisionByZero)) throw e;
     const expr: Expr = { kind: 'binary', op, lhs: toExpr(fr, a, span), rhs: toExpr(fr, b, span), type: 'i32', span };
     return dyn(fr, span, expr, 'i32');

@@ -21,6 +21,10 @@ const errors: [string, string, string, string, Record<string, InputSignature>?][
   [d('  return map(lam x: x + -1, xs)\n', 'xs: u32[n]'), 'E312', 'the integer constant -1 does not fit in u32', '2:25'],
   // Folded exactly, then checked where the type is decided (at the folded expression).
   [d('  return 2147483647 + 1\n'), 'E312', 'the integer constant 2147483648 does not fit in i32', '2:10'],
+  // Exact, or an error: never a rounded value beyond 2^53.
+  [d('  return (2 ** 53 + 1) % 2\n'), 'E312', 'the integer constant 9007199254740993 is not exact as a number', '2:11'],
+  [d('  return 100000000000000001 - 100000000000000000\n'), 'E312', 'the integer constant 100000000000000001 is not exact', '2:10'],
+  [d('  return 3 ** 34 % 1000\n'), 'E312', 'the integer constant 16677181699666569 is not exact', '2:10'],
   [d('  return xs ! (65536 * 65536)\n'), 'E312', 'the integer constant 4294967296 does not fit', '2:16'],
   [d('  n = 3000000000\n  return xs ! n\n'), 'E312', '3000000000 does not fit in i32', '2:7'],
   [d('  for i in range(7 // (2 - 2)):\n    xs = xs\n  return xs\n'), 'E213', 'but it divides by zero', '2:18'],
