@@ -474,7 +474,7 @@ function unrollBudget(fr: Frame, s: Extract<AstStmt, { kind: 'for' }>, why: stri
 /** An error for a value that must be known at compile time, naming the run-time sizes it needs. */
 export function nonStatic(fr: Frame, v: ScalarVal, span: Span, what: string): Error {
   // A constant division by zero is left unfolded (it faults only if demanded); here it is.
-  const fault = v.kind === 'dyn' ? constantDivisionByZero(v.expr) : null;
+  const fault = v.kind === 'dyn' ? constantDivisionByZero(v.expr, scalarDefinitions(fr)) : null;
   if (fault !== null) return fail(fr, 'E213', `${what} must be known at compile time, but it divides by zero`, fault.span ?? span);
   const sizes = v.kind === 'dyn' ? sizesIn(fr, v.expr) : [];
   const why = sizes.length > 0
@@ -483,25 +483,38 @@ export function nonStatic(fr: Frame, v: ScalarVal, span: Span, what: string): Er
   return fail(fr, 'E204', `${what} must be known at compile time, but ${why}`, span, sizes.length > 0 ? unknownSizeNotes(fr, sizes) : undefined);
 }
 
-/** A division of constants by zero inside `e` (lowering leaves those unfolded), or null. */
-function constantDivisionByZero(e: Expr): Extract<Expr, { kind: 'binary' }> | null {
+/** The scalar statements this frame has emitted so far, by name (`k = 1 // 0`). */
+function scalarDefinitions(fr: Frame): ReadonlyMap<string, Expr> {
+  if (fr.em.kind !== 'array') return new Map();
+  return new Map(fr.em.stmts.flatMap((s) => (s.kind === 'scalar' ? [[s.name, s.expr] as const] : [])));
+}
+
+/**
+ * A division of constants by zero inside `e` (lowering leaves those unfolded), looking through
+ * the scalar statements `defs` names, or null.
+ */
+function constantDivisionByZero(e: Expr, defs: ReadonlyMap<string, Expr>): Extract<Expr, { kind: 'binary' }> | null {
+  const inner = (x: Expr): Extract<Expr, { kind: 'binary' }> | null => constantDivisionByZero(x, defs);
   switch (e.kind) {
     case 'binary': {
       const constants = e.lhs.kind === 'const' && e.rhs.kind === 'const';
       const integer = e.type !== 'f64' && e.type !== 'f32';
       const zero = constants && integer && (e.op === '//' || e.op === '%' ? e.rhs.value === 0 : e.op === '**' && e.lhs.value === 0 && e.rhs.value < 0);
-      return zero ? e : (constantDivisionByZero(e.lhs) ?? constantDivisionByZero(e.rhs));
+      return zero ? e : (inner(e.lhs) ?? inner(e.rhs));
     }
     case 'unary':
     case 'cast':
     case 'call':
-      return constantDivisionByZero(e.arg);
+      return inner(e.arg);
     case 'select':
-      return constantDivisionByZero(e.cond) ?? constantDivisionByZero(e.then) ?? constantDivisionByZero(e.else);
+      return inner(e.cond) ?? inner(e.then) ?? inner(e.else);
     case 'index':
-      return e.indices.reduce<ReturnType<typeof constantDivisionByZero>>((found, i) => found ?? constantDivisionByZero(i), null);
+      return e.indices.reduce<ReturnType<typeof inner>>((found, i) => found ?? inner(i), null);
+    case 'var': {
+      const def = defs.get(e.name);
+      return def === undefined ? null : inner(def);
+    }
     case 'const':
-    case 'var':
     case 'dim':
       return null;
     default:

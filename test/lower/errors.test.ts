@@ -28,6 +28,7 @@ const cases: [string, string, string, string, Record<string, InputSignature>?][]
   // A constant division by zero is a run-time fault (test/e2e/faults.test.ts), unless its value
   // is needed at compile time.
   [d('  for i in range(1 // 0):\n    xs = map(lam x: x + 1.0, xs)\n  return xs\n'), 'E213', "the range of a 'for' loop must be known at compile time, but it divides by zero", '2:18'],
+  [d('  k = 1 // 0\n  for i in range(k):\n    xs = map(lam x: x + 1.0, xs)\n  return xs\n'), 'E213', 'but it divides by zero', '2:7'],
   [d('  return fold(lam a, b: a + b, xs)\n'), 'E215', 'needs a seed', '2:10'],
   [d('  a, b = unzip(zip(xs, take(2, xs)))\n  return b\n', 'xs: f64[n]'), 'E311', "'zip' needs arrays of one shape, found [3] and [2]", '2:16', { xs: f64(3) }],
   [d('  a, b = xs\n  return a\n', 'xs: f64[n]'), 'E216', 'cannot unzip', '2:3'],
