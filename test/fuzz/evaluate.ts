@@ -77,9 +77,9 @@ function operandType(a: Expr, b: Expr): Elem {
 /**
  * Whether an expression reads nothing but literals and the names in `known` (scalar entry
  * parameters never re-bound: compilation is specialised to their values), so lowering
- * evaluates it.
+ * evaluates it; `loose`: or may, through a conditional whose condition is such.
  */
-function closed(e: Expr, known: ReadonlySet<string> = new Set()): boolean {
+function closed(e: Expr, known: ReadonlySet<string> = new Set(), loose = false): boolean {
   switch (e.k) {
     case 'lit':
       return true;
@@ -92,12 +92,14 @@ function closed(e: Expr, known: ReadonlySet<string> = new Set()): boolean {
     case 'cmp':
     case 'minmax':
     case 'logic':
-      return closed(e.a, known) && closed(e.b, known);
+      return closed(e.a, known, loose) && closed(e.b, known, loose);
     case 'not':
     case 'neg':
     case 'cast':
-      return closed(e.a, known);
+      return closed(e.a, known, loose);
     case 'sel':
+      // `loose`: a closed condition picks one branch at compile time, maybe a closed one.
+      if (loose) return closed(e.c, known) && (closed(e.a, known, loose) || closed(e.b, known, loose));
       return closed(e.c, known) && closed(e.a, known) && closed(e.b, known);
     default:
       return e satisfies never;
@@ -123,7 +125,44 @@ function boundNames(body: readonly Stmt[], out = new Set<string>()): Set<string>
 }
 
 export function literalDemand(p: Prog): 'none' | 'mayReject' | 'mustReject' {
+  return literalFacts(p).demand;
+}
+
+/** Whether an expression asks the size of an array. */
+function readsSize(e: Expr): boolean {
+  switch (e.k) {
+    case 'size':
+      return true;
+    case 'lit':
+    case 'ref':
+      return false;
+    case 'read':
+      return readsSize(e.idx);
+    case 'arith':
+    case 'cmp':
+    case 'minmax':
+    case 'logic':
+      return readsSize(e.a) || readsSize(e.b);
+    case 'not':
+    case 'neg':
+    case 'cast':
+      return readsSize(e.a);
+    case 'sel':
+      return readsSize(e.c) || readsSize(e.a) || readsSize(e.b);
+    default:
+      return e satisfies never;
+  }
+}
+
+/**
+ * What the program's literals demand, and whether it does integer arithmetic among literals
+ * alone: lowering computes that exactly (LANGUAGE.md §2: `2147483647 + 1` is 2147483648,
+ * compared as such or rejected where an i32 is needed) where this evaluator wraps, so its
+ * verdict on such a program is not trusted.
+ */
+function literalFacts(p: Prog): { demand: 'none' | 'mayReject' | 'mustReject'; closedArithmetic: boolean } {
   let demand: 'none' | 'mayReject' | 'mustReject' = 'none';
+  let closedArithmetic = false;
   // Code under an `if` on a closed condition is decided at compile time: the branch not taken
   // is never lowered, so its literals are never typed (LANGUAGE.md §2).
   let staticBranches = 0;
@@ -146,7 +185,10 @@ export function literalDemand(p: Prog): 'none' | 'mayReject' | 'mustReject' {
         const t = operandType(e.a, e.b);
         // Arithmetic among integer literals is exact at compile time and checked where it takes
         // a type (E312), where this evaluator wraps: either answer is acceptable.
-        if (e.k === 'arith' && t !== 'f64' && closed(e)) raise('mayReject');
+        if (e.k === 'arith' && t !== 'f64' && closed(e, staticScalars, true)) {
+          raise('mayReject');
+          closedArithmetic = true;
+        }
         visit(e.a, t);
         visit(e.b, t);
         return;
@@ -196,7 +238,8 @@ export function literalDemand(p: Prog): 'none' | 'mayReject' | 'mustReject' {
           break;
         case 'if': {
           top(s.c);
-          const decided = closed(s.c, staticScalars);
+          // A condition on sizes may be decided at compile time too (entry shapes are static).
+          const decided = closed(s.c, staticScalars) || readsSize(s.c);
           if (decided) staticBranches++;
           stmts(s.then);
           stmts(s.else);
@@ -241,7 +284,7 @@ export function literalDemand(p: Prog): 'none' | 'mayReject' | 'mustReject' {
     }
   };
   stmts(p.body);
-  return demand;
+  return { demand, closedArithmetic };
 }
 
 function wrapI32(x: number): number {
@@ -524,7 +567,12 @@ class Evaluator {
       case 'drop': {
         const src = rank1(op.src);
         const k = this.expr(op.n, new Map());
-        if (src === null || k === POISON) return [this.bad()];
+        if (k === POISON) return [this.bad()];
+        // take(k, xs) is gather(generate(k), xs): its size is k whatever xs is.
+        if (src === null && op.k === 'take' && Number.isInteger(k) && k >= 0) {
+          return [{ kind: 'array', elem: 'f64', shape: [k], data: Array.from({ length: k }, () => this.poison()), broken: true }];
+        }
+        if (src === null) return [this.bad()];
         const n = src.data.length;
         const size = op.k === 'take' ? k : n - k;
         if (!Number.isInteger(size) || size < 0) return [this.bad()];
@@ -715,8 +763,9 @@ function scan(dir: 'l' | 'r', op: '+' | '*' | 'max' | 'min', elem: Elem, seed: V
 export type FuzzInputs = ReadonlyMap<string, { readonly elem: Elem; readonly data: readonly number[] } | { readonly elem: Elem; readonly value: number }>;
 
 export function evaluate(p: Prog, inputs: FuzzInputs): Verdict {
-  const demand = literalDemand(p);
+  const { demand, closedArithmetic } = literalFacts(p);
   if (demand === 'mustReject') return { k: 'reject' };
+  if (closedArithmetic) return { k: 'unknown', why: 'integer arithmetic among literals is exact in lowering, wrapped here' };
   const mayReject = demand === 'mayReject';
   const env: Env = new Map();
   for (const [name, x] of inputs) {
