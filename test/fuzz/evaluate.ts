@@ -568,6 +568,8 @@ class Evaluator {
         const src = rank1(op.src);
         const k = this.expr(op.n, new Map());
         if (k === POISON) return [this.bad()];
+        // As in count(): a size only a rejected literal can make is not evaluated.
+        if (Math.abs(k) > 1_000_000) throw new Unknown(`take or drop of ${k} elements`);
         // take(k, xs) is gather(generate(k), xs): its size is k whatever xs is.
         if (src === null && op.k === 'take' && Number.isInteger(k) && k >= 0) {
           return [{ kind: 'array', elem: 'f64', shape: [k], data: Array.from({ length: k }, () => this.poison()), broken: true }];
