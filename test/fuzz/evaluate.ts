@@ -200,7 +200,7 @@ function literalFacts(p: Prog): { demand: 'none' | 'mayReject' | 'mustReject'; c
       case 'neg':
         // Negation among literals is exact too (`-(-2147483648)` is 2147483648).
         // A negated literal alone (`-2147483648`) is what this evaluator models as written.
-        if (e.t !== 'f64' && e.a.k !== 'lit' && closed(e, staticScalars, true)) closedArithmetic = true;
+        if (e.t !== 'f64' && !(e.a.k === 'lit' && e.a.value >= 0) && closed(e, staticScalars, true)) closedArithmetic = true;
         visit(e.a, e.a.t);
         return;
       case 'not':
