@@ -11,7 +11,7 @@
 import { CompilerBug } from '../diagnostics/index.js';
 import { binaryResultType, isFloat, wrap } from './scalarOps.js';
 import type { Block, CombinatorNode, Expr, Lambda, Program, ScalarType, Stmt, Value, VarName } from './types.js';
-import { stmtDefs, stmtFreeVars } from './walk.js';
+import { stmtDefs } from './walk.js';
 import { inPlaceHazards } from './updates.js';
 
 type Binding = { readonly kind: 'array'; readonly elem: ScalarType; readonly rank: number } | { readonly kind: 'scalar'; readonly elem: ScalarType };

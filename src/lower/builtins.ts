@@ -8,7 +8,7 @@ import type { Span } from '../diagnostics/index.js';
 import type { ArrayVar, CombinatorNode, Expr, Lambda, MathFn, ScalarType } from '../ir/types.js';
 import { scalarTypes } from '../ir/types.js';
 import { MAX_ARRAY_ELEMENTS } from '../ir/scalarOps.js';
-import { convert, coerce, explicitCast, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
+import { coerce, explicitCast, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
 import { TypeClash, isTuple, type ETy } from './types.js';
 import {
   applyOp,
@@ -117,7 +117,7 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
  * static shapes are E311; where a shape is known only at run time, the zip is an identity `map`
  * over every component, whose shape check (E403) stands where the zip is (every combinator
  * checks the components it reads, but `unzip`, a result or `size` would not), and which fusion
- * removes.
+ * can remove (not where the scatter precedence of src/ir/updates.ts keeps it apart).
  */
 function zipArrays(fr: Frame, arrays: readonly ArrayVal[], span: Span): ArrayVal {
   const elem: ETy = arrays.map((a) => a.elem);
