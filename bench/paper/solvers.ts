@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Compiler, entrySizes, signatureOf } from '../../src/driver/index.js';
 import { programGraphs, type BlockGraphs } from '../../src/plan/index.js';
-import { emitLp } from '../../src/plan/render.js';
+import { emitLp } from '../../src/report/render.js';
 import type { BenchProgram, BenchSize } from './registry.js';
 
 export interface CbcResult {

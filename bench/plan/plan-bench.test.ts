@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'vitest';
-import { emitLp } from '../../src/plan/render.js';
+import { emitLp } from '../../src/report/render.js';
 import { plan, programGraphs, type IlpTuning } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { paperExamples } from '../../test/plan/fixtures.js';

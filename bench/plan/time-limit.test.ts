@@ -8,7 +8,7 @@
 import { it } from 'vitest';
 import { plan } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import { assertValidPlan } from '../../src/plan/validate.js';
+import { assertValidPlan } from '../../src/check/validate.js';
 import { randomProgram } from '../../test/util/index.js';
 
 const sizes = (process.env['N'] ?? '1000,2000').split(',').map(Number);

@@ -17,7 +17,7 @@ import { componentsOf, type InterfaceValue, type RuntimeValue } from '../ir/valu
 import { Compiler } from '../driver/index.js';
 import { createSolverLoader } from '../plan/ilp/solver.js';
 import { programGraphs } from '../plan/index.js';
-import { renderPlanText } from '../plan/render.js';
+import { renderPlanText } from '../report/render.js';
 import type { Terminal } from './main.js';
 import { formatValue } from './format.js';
 

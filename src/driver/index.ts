@@ -18,9 +18,9 @@ import { componentsOf, shapeProblem, type InterfaceValue } from '../ir/values.js
 import { interpret } from '../interp/index.js';
 import { plan as planProgram, type PlanOptions } from '../plan/index.js';
 import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
-import { assertValidPlan } from '../plan/validate.js';
+import { assertValidPlan } from '../check/validate.js';
 import type { Plan, Strategy } from '../plan/types.js';
-import type { EntrySizes } from '../plan/evaluate.js';
+import type { EntrySizes } from '../graph/sizes.js';
 import { compileProgram, type CompiledProgram, type RunResult } from '../runtime/index.js';
 
 /** A named stage of the pipeline: what it is called in errors, and what it does. */

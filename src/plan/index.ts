@@ -16,7 +16,7 @@ import type { Block, Program, ScalarType, VarName } from '../ir/types.js';
 import { elementBytes } from '../ir/scalarOps.js';
 import { blockPlanFromAssignment, splitByPi, type Assignment } from './clusters.js';
 import { defaultCostText, edgeWeightKey, parseCost, type CostSpec, type CostWeights } from './cost.js';
-import { staticSizes, type EntrySizes } from './evaluate.js';
+import { staticSizes, type EntrySizes } from '../graph/sizes.js';
 import { greedyAssignment, noFusionAssignment } from './greedy.js';
 import { buildModel, gatherFactor, type IlpModel, type ModelWeights } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';

@@ -7,16 +7,16 @@ import { SourceFile, UserError } from '../../src/diagnostics/index.js';
 import { lowerModule } from '../../src/lower/index.js';
 import { parseModule } from '../../src/syntax/index.js';
 import type { Program } from '../../src/ir/types.js';
-import { programGraph, readOrderOf, type BlockGraph } from '../../src/plan/reads.js';
+import { programGraph, readOrderOf, type BlockGraph } from '../../src/check/reads.js';
 import { generatorSizes, randomProgram } from '../util/index.js';
 import { type Rng, seededRng } from '../util/rng.js';
-import { bruteForce } from '../../src/plan/bruteforce.js';
+import { bruteForce } from '../../src/check/bruteforce.js';
 import { parseCost } from '../../src/plan/cost.js';
-import { combine, evaluateBlock, evaluateBlockPlan, evaluatePlan, evaluationContext } from '../../src/plan/evaluate.js';
+import { combine, evaluateBlock, evaluateBlockPlan, evaluatePlan, evaluationContext } from '../../src/check/evaluate.js';
 import { plan } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import type { BlockPlan, Order } from '../../src/plan/types.js';
-import { formatViolation, validateBlock, validateBlockPlan, validatePlan, type PlanViolation } from '../../src/plan/validate.js';
+import { formatViolation, validateBlock, validateBlockPlan, validatePlan, type PlanViolation } from '../../src/check/validate.js';
 import {
   diagonal,
   dimOnlyInBranch,

@@ -13,7 +13,7 @@ import { SourceFile } from '../../src/diagnostics/index.js';
 import { lowerModule } from '../../src/lower/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { plan, programGraphs } from '../../src/plan/index.js';
-import { emitLp, emitMps } from '../../src/plan/render.js';
+import { emitLp, emitMps } from '../../src/report/render.js';
 import { parseModule } from '../../src/syntax/index.js';
 
 const cbcFound = spawnSync('cbc', ['-quit'], { encoding: 'utf8' }).error === undefined;

@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { parseCost } from '../../src/plan/cost.js';
-import { evaluateBlockPlan, evaluatePlan, staticSizes } from '../../src/plan/evaluate.js';
+import { evaluateBlockPlan, evaluatePlan } from '../../src/check/evaluate.js';
+import { staticSizes } from '../../src/graph/sizes.js';
 import type { Plan } from '../../src/plan/types.js';
 import {
   blockPlan,

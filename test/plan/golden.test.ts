@@ -11,11 +11,11 @@ import { SourceFile } from '../../src/diagnostics/index.js';
 import type { NodeId, Program } from '../../src/ir/types.js';
 import { lowerModule } from '../../src/lower/index.js';
 import { parseCost } from '../../src/plan/cost.js';
-import { evaluatePlan } from '../../src/plan/evaluate.js';
+import { evaluatePlan } from '../../src/check/evaluate.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { plan, programGraphs, type BlockGraphs, type PlanOptions } from '../../src/plan/index.js';
 import type { Order, Plan } from '../../src/plan/types.js';
-import { formatViolation, validatePlan } from '../../src/plan/validate.js';
+import { formatViolation, validatePlan } from '../../src/check/validate.js';
 import { parseModule } from '../../src/syntax/index.js';
 
 const solver = createSolverLoader();

@@ -4,13 +4,13 @@
 // programs with shapes (so that growth factors vary), and the warm start's exactness.
 
 import { describe, expect, it } from 'vitest';
-import type { EntrySizes } from '../../src/plan/evaluate.js';
-import { evaluateBlockPlan, evaluatePlan } from '../../src/plan/evaluate.js';
+import type { EntrySizes } from '../../src/graph/sizes.js';
+import { evaluateBlockPlan, evaluatePlan } from '../../src/check/evaluate.js';
 import { parseCost } from '../../src/plan/cost.js';
 import { plan, programGraphs } from '../../src/plan/index.js';
-import { bruteForce } from '../../src/plan/bruteforce.js';
-import { planGraph } from '../../src/plan/graphJson.js';
-import { graphToJson } from '../../src/plan/graphToJson.js';
+import { bruteForce } from '../../src/check/bruteforce.js';
+import { planGraph } from '../../src/graph/fromJson.js';
+import { graphToJson } from '../../src/graph/toJson.js';
 import { buildModel, type IlpModel } from '../../src/plan/ilp/model.js';
 import { startFromAssignment } from '../../src/plan/ilp/start.js';
 import { createSolverLoader, solveModel } from '../../src/plan/ilp/solver.js';
@@ -18,7 +18,7 @@ import { toLpText } from '../../src/plan/ilp/lpfile.js';
 import { greedyAssignment, noFusionAssignment } from '../../src/plan/greedy.js';
 import { blockPlanFromAssignment } from '../../src/plan/clusters.js';
 import { blockPlanCost } from '../../src/plan/objective.js';
-import { formatViolation, validatePlan } from '../../src/plan/validate.js';
+import { formatViolation, validatePlan } from '../../src/check/validate.js';
 import { componentsOf } from '../../src/ir/values.js';
 import type { Expr, Program, Stmt } from '../../src/ir/types.js';
 import { arr, arrayParam, bin, dim, f64, i32, lam, nodes, opLam, program, program as buildProgram, scalarParam, v } from '../ir/builders.js';

@@ -9,7 +9,7 @@ import { UserError } from '../../src/diagnostics/index.js';
 import type { Program } from '../../src/ir/types.js';
 import { plan, type PlanOptions } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import { validatePlan } from '../../src/plan/validate.js';
+import { validatePlan } from '../../src/check/validate.js';
 import type { Plan } from '../../src/plan/types.js';
 import { randomProgram } from '../util/index.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CompilerBug } from '../../src/diagnostics/index.js';
 import type { Program } from '../../src/ir/types.js';
 import type { BlockPlan, Plan } from '../../src/plan/types.js';
-import { assertValidPlan, formatViolation, validateBlockPlan, validatePlan, type ViolationRule } from '../../src/plan/validate.js';
+import { assertValidPlan, formatViolation, validateBlockPlan, validatePlan, type ViolationRule } from '../../src/check/validate.js';
 import {
   blockPlan,
   diagonal,

@@ -12,13 +12,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Program } from '../../src/ir/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
-import { bruteForce } from '../../src/plan/bruteforce.js';
+import { bruteForce } from '../../src/check/bruteforce.js';
 import { parseCost, type CostWeights } from '../../src/plan/cost.js';
-import { evaluatePlan, type EntrySizes } from '../../src/plan/evaluate.js';
+import { evaluatePlan } from '../../src/check/evaluate.js';
+import type { EntrySizes } from '../../src/graph/sizes.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { plan, programGraphs, type BlockGraphs } from '../../src/plan/index.js';
 import type { Strategy } from '../../src/plan/types.js';
-import { formatViolation, validatePlan } from '../../src/plan/validate.js';
+import { formatViolation, validatePlan } from '../../src/check/validate.js';
 import { arbitraryCase, generatorSizes } from '../util/index.js';
 import { arr, arrayParam, arrayValue, bin, block, cast, dim, i32, lam, nodes, program as buildProgram, scalarParam, scalarStmt, scalarValue, tupleParam, v } from '../ir/builders.js';
 

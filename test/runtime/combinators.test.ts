@@ -7,7 +7,7 @@ import { interpret } from '../../src/interp/index.js';
 import type { Program } from '../../src/ir/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import type { BlockPlan, Plan } from '../../src/plan/types.js';
-import { validatePlan } from '../../src/plan/validate.js';
+import { validatePlan } from '../../src/check/validate.js';
 import { compileProgram, emitJs } from '../../src/runtime/index.js';
 import {
   arr, array, arrayParam, arrayValue, bin, block, call, cast, dim, f32, f64, i32, idx, lam, let_, nodes, opLam, program,

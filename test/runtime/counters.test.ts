@@ -13,7 +13,7 @@ import { nonePlan, paperCases } from '../codegen/paper.js';
 import { interpret } from '../../src/interp/index.js';
 import { plan } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import { validatePlan } from '../../src/plan/validate.js';
+import { validatePlan } from '../../src/check/validate.js';
 import { randomProgram } from '../util/index.js';
 
 const solver = createSolverLoader();

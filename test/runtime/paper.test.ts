@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { interpret } from '../../src/interp/index.js';
 import { compileProgram } from '../../src/runtime/index.js';
-import { validatePlan } from '../../src/plan/validate.js';
+import { validatePlan } from '../../src/check/validate.js';
 import { array } from '../ir/builders.js';
 import { nonePlan, paperCases } from '../codegen/paper.js';
 import type { InterfaceValue } from '../../src/ir/values.js';

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { interpret } from '../../src/interp/index.js';
 import { plan } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import { validatePlan } from '../../src/plan/validate.js';
+import { validatePlan } from '../../src/check/validate.js';
 import type { Strategy } from '../../src/plan/types.js';
 import { compileProgram } from '../../src/runtime/index.js';
 import { randomProgram } from '../util/index.js';

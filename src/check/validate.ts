@@ -17,7 +17,7 @@ import {
   type BlockGraph,
   type GraphNode,
 } from './reads.js';
-import type { BlockPlan, Order, Plan } from './types.js';
+import type { BlockPlan, Order, Plan } from '../plan/types.js';
 
 export type ViolationRule =
   | 'partition'

@@ -1,14 +1,14 @@
 // Plan output: text (for people), JSON (versioned, docs/PLAN-FORMAT.md), DOT and SVG (via
 // @viz-js/viz), and the ILP as CPLEX LP / free MPS text for --emit-lp / --emit-mps.
 
-import { toDot } from '../graph/dot.js';
+import { toDot } from './dot.js';
 import type { DependenceGraph, GraphNode, GraphRead, InfusibleReason } from '../graph/types.js';
 import type { NodeId } from '../ir/types.js';
-import { resolveCost, type BlockGraphs } from './index.js';
-import { buildModel } from './ilp/model.js';
-import { toLpText, toMpsText } from './ilp/lpfile.js';
-import type { BlockPlan, Order, Plan } from './types.js';
-import type { CostSpec } from './cost.js';
+import { resolveCost, type BlockGraphs } from '../plan/index.js';
+import { buildModel } from '../plan/ilp/model.js';
+import { toLpText, toMpsText } from '../plan/ilp/lpfile.js';
+import type { BlockPlan, Order, Plan } from '../plan/types.js';
+import type { CostSpec } from '../plan/cost.js';
 
 function nodeOf(graph: DependenceGraph, id: NodeId): GraphNode {
   return graph.nodes.find((n) => n.id === id)!;

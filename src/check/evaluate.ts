@@ -3,19 +3,17 @@
 // block. Independent of the ILP (no shared code), so that "ILP objective = evaluated cost of
 // its plan" checks the ILP's encoding of the costs.
 //
-// Byte weights need array sizes: `staticSizes` evaluates shape expressions where they are
-// known at compile time from the entry shapes (and entry scalar values) a program is planned for.
+// Byte weights need array sizes: `staticSizes` (src/graph/sizes.ts) evaluates shape expressions
+// where they are known at compile time from the entry shapes a program is planned for.
 
 import { orderingDependences } from '../graph/orderings.js';
+import { staticSizes, type EntrySizes } from '../graph/sizes.js';
 import { CompilerBug } from '../diagnostics/index.js';
 import { binary, cast, elementBytes, mathFn, unary } from '../ir/scalarOps.js';
 import type { Block, Expr, NodeId, Program, Shape, VarName } from '../ir/types.js';
-import { type CostSpec, type CostTerm, type CostWeights } from './cost.js';
+import { type CostSpec, type CostTerm, type CostWeights } from '../plan/cost.js';
 import { isControl, orderKey, programGraph, readOrderOf, type BlockGraph, type GraphStmt, type Group } from './reads.js';
-import type { BlockPlan, Plan } from './types.js';
-
-/** What the planner knows of the entry: array shapes and scalar values, by entry or component name. */
-export type EntrySizes = Readonly<Record<string, Shape | number>>;
+import type { BlockPlan, Plan } from '../plan/types.js';
 
 export interface EvaluateOptions {
   readonly weights?: CostWeights;
@@ -231,128 +229,4 @@ function growthFactor(stmt: GraphStmt | undefined, sizes: ReadonlyMap<VarName, S
   const source = stmt.source.map((name) => sizes.get(name)).find((shape) => shape !== undefined);
   if (out === undefined || source === undefined) return null;
   return count(source) === 0 ? 0 : count(out) / count(source);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Static sizes
-// ---------------------------------------------------------------------------------------------
-
-/**
- * Shapes of every array whose shape follows at compile time from the entry sizes: entry
- * arrays as given, `generate` by evaluating its shape expressions, the others from their
- * inputs, an `if` output when both branches agree. `while` outputs and parameters are left
- * out (unknown): their shapes may change from one iteration to the next.
- */
-export function staticSizes(program: Program, entry: EntrySizes): ReadonlyMap<VarName, Shape> {
-  const shapes = new Map<VarName, Shape>();
-  const scalars = new Map<VarName, number>();
-  for (const p of program.params) {
-    for (const comp of p.components) {
-      const given = entry[comp.name] ?? entry[p.name];
-      if (given === undefined) continue;
-      if (comp.kind === 'array' && typeof given !== 'number') shapes.set(comp.name, given);
-      if (comp.kind === 'scalar' && typeof given === 'number') scalars.set(comp.name, given);
-    }
-  }
-  const evalExpr = (e: Expr): number | undefined => {
-    try {
-      return evaluateStatic(e, shapes, scalars);
-    } catch {
-      return undefined; // a division by zero: not known statically
-    }
-  };
-  const visit = (b: Block): void => {
-    for (const s of b.stmts) {
-      const from = (name: VarName | undefined): Shape | undefined => (name === undefined ? undefined : shapes.get(name));
-      let shape: Shape | undefined;
-      switch (s.kind) {
-        case 'scalar': {
-          const value = evalExpr(s.expr);
-          if (value !== undefined) scalars.set(s.name, value);
-          continue;
-        }
-        case 'if':
-          visit(s.then);
-          visit(s.else);
-          // Known when both branches give the same static shape.
-          s.outs.forEach((o, k) => {
-            const a = shapes.get(s.then.results[k]!);
-            const b = shapes.get(s.else.results[k]!);
-            if (o.kind === 'array' && a !== undefined && b !== undefined && a.join() === b.join()) shapes.set(o.name, a);
-          });
-          continue;
-        case 'while':
-          visit(s.cond);
-          visit(s.body);
-          continue;
-        case 'generate': {
-          const dims = s.shape.map(evalExpr);
-          shape = dims.every((d) => d !== undefined) ? (dims as number[]) : undefined;
-          break;
-        }
-        case 'map':
-          shape = from(s.inputs[0]);
-          break;
-        case 'gather':
-          shape = from(s.indices[0]);
-          break;
-        case 'scatter':
-          shape = from(s.dest[0]);
-          break;
-        case 'fold': {
-          const input = from(s.input[0]);
-          shape = input?.slice(0, -1);
-          break;
-        }
-        case 'scanl':
-        case 'scanr':
-        case 'force':
-          shape = from(s.input[0]);
-          break;
-        default:
-          s satisfies never;
-      }
-      if (shape !== undefined) for (const o of s.outs) shapes.set(o.name, shape);
-    }
-  };
-  visit(program.body);
-  return shapes;
-}
-
-/** The value of a scalar expression when static; undefined when it reads array contents or unknowns. */
-function evaluateStatic(e: Expr, shapes: ReadonlyMap<VarName, Shape>, scalars: ReadonlyMap<VarName, number>): number | undefined {
-  const ev = (x: Expr): number | undefined => evaluateStatic(x, shapes, scalars);
-  switch (e.kind) {
-    case 'const':
-      return e.value;
-    case 'var':
-      return scalars.get(e.name);
-    case 'dim':
-      return shapes.get(e.array)?.[e.axis];
-    case 'index':
-      return undefined;
-    case 'unary': {
-      const a = ev(e.arg);
-      return a === undefined ? undefined : unary(e.op, e.type, a);
-    }
-    case 'call': {
-      const a = ev(e.arg);
-      return a === undefined ? undefined : mathFn(e.fn, e.type, a);
-    }
-    case 'cast': {
-      const a = ev(e.arg);
-      return a === undefined ? undefined : cast(e.to, a);
-    }
-    case 'binary': {
-      const a = ev(e.lhs);
-      const b = ev(e.rhs);
-      return a === undefined || b === undefined ? undefined : binary(e.op, e.lhs.type, a, b);
-    }
-    case 'select': {
-      const c = ev(e.cond);
-      return c === undefined ? undefined : c !== 0 ? ev(e.then) : ev(e.else);
-    }
-    default:
-      return e satisfies never;
-  }
 }

@@ -26,7 +26,7 @@ import type {
   Stmt,
   VarName,
 } from '../ir/types.js';
-import type { Order } from './types.js';
+import type { Order } from '../plan/types.js';
 
 /** The role in which a node reads an array (PLANNING.md's table). */
 export type ReadRole =

@@ -24,13 +24,13 @@ import type {
   GraphReadRole,
   InfusibleReason,
   StrictPrecedence,
-} from '../graph/types.js';
+} from './types.js';
 import { elementBytes } from '../ir/scalarOps.js';
 import { scalarTypes, type ArrayVar, type Block, type CombinatorNode, type ControlNode, type Lambda, type NodeId, type ScalarType } from '../ir/types.js';
-import { edgeWeightKey } from './cost.js';
-import { planGraphs, type BlockGraphs, type PlanOptions } from './index.js';
-import type { ModelWeights } from './ilp/model.js';
-import type { Plan } from './types.js';
+import { edgeWeightKey } from '../plan/cost.js';
+import { planGraphs, type BlockGraphs, type PlanOptions } from '../plan/index.js';
+import type { ModelWeights } from '../plan/ilp/model.js';
+import type { Plan } from '../plan/types.js';
 import {
   graphJsonFormat,
   graphJsonVersion,
@@ -41,7 +41,7 @@ import {
   nodeKinds,
   orderRuleOf,
   rolesOf,
-} from './graphFormat.js';
+} from './jsonFormat.js';
 
 // ---------------------------------------------------------------------------------------------
 // Checked reading of untyped JSON, every complaint naming its JSON path

@@ -1,9 +1,9 @@
 // BlockGraphs → the JSON graph format (graphFormat.ts): the graphs of a Program, weights and
 // sizes included, so that program → JSON → planGraph gives the plan that program → plan gives.
 
-import type { ArrayGroup, DependenceGraph } from '../graph/types.js';
-import type { BlockGraphs } from './index.js';
-import { graphJsonFormat, graphJsonVersion, type ArrayFacts, type BlockJson, type EdgeJson, type GraphJson, type InputJson, type NodeJson } from './graphFormat.js';
+import type { ArrayGroup, DependenceGraph } from './types.js';
+import type { BlockGraphs } from '../plan/index.js';
+import { graphJsonFormat, graphJsonVersion, type ArrayFacts, type BlockJson, type EdgeJson, type GraphJson, type InputJson, type NodeJson } from './jsonFormat.js';
 
 /** A group's number of elements, when known at compile time (byte weights and recompute factors). */
 function sizeOf(bg: BlockGraphs, group: ArrayGroup): number | undefined {

@@ -3,7 +3,7 @@
 // source arrays are plain-text nodes.
 
 import type { NodeId } from '../ir/types.js';
-import type { DependenceGraph } from './types.js';
+import type { DependenceGraph } from '../graph/types.js';
 
 /** The clusters of one block's plan, as far as drawing needs them. */
 export interface DotClusters {

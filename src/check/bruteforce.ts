@@ -19,10 +19,10 @@
 
 import { CompilerBug, userError } from '../diagnostics/index.js';
 import type { NodeId, Program } from '../ir/types.js';
-import type { CostSpec } from './cost.js';
+import type { CostSpec } from '../plan/cost.js';
 import { combine, evaluateBlock, evaluationContext, type EvaluateOptions, type EvaluationContext } from './evaluate.js';
 import { isControl, programGraph, readOrderOf, sameOrder, type BlockGraph, type GraphNode } from './reads.js';
-import type { BlockPlan, Cluster, Order } from './types.js';
+import type { BlockPlan, Cluster, Order } from '../plan/types.js';
 import { formatViolation, validateBlock, type PlanViolation } from './validate.js';
 
 /** The most graph nodes per block the enumeration accepts (Bell(7) = 877 partitions). */

@@ -3,7 +3,7 @@
 // roles each kind of node may read in. Shared by the reader (graphJson.ts) and the writer
 // (graphToJson.ts).
 
-import type { GraphNodeKind, GraphReadRole, InfusibleReason, ReadOrderRule } from '../graph/types.js';
+import type { GraphNodeKind, GraphReadRole, InfusibleReason, ReadOrderRule } from './types.js';
 import type { ControlNode, ScalarType } from '../ir/types.js';
 
 export const graphJsonFormat = 'arrayfuse-graph';
