@@ -31,6 +31,7 @@ import { edgeWeightKey } from '../plan/cost.js';
 import { planGraphs, type BlockGraphs, type PlanOptions } from '../plan/index.js';
 import type { ModelWeights } from '../plan/ilp/model.js';
 import type { Plan } from '../plan/types.js';
+import { findCycle, topologicalOrder as kahnOrder } from '../util/graphs.js';
 import {
   graphJsonFormat,
   graphJsonVersion,
@@ -440,59 +441,22 @@ function impliedReasons(e: EdgeInfo): InfusibleReason[] {
 function topologicalOrder(where: Where, path: string, nodes: readonly NodeInfo[], arcs: readonly (readonly [NodeId, NodeId])[]): NodeInfo[] {
   const position = new Map(nodes.map((n, i) => [n.id, i]));
   const succ = nodes.map((): number[] => []);
-  const indegree = new Array<number>(nodes.length).fill(0);
   for (const [a, b] of arcs) {
     const i = position.get(a)!;
     const j = position.get(b)!;
     if (i === j) fail(where, 'E620', path, `\`${nodes[i]!.name}\` depends on itself`);
     succ[i]!.push(j);
-    indegree[j]!++;
   }
-  const order: NodeInfo[] = [];
-  const ready = nodes.map((_, i) => i).filter((i) => indegree[i] === 0);
-  while (ready.length > 0) {
-    ready.sort((a, b) => a - b);
-    const i = ready.shift()!;
-    order.push(nodes[i]!);
-    for (const j of succ[i]!) if (--indegree[j]! === 0) ready.push(j);
-  }
+  const order = kahnOrder(succ, 'smallest');
   if (order.length < nodes.length) {
-    const cycle = findCycle(nodes.length, succ, indegree).map((i) => nodes[i]!.name);
-    fail(where, 'E620', path, `the graph has a cycle: ${[...cycle, cycle[0]].join(' -> ')}`, [
+    const cycle = findCycle(succ, order);
+    if (cycle === null) throw new CompilerBug('plan/graph-json', 'the order is incomplete, yet no cycle is left unordered');
+    const names = cycle.map((i) => nodes[i]!.name);
+    fail(where, 'E620', path, `the graph has a cycle: ${[...names, names[0]].join(' -> ')}`, [
       'edges go from producer to consumer, and every other reader of a scatter destination runs before the scatter',
     ]);
   }
-  return order;
-}
-
-/**
- * A cycle among the nodes Kahn's algorithm could not order (those with indegree left), starting
- * at its first node in the given order. Walks predecessors, not successors: a stuck node may lie
- * downstream of a cycle and have no stuck successor, but every stuck node has a stuck
- * predecessor (its indegree counts only predecessors that were never ordered), so the walk
- * cannot end before a node repeats.
- */
-function findCycle(n: number, succ: readonly (readonly number[])[], indegree: readonly number[]): number[] {
-  const stuck = (i: number): boolean => indegree[i]! > 0;
-  const stuckPred: number[] = new Array<number>(n).fill(-1);
-  for (let i = 0; i < n; i++) {
-    if (!stuck(i)) continue;
-    for (const j of succ[i]!) if (stuck(j) && stuckPred[j] === -1) stuckPred[j] = i;
-  }
-  let current = [...Array(n).keys()].find(stuck);
-  if (current === undefined) throw new CompilerBug('plan/graph-json', 'no node is left unordered, yet the order is incomplete');
-  const seenAt = new Map<number, number>();
-  const walk: number[] = [];
-  while (!seenAt.has(current)) {
-    seenAt.set(current, walk.length);
-    walk.push(current);
-    current = stuckPred[current]!;
-    if (current < 0) throw new CompilerBug('plan/graph-json', 'an unordered node has no unordered predecessor');
-  }
-  // The walk went against the arcs: reverse it, and start at the cycle's first node.
-  const cycle = walk.slice(seenAt.get(current)!).reverse();
-  const first = cycle.indexOf(Math.min(...cycle));
-  return [...cycle.slice(first), ...cycle.slice(0, first)];
+  return order.map((i) => nodes[i]!);
 }
 
 const emptyLambda: Lambda = { params: [], lets: [], results: [] };

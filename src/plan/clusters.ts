@@ -11,6 +11,7 @@ import type { NodeId } from '../ir/types.js';
 import type { DependenceGraph } from '../graph/types.js';
 import type { BlockPlan, Cluster, Order } from './types.js';
 import { CompilerBug } from '../diagnostics/index.js';
+import { unionFind } from '../util/graphs.js';
 
 /** A decided plan of one block, by node index (control-flow nodes: order −1, not manifest). */
 export interface Assignment {
@@ -21,30 +22,6 @@ export interface Assignment {
   /** Output order per node: 0, 1, or a gather label 2 … g+1. */
   readonly order: readonly number[];
   readonly manifest: readonly boolean[];
-}
-
-/** A union-find over 0 … size−1, local to one call (a typed array: greedy runs it per candidate). */
-export function unionFind(size: number): { find(i: number): number; union(a: number, b: number): void } {
-  const parent = new Int32Array(size);
-  for (let i = 0; i < size; i++) parent[i] = i;
-  const find = (i: number): number => {
-    let r = i;
-    while (parent[r] !== r) r = parent[r]!;
-    while (parent[i] !== r) {
-      const next = parent[i]!;
-      parent[i] = r;
-      i = next;
-    }
-    return r;
-  };
-  return {
-    find,
-    union(a, b) {
-      const ra = find(a);
-      const rb = find(b);
-      if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-    },
-  };
 }
 
 /** The numeric order a read of consumer `c` traverses its array in, given the consumer's order. */

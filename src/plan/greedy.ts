@@ -18,70 +18,11 @@
 
 import type { DependenceGraph } from '../graph/types.js';
 import { CompilerBug } from '../diagnostics/index.js';
-import { readOrderValue, unionFind, type Assignment } from './clusters.js';
-
-/** Successor lists in compressed form: v's successors are targets[starts[v]] … targets[starts[v + 1] − 1]. */
-interface Adjacency {
-  readonly starts: Int32Array;
-  readonly targets: Int32Array;
-}
-
-/**
- * Strongly connected components (iterative Tarjan) of 0 … n−1; ids in reverse topological
- * order. Typed arrays throughout: a greedy walk over a thousand-node block runs it a thousand times.
- */
-function scc(n: number, adj: Adjacency): number[] {
-  const index = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const onStack = new Uint8Array(n);
-  const comp = new Array<number>(n).fill(-1);
-  const stack = new Int32Array(n);
-  let stackTop = 0;
-  // The DFS path: node and position in its successor list.
-  const workNode = new Int32Array(n);
-  const workNext = new Int32Array(n);
-  let counter = 0;
-  let comps = 0;
-  for (let root = 0; root < n; root++) {
-    if (index[root] !== -1) continue;
-    let depth = 0;
-    workNode[0] = root;
-    workNext[0] = adj.starts[root]!;
-    index[root] = low[root] = counter++;
-    stack[stackTop++] = root;
-    onStack[root] = 1;
-    while (depth >= 0) {
-      const v = workNode[depth]!;
-      if (workNext[depth]! < adj.starts[v + 1]!) {
-        const next = adj.targets[workNext[depth]++]!;
-        if (index[next] === -1) {
-          index[next] = low[next] = counter++;
-          stack[stackTop++] = next;
-          onStack[next] = 1;
-          depth++;
-          workNode[depth] = next;
-          workNext[depth] = adj.starts[next]!;
-        } else if (onStack[next]) low[v] = Math.min(low[v]!, index[next]!);
-        continue;
-      }
-      depth--;
-      if (depth >= 0) low[workNode[depth]!] = Math.min(low[workNode[depth]!]!, low[v]!);
-      if (low[v] === index[v]) {
-        for (;;) {
-          const w = stack[--stackTop]!;
-          onStack[w] = 0;
-          comp[w] = comps;
-          if (w === v) break;
-        }
-        comps++;
-      }
-    }
-  }
-  return comp;
-}
+import { readOrderValue, type Assignment } from './clusters.js';
+import { stronglyConnectedComponents, unionFind, type CompactSuccessors } from '../util/graphs.js';
 
 /** Dependence successors of every node, then the chosen edges pointing back (consumer → producer). */
-function withBackEdges(ctx: FeasibilityContext, chosen: ReadonlySet<number>): Adjacency {
+function withBackEdges(ctx: FeasibilityContext, chosen: ReadonlySet<number>): CompactSuccessors {
   const n = ctx.dependents.length;
   const starts = new Int32Array(n + 1);
   for (let v = 0; v < n; v++) starts[v + 1] = ctx.dependents[v]!.length;
@@ -145,7 +86,7 @@ function closeFused(ctx: FeasibilityContext, fusedEdges: ReadonlySet<number>): A
 
   for (;;) {
     // Clusters: SCCs of the dependences with every chosen edge also pointing back.
-    const comp = scc(n, withBackEdges(ctx, chosen));
+    const comp = stronglyConnectedComponents(n, withBackEdges(ctx, chosen));
     const fused = ends.map(([p, c]) => comp[p] === comp[c]);
     if (graph.edges.some((e, k) => fused[k] && !e.fusible)) return null;
     if (prec.some(([b, s]) => comp[b] === comp[s])) return null;

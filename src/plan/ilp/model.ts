@@ -38,6 +38,7 @@ import type { CostSpec } from '../cost.js';
 import type { DependenceGraph, GraphEdge, GraphNode, GraphRead } from '../../graph/types.js';
 import { CompilerBug } from '../../diagnostics/index.js';
 import { blockStructure, type BlockStructure } from './structure.js';
+import { addBit, emptyWords, hasBit, unionInto } from '../../util/bitset.js';
 export interface Column {
   readonly name: string;
   readonly lower: number;
@@ -418,35 +419,31 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
     // a pair passes only when f has an end in Down(e) (e's ends and their descendants) and an
     // end in Up(e) (e's ends and their ancestors): tested on bit sets, since blocks of a
     // thousand nodes have tens of millions of pairs (NAS MG).
-    const words = (n + 31) >>> 5;
     const down = equalities.map((e) => {
-      const set = new Uint32Array(words);
+      const set = emptyWords(n);
       for (const u of [e.a, e.b]) {
-        const reach = st.after[u]!.words;
-        for (let w = 0; w < words; w++) set[w]! |= reach[w]!;
-        set[u >>> 5]! |= 1 << (u & 31);
+        unionInto(set, st.after[u]!.words);
+        addBit(set, u);
       }
       return set;
     });
-    const ancestors = graph.nodes.map(() => new Uint32Array(words));
+    const ancestors = graph.nodes.map(() => emptyWords(n));
     for (let u = 0; u < n; u++) {
       const reach = st.after[u]!.words;
-      for (let v = 0; v < n; v++) if ((reach[v >>> 5]! >>> (v & 31)) & 1) ancestors[v]![u >>> 5]! |= 1 << (u & 31);
+      for (let v = 0; v < n; v++) if (hasBit(reach, v)) addBit(ancestors[v]!, u);
     }
     const up = equalities.map((e) => {
-      const set = new Uint32Array(words);
+      const set = emptyWords(n);
       for (const u of [e.a, e.b]) {
-        const before = ancestors[u]!;
-        for (let w = 0; w < words; w++) set[w]! |= before[w]!;
-        set[u >>> 5]! |= 1 << (u & 31);
+        unionInto(set, ancestors[u]!);
+        addBit(set, u);
       }
       return set;
     });
-    const bit = (set: Uint32Array, v: number): number => (set[v >>> 5]! >>> (v & 31)) & 1;
     const tryPair = (i: number, j: number): void => {
       const [e, f] = [equalities[i]!, equalities[j]!];
       const [downE, upE] = [down[i]!, up[i]!];
-      if (!((bit(downE, f.a) && bit(upE, f.b)) || (bit(downE, f.b) && bit(upE, f.a)))) return;
+      if (!((hasBit(downE, f.a) && hasBit(upE, f.b)) || (hasBit(downE, f.b) && hasBit(upE, f.a)))) return;
       if (!closesStrictCycle(e.a, e.b, f.a, f.b) && !closesStrictCycle(e.a, e.b, f.b, f.a) && !closesStrictCycle(e.b, e.a, f.a, f.b) && !closesStrictCycle(e.b, e.a, f.b, f.a)) return;
       // literal(x) = 1 − x, literal(s) = s; literal_e + literal_f ≤ 1.
       const constant = (e.holdsAt === 0 ? 1 : 0) + (f.holdsAt === 0 ? 1 : 0);

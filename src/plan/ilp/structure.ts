@@ -21,13 +21,11 @@
 
 import type { DependenceGraph, GraphNode } from '../../graph/types.js';
 import { CompilerBug } from '../../diagnostics/index.js';
+import { addBit, bitSetOf, emptyWords, popCount, unionInto, type BitSet } from '../../util/bitset.js';
+import { topologicalOrder } from '../../util/graphs.js';
 
 /** A set of node indices as a bit set (n bits). */
-export interface NodeSet {
-  has(i: number): boolean;
-  /** The bits, 32 nodes a word (node i is bit i & 31 of word i >>> 5), for tight loops. */
-  readonly words: Uint32Array;
-}
+export type NodeSet = BitSet;
 
 export interface BlockStructure {
   /** π bounds per node index. */
@@ -57,18 +55,6 @@ interface Arc {
   readonly strict: boolean;
 }
 
-function popCount(words: Uint32Array): number {
-  let count = 0;
-  for (let w of words) {
-    for (; w !== 0; w &= w - 1) count++;
-  }
-  return count;
-}
-
-function bitSet(words: Uint32Array): NodeSet {
-  return { has: (i) => (words[i >>> 5]! & (1 << (i & 31))) !== 0, words };
-}
-
 /** Outgoing arcs per node index: every edge (strict when infusible) and every precedence (strict). */
 export function dependenceArcs(graph: DependenceGraph): readonly (readonly Arc[])[] {
   const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
@@ -87,16 +73,9 @@ function arcsWith(graph: DependenceGraph, neverFused: readonly boolean[]): reado
   return out;
 }
 
-function topologicalOrder(out: readonly (readonly Arc[])[]): number[] {
-  const n = out.length;
-  const indeg = new Array<number>(n).fill(0);
-  for (const arcs of out) for (const a of arcs) indeg[a.to]!++;
-  const topo: number[] = [];
-  for (let i = 0; i < n; i++) if (indeg[i] === 0) topo.push(i);
-  for (let head = 0; head < topo.length; head++) {
-    for (const a of out[topo[head]!]!) if (--indeg[a.to]! === 0) topo.push(a.to);
-  }
-  if (topo.length !== n) throw new CompilerBug('plan/ilp', 'dependence graph with precedences is cyclic');
+function arcOrder(out: readonly (readonly Arc[])[]): number[] {
+  const topo = topologicalOrder(out.map((arcs) => arcs.map((a) => a.to)));
+  if (topo.length !== out.length) throw new CompilerBug('plan/ilp', 'dependence graph with precedences is cyclic');
   return topo;
 }
 
@@ -161,30 +140,30 @@ export function blockStructure(graph: DependenceGraph): BlockStructure {
 function structureWith(graph: DependenceGraph, neverFused: readonly boolean[]): BlockStructure {
   const n = graph.nodes.length;
   const out = arcsWith(graph, neverFused);
-  const topo = topologicalOrder(out);
+  const topo = arcOrder(out);
   const reverse = [...topo].reverse();
 
   const piLower = new Array<number>(n).fill(0);
   for (const i of topo) for (const a of out[i]!) piLower[a.to] = Math.max(piLower[a.to]!, piLower[i]! + (a.strict ? 1 : 0));
   const height = new Array<number>(n).fill(0);
   for (const i of reverse) for (const a of out[i]!) height[i] = Math.max(height[i]!, height[a.to]! + (a.strict ? 1 : 0));
-  const words = (n + 31) >>> 5;
-  const reach = graph.nodes.map(() => new Uint32Array(words));
-  const strict = graph.nodes.map(() => new Uint32Array(words));
+  const reach = graph.nodes.map(() => emptyWords(n));
+  const strict = graph.nodes.map(() => emptyWords(n));
   for (const i of reverse) {
     const r = reach[i]!;
     const s = strict[i]!;
     for (const a of out[i]!) {
       const ra = reach[a.to]!;
       const sa = strict[a.to]!;
-      r[a.to >>> 5]! |= 1 << (a.to & 31);
-      for (let w = 0; w < words; w++) {
+      addBit(r, a.to);
+      // One pass over both sets (the hot loop of the planner on large blocks).
+      for (let w = 0; w < r.length; w++) {
         r[w]! |= ra[w]!;
         s[w]! |= sa[w]!;
       }
       if (a.strict) {
-        s[a.to >>> 5]! |= 1 << (a.to & 31);
-        for (let w = 0; w < words; w++) s[w]! |= ra[w]!;
+        addBit(s, a.to);
+        unionInto(s, ra);
       }
     }
   }
@@ -208,9 +187,9 @@ function structureWith(graph: DependenceGraph, neverFused: readonly boolean[]): 
   return {
     piLower,
     piUpper,
-    strictlyAfter: strict.map(bitSet),
+    strictlyAfter: strict.map(bitSetOf),
     hasStrictDescendant,
-    after: reach.map(bitSet),
+    after: reach.map(bitSetOf),
     orderLabels: labels,
     orderLower,
     orderUpper,
