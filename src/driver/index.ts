@@ -22,12 +22,7 @@ import { assertValidPlan } from '../check/validate.js';
 import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
 import { compileProgram, type CompiledProgram, type RunResult } from '../runtime/index.js';
-
-/** A named stage of the pipeline: what it is called in errors, and what it does. */
-interface Pass<In, Out> {
-  readonly name: string;
-  run(input: In): Out;
-}
+import type { Pass } from '../util/pass.js';
 
 const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
 
@@ -53,6 +48,8 @@ export interface CompilerOptions {
   readonly entry?: string;
   /** Share one HiGHS instance between compilers (it loads once per loader). */
   readonly solver?: SolverLoader;
+  /** Verify the IR after each of lowering's passes, not only after lowering (tests). */
+  readonly verifyEachPass?: boolean;
 }
 
 /** Inputs by entry parameter name (own properties only: `__proto__` is a valid name). */
@@ -141,7 +138,7 @@ export class Compiler {
     const key = JSON.stringify(signature ?? null);
     let program = this.programs.get(key);
     if (program === undefined) {
-      program = verifyPass.run(lowerModule(this.module, this.file, { entry: this.entry.name, signature }));
+      program = verifyPass.run(lowerModule(this.module, this.file, { entry: this.entry.name, signature, verifyEachPass: this.options.verifyEachPass }));
       this.programs.set(key, program);
     }
     return program;

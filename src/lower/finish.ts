@@ -1,6 +1,7 @@
-// The last steps of lowering, on the finished IR: remove dead statements, make every scatter
-// its destination's last use (inserting a copy where needed), and replace the provisional names
-// (`%7`) by readable SSA names (`cs`, `x_1`, `inds`).
+// The last steps of lowering, on the finished IR, as named passes in one pipeline
+// (`finishingPasses`): remove dead statements, make every scatter's in-place update unobserved
+// (inserting a copy where needed), and replace the provisional names (`%7`) by readable SSA
+// names (`cs`, `x_1`, `inds`).
 
 import type {
   ArrayVar,
@@ -15,9 +16,24 @@ import type {
   Value,
   VarName,
 } from '../ir/types.js';
+import type { ProgramPass } from '../ir/passes.js';
 import { inPlaceHazards } from '../ir/updates.js';
 import { stmtDefs, stmtFreeVars } from '../ir/walk.js';
 import { hintUser, type HintLevel } from './values.js';
+
+/**
+ * The finishing pipeline of one lowering run, in order. Dead code goes first, so that a read
+ * by a dead statement asks for no copy; until copies are inserted a scatter may still update
+ * an array that is read later, so the first pass's output keeps every promise but that one.
+ * Names go last: copies take fresh provisional names too.
+ */
+export function finishingPasses(names: NameSupply, hints: () => readonly VarHint[]): readonly ProgramPass[] {
+  return [
+    { name: 'dead-code', run: (p) => ({ ...p, body: removeDeadCode(p.body) }), keeps: { inPlaceUpdates: false } },
+    { name: 'copy-scatter-destinations', run: (p) => copyScatterDestinations(p, names) },
+    { name: 'ssa-names', run: (p) => nameProgram(p, hints()) },
+  ];
+}
 
 // ---------------------------------------------------------------------------------------------
 // Dead code

@@ -3,14 +3,18 @@
 // The entry's parameters get their types from the signature (what the program is run with),
 // else from annotations, else by inference: a first run of the partial evaluator over type
 // variables solves them from their uses, and a second, concrete run produces the Program.
-// Then dead statements are removed, scatter destinations copied where the scatter would not be
-// their last use, and the provisional names replaced by readable SSA names.
+// Then the finishing passes of ./finish.ts run (`finishingPasses`): dead statements removed,
+// scatter destinations copied where the update could be observed, and the provisional names
+// replaced by readable SSA names. With `verifyEachPass` the IR verifier runs after the evaluator
+// and after each pass (src/ir/passes.ts).
 
 import type { SourceFile, Span } from '../diagnostics/index.js';
 import type { Def, ElemAnn, Module, TypeAnn } from '../syntax/ast.js';
 import type { Interface, Program, ScalarType, Stmt, Value, VarName } from '../ir/types.js';
 import { asScalar, deref, describe, evalBody } from './evaluator.js';
-import { copyScatterDestinations, nameProgram, removeDeadCode } from './finish.js';
+import { finishingPasses, type NameSupply } from './finish.js';
+import { runPasses } from '../ir/passes.js';
+import { verifyProgram } from '../ir/verify.js';
 import { preludeDefs } from './prelude.js';
 import { toExpr } from './scalar.js';
 import { Infer, elemLeaves, rankOf, showArrayType, showElem, type ETy, type ElemType } from './types.js';
@@ -28,6 +32,8 @@ export interface LowerOptions {
   /** The entry `def`: else `main`, else the last one. */
   readonly entry?: string;
   readonly signature?: Readonly<Record<string, InputSignature>>;
+  /** Verify the IR after the evaluator and after each finishing pass (tests; see src/ir/passes.ts). */
+  readonly verifyEachPass?: boolean;
 }
 
 /** An entry parameter's type as lowering sees it (annotation, signature or inference). */
@@ -41,7 +47,7 @@ export function lowerModule(module: Module, file: SourceFile, options: LowerOpti
   const types = declared.every((t) => t !== null)
     ? (declared as EntryParamType[])
     : inferTypes(def, file, defs, declared);
-  return lowerEntry(def, file, defs, types);
+  return lowerEntry(def, file, defs, types, options.verifyEachPass ?? false);
 }
 
 /** The entry parameters' types: declared ones as given, the others inferred from their uses. */
@@ -160,7 +166,7 @@ function entryValue(name: string, t: EntryParamType): { value: SVal; components:
   };
 }
 
-function lowerEntry(def: Def, file: SourceFile, defs: ReadonlyMap<string, Def>, types: readonly EntryParamType[]): Program {
+function lowerEntry(def: Def, file: SourceFile, defs: ReadonlyMap<string, Def>, types: readonly EntryParamType[], verifyEachPass: boolean): Program {
   const st = new LowerState(file, defs, preludeDefs, new Infer(), [], def.params.map((p) => p.name));
   const env = new Map<string, SVal>();
   const params: Interface[] = def.params.map((p, i) => {
@@ -181,9 +187,10 @@ function lowerEntry(def: Def, file: SourceFile, defs: ReadonlyMap<string, Def>, 
     body: { params: params.flatMap((i) => i.components), stmts, results: results.flatMap((i) => i.components.map((c) => c.name)) },
     results,
   };
-  const pruned: Program = { ...raw, body: removeDeadCode(raw.body) };
-  const copied = copyScatterDestinations(pruned, { fresh: (h) => st.fresh(h, hintLocal), nodeId: () => st.nodeId() });
-  return nameProgram(copied, st.allVars());
+  // The evaluator's output keeps every promise of the IR but unobserved in-place updates.
+  if (verifyEachPass) verifyProgram(raw, 'lower', { inPlaceUpdates: false });
+  const names: NameSupply = { fresh: (h) => st.fresh(h, hintLocal), nodeId: () => st.nodeId() };
+  return runPasses(raw, finishingPasses(names, () => st.allVars()), { verifyEachPass });
 }
 
 function findReturn(def: Def): { span: Span; names: readonly (string | null)[] | null; name: string | null } {

@@ -1,5 +1,5 @@
-// Test helpers: lower .fuse text (verifying the IR), run it with the reference interpreter,
-// and count the statements of a lowered program by kind.
+// Test helpers: lower .fuse text (verifying the IR after each of lowering's passes), run it
+// with the reference interpreter, and count the statements of a lowered program by kind.
 
 import { SourceFile, UserError, diagnosticPosition } from '../../src/diagnostics/index.js';
 import { parseModule } from '../../src/syntax/index.js';
@@ -12,7 +12,7 @@ import type { ArrayValue, InterfaceValue, RuntimeValue } from '../../src/ir/valu
 
 export function lowerText(text: string, options: LowerOptions = {}, name = 'test.fuse'): Program {
   const file = new SourceFile(name, text);
-  const program = lowerModule(parseModule(file), file, options);
+  const program = lowerModule(parseModule(file), file, { verifyEachPass: true, ...options });
   verifyProgram(program, 'lower');
   return program;
 }
