@@ -262,7 +262,7 @@ export async function checkProgram(prog: Prog, inputs: InputSet, solver: SolverL
   const header = `--- program\n${source}--- inputs\n${inputs.text}\n`;
   let compiler: Compiler | Outcome;
   try {
-    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver });
+    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver, verifyEachPass: true });
   } catch (err) {
     compiler = classifyError(err);
   }

@@ -149,7 +149,7 @@ describe('random program generator', () => {
         const c = randomProgram(seed, options);
         const text = printFuse(c.program);
         const file = new SourceFile('generated.fuse', text);
-        const lowered = lowerModule(parseModule(file), file);
+        const lowered = lowerModule(parseModule(file), file, { verifyEachPass: true });
         expect(interpret(lowered, c.inputs, { file }), `${c.description}\n${text}`).toEqual(interpret(c.program, c.inputs));
       }
     }
