@@ -13,7 +13,7 @@
 // precedences from its destination, gather labels from the node order. A stated `fusible` or
 // `reason` may add infusibility but never contradict what the roles imply.
 
-import { CompilerBug, noSpan, SourceFile, userError, type Span } from '../diagnostics/index.js';
+import { CompilerBug, noSpan, SourceFile, userError, type DiagnosticCode, type Span } from '../diagnostics/index.js';
 import type {
   ArrayGroup,
   DependenceGraph,
@@ -55,7 +55,7 @@ interface Where {
 type Json = unknown;
 type JsonObject = Readonly<Record<string, Json>>;
 
-function fail(where: Where, code: `E${number}`, path: string, message: string, notes?: readonly string[]): never {
+function fail(where: Where, code: DiagnosticCode, path: string, message: string, notes?: readonly string[]): never {
   const span = where.file === undefined ? undefined : spanOfPath(where.file.text, path);
   throw userError(code, `${path}: ${message}`, { file: where.file, span }, notes);
 }
