@@ -21,7 +21,7 @@ import { greedyAssignment, noFusionAssignment } from './greedy.js';
 import { buildModel, gatherFactor, type IlpModel, type ModelWeights } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
 import { startFromAssignment } from './ilp/start.js';
-import { createSolverLoader, solveModel, type SolveOptions, type SolverLoader } from './ilp/solver.js';
+import { createSolverLoader, solveModel, type HighsOptionValues, type SolverLoader } from './ilp/solver.js';
 import { blockPlanCost } from './objective.js';
 import type { BlockPlan, Plan, SolveStatus, Strategy } from './types.js';
 
@@ -52,8 +52,8 @@ export interface IlpTuning {
   readonly feasibilityJump?: boolean;
   /** Start HiGHS from greedy-down's plan (start.ts). Default true. */
   readonly warmStart?: boolean;
-  /** Further HiGHS options (SolveOptions.highsOptions). Default none: HiGHS' own defaults. */
-  readonly highsOptions?: SolveOptions['highsOptions'];
+  /** Further HiGHS options by HiGHS' names (SolveOptions.highsOptions). Default none: HiGHS' own defaults. */
+  readonly highsOptions?: HighsOptionValues;
 }
 
 /** One block's graph and weights, with its nested blocks: what strategies and renderers walk. */
