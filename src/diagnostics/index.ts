@@ -92,11 +92,23 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A file that helps reproduce a bug, e.g. the ILP model of an infeasible plan. The core writes
+ * no files (it runs in a browser too): a CompilerBug carries the text, the CLI writes it out and
+ * says where.
+ */
+export interface BugAttachment {
+  /** A file name for it, e.g. `model.lp`. */
+  readonly fileName: string;
+  readonly text: string;
+}
+
 /** Our fault, never the user's: an invariant broke. Says which pass found it. */
 export class CompilerBug extends Error {
   constructor(
     readonly pass: string,
     message: string,
+    readonly attachment?: BugAttachment,
   ) {
     super(`internal compiler error in ${pass}: ${message} (this is a bug in arrayfuse; please report it)`);
     this.name = 'CompilerBug';
