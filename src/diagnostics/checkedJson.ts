@@ -114,15 +114,27 @@ export function spanOfPath(text: string, path: string, root: JsonRoot): Span | u
   return undefined;
 }
 
-/** Parsed JSON, or where and why the text is not JSON. */
-export type ParsedJson = { readonly ok: true; readonly value: Json } | { readonly ok: false; readonly message: string; readonly offset: number };
+/** Why text is not JSON, and where. */
+export interface JsonSyntaxError {
+  /** The engine's message. */
+  readonly message: string;
+  /** The first offending character by JSON's grammar (jsonSyntaxErrorOffset). */
+  readonly offset: number;
+  /** The position the engine's message names, if it names one (Node 20's often do not). */
+  readonly engineOffset: number | null;
+}
 
-/** JSON.parse, with the offset of the first syntax error (jsonSyntaxErrorOffset) when it fails. */
+/** Parsed JSON, or where and why the text is not JSON. */
+export type ParsedJson = { readonly ok: true; readonly value: Json } | ({ readonly ok: false } & JsonSyntaxError);
+
+/** JSON.parse, with the position of the first syntax error when it fails. */
 export function parseJson(text: string): ParsedJson {
   try {
     return { ok: true, value: JSON.parse(text) as Json };
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e), offset: jsonSyntaxErrorOffset(text) };
+    const message = e instanceof Error ? e.message : String(e);
+    const named = /position (\d+)/.exec(message);
+    return { ok: false, message, offset: jsonSyntaxErrorOffset(text), engineOffset: named === null ? null : Number(named[1]) };
   }
 }
 

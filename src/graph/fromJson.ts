@@ -700,7 +700,9 @@ function parseText(text: string, sourceName: string): { value: Json; file: Sourc
   const file = new SourceFile(sourceName, text);
   const parsed = parseJson(text);
   if (parsed.ok) return { value: parsed.value, file };
-  const start = Math.min(parsed.offset, text.length);
+  // Where the engine says, else the end of the text: what graph JSON has always reported (the
+  // grammar's `offset`, which IR JSON uses, is more precise where the engine names no position).
+  const start = Math.min(parsed.engineOffset ?? text.length, text.length);
   throw userError('E610', `$: the graph is not valid JSON: ${parsed.message}`, { file, span: { start, end: Math.min(start + 1, text.length) } });
 }
 

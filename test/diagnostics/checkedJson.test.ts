@@ -54,6 +54,10 @@ describe('parseJson', () => {
     const bad = parseJson('{"a": 1,\n "b": }');
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.offset).toBe('{"a": 1,\n "b": '.length);
+    // The engine's own position, where its message names one.
+    const named = parseJson('[1, 2');
+    expect(named.ok).toBe(false);
+    if (!named.ok) expect(named.engineOffset).toBe(/position \d+/.test(named.message) ? 5 : null);
   });
   it('gives the end of the text where the scan cannot follow the nesting', () => {
     const deep = '['.repeat(1_000_000);
