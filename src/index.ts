@@ -15,7 +15,7 @@ import { componentsOf, type ArrayValue, type InterfaceValue } from './ir/values.
 import { Compiler, valueSignature, type PlanningOptions } from './driver/index.js';
 import type { InputSignature } from './lower/index.js';
 
-export { UserError, CompilerBug, renderDiagnostic, SourceFile } from './diagnostics/index.js';
+export { UserError, CompilerBug, renderDiagnostic, SourceFile, diagnosticCodes } from './diagnostics/index.js';
 export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/index.js';
 export type { Program, Block, Stmt, Expr, Lambda, ScalarType, NodeId, VarName } from './ir/types.js';
 export type { ArrayValue, ScalarValue, RuntimeValue, InterfaceValue } from './ir/values.js';

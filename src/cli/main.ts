@@ -27,6 +27,7 @@ import type { Plan, Strategy } from '../plan/types.js';
 import { emitJs } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
 import { parseCost } from '../plan/cost.js';
+import { bugReport } from './bugReport.js';
 import { runDemo } from './demo.js';
 import { formatValue } from './format.js';
 
@@ -368,7 +369,7 @@ export async function main(argv: readonly string[], term: Terminal = processTerm
       term.err(e.diagnostics.map(renderDiagnostic).join('\n'));
       return 1;
     }
-    const detail = e instanceof CompilerBug ? e.message : `internal error (this is a bug in arrayfuse; please report it): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+    const detail = e instanceof CompilerBug ? bugReport(e) : `internal error (this is a bug in arrayfuse; please report it): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
     term.err(detail);
     return 3;
   }

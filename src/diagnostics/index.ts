@@ -5,6 +5,8 @@
 // printed. Every error the user can cause is a UserError carrying one or more Diagnostics; an
 // error that is our fault is a CompilerBug naming the pass that found it.
 
+import type { DiagnosticCode } from './codes.js';
+
 export interface Span {
   readonly start: number;
   readonly end: number;
@@ -58,10 +60,10 @@ export class SourceFile {
 
 /**
  * Stable diagnostic codes, by stage: E1xx syntax, E2xx names and lowering, E3xx types and
- * shapes, E4xx run-time errors, E5xx input/output files, E6xx planner and options.
- * The full list with one example each is in docs/ERRORS.md.
+ * shapes, E4xx run-time errors, E5xx input/output files, E6xx planner and options. Only codes
+ * registered in ./codes.ts exist; docs/ERRORS.md lists them with their titles.
  */
-export type DiagnosticCode = `E${number}`;
+export { diagnosticCodes, diagnosticTitle, type DiagnosticCode } from './codes.js';
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;
@@ -90,11 +92,23 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A file that helps reproduce a bug, e.g. the ILP model of an infeasible plan. The core writes
+ * no files (it runs in a browser too): a CompilerBug carries the text, the CLI writes it out and
+ * says where.
+ */
+export interface BugAttachment {
+  /** A file name for it, e.g. `model.lp`. */
+  readonly fileName: string;
+  readonly text: string;
+}
+
 /** Our fault, never the user's: an invariant broke. Says which pass found it. */
 export class CompilerBug extends Error {
   constructor(
     readonly pass: string,
     message: string,
+    readonly attachment?: BugAttachment,
   ) {
     super(`internal compiler error in ${pass}: ${message} (this is a bug in arrayfuse; please report it)`);
     this.name = 'CompilerBug';

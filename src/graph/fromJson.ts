@@ -13,7 +13,8 @@
 // precedences from its destination, gather labels from the node order. A stated `fusible` or
 // `reason` may add infusibility but never contradict what the roles imply.
 
-import { CompilerBug, noSpan, SourceFile, userError, type Span } from '../diagnostics/index.js';
+import { CompilerBug, noSpan, SourceFile, userError, type DiagnosticCode } from '../diagnostics/index.js';
+import { jsonError, parseJson, type Json, type JsonObject } from '../diagnostics/checkedJson.js';
 import type {
   ArrayGroup,
   DependenceGraph,
@@ -53,81 +54,9 @@ interface Where {
   readonly file: SourceFile | undefined;
 }
 
-type Json = unknown;
-type JsonObject = Readonly<Record<string, Json>>;
-
-function fail(where: Where, code: `E${number}`, path: string, message: string, notes?: readonly string[]): never {
-  const span = where.file === undefined ? undefined : spanOfPath(where.file.text, path);
-  throw userError(code, `${path}: ${message}`, { file: where.file, span }, notes);
-}
-
-/**
- * Where the value at a JSON path (`$.edges[2].from`) lies in the text (already known to parse),
- * so that an error given text points at its line. Rescans the text: only errors call it. An
- * explicit stack of open containers, not recursion: the text may nest arbitrarily deep.
- */
-function spanOfPath(text: string, path: string): Span | undefined {
-  const spans = new Map<string, Span>();
-  let i = 0;
-  const space = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
-  };
-  const string = (): string => {
-    const start = i++;
-    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    return JSON.parse(text.slice(start, ++i)) as string;
-  };
-  interface Open {
-    readonly at: string;
-    readonly start: number;
-    readonly object: boolean;
-    count: number;
-  }
-  const open: Open[] = [];
-  let at: string | undefined = '$';
-  while (at !== undefined) {
-    // One value at `at`: a container is opened (closed below), a scalar is skipped whole.
-    space();
-    const start = i;
-    const c = text[i];
-    if (c === '{' || c === '[') {
-      i++;
-      open.push({ at, start, object: c === '{', count: 0 });
-    } else {
-      if (c === '"') string();
-      else while (i < text.length && !',]} \t\n\r'.includes(text[i]!)) i++;
-      spans.set(at, { start, end: i });
-    }
-    // The next value: the next member of the innermost open container, closing finished ones.
-    at = undefined;
-    while (at === undefined && open.length > 0) {
-      const top = open[open.length - 1]!;
-      space();
-      if (text[i] === ',') i++;
-      space();
-      if (i < text.length && text[i] !== (top.object ? '}' : ']')) {
-        if (top.object) {
-          const key = string();
-          space();
-          i++; // the colon
-          at = `${top.at}.${key}`;
-        } else at = `${top.at}[${top.count}]`;
-        top.count++;
-      } else {
-        i++;
-        spans.set(top.at, { start: top.start, end: i });
-        open.pop();
-      }
-    }
-  }
-  // A path naming a missing field or an unknown key's value falls back to what encloses it.
-  for (let at = path; ; ) {
-    const span = spans.get(at);
-    if (span !== undefined) return span;
-    const parent = at.replace(/(\.[^.[\]]*|\[\d+\])$/, '');
-    if (parent === at) return undefined;
-    at = parent;
-  }
+/** A UserError whose message starts with the JSON path, located in the text when there is one. */
+function fail(where: Where, code: DiagnosticCode, path: string, message: string, notes?: readonly string[]): never {
+  throw jsonError({ file: where.file, located: true, root: '$' }, code, path, message, notes);
 }
 
 /** A short rendering of a JSON value for messages: containers nested deeper than 3 show as `…`. */
@@ -733,14 +662,12 @@ function modelWeights(graph: DependenceGraph, facts: readonly GroupFacts[], edge
 /** JSON.parse with a located E610 on malformed text. */
 function parseText(text: string, sourceName: string): { value: Json; file: SourceFile } {
   const file = new SourceFile(sourceName, text);
-  try {
-    return { value: JSON.parse(text) as Json, file };
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const at = /position (\d+)/.exec(message);
-    const start = at === null ? text.length : Math.min(Number(at[1]), text.length);
-    throw userError('E610', `$: the graph is not valid JSON: ${message}`, { file, span: { start, end: Math.min(start + 1, text.length) } });
-  }
+  const parsed = parseJson(text);
+  if (parsed.ok) return { value: parsed.value, file };
+  // Where the engine says, else the end of the text: what graph JSON has always reported (the
+  // grammar's `offset`, which IR JSON uses, is more precise where the engine names no position).
+  const start = Math.min(parsed.engineOffset ?? text.length, text.length);
+  throw userError('E610', `$: the graph is not valid JSON: ${parsed.message}`, { file, span: { start, end: Math.min(start + 1, text.length) } });
 }
 
 /**

@@ -14,6 +14,7 @@
 // is E296 (checked first, without recursion) rather than a stack overflow.
 
 import { SourceFile, type Span, userError } from '../diagnostics/index.js';
+import { jsonError, jsonPath, parseJson, tooDeepJson, type JsonObject } from '../diagnostics/checkedJson.js';
 import { scalarTypes } from './types.js';
 import type {
   ArrayVar,
@@ -55,11 +56,12 @@ export function programToJson(p: Program, indent = 0): string {
 
 // ---- reading -------------------------------------------------------------------------------
 
+/** The offset of a JSON syntax error; shared with the other JSON readers. */
+export { jsonSyntaxErrorOffset } from '../diagnostics/checkedJson.js';
+
 interface Reader {
   readonly file: SourceFile;
 }
-
-type JsonObject = Readonly<Record<string, unknown>>;
 
 function describeJson(j: unknown): string {
   if (j === null) return 'null';
@@ -79,17 +81,14 @@ function describeJson(j: unknown): string {
 }
 
 function fail(r: Reader, code: 'E291' | 'E292' | 'E293' | 'E294' | 'E295' | 'E296', path: string, message: string): never {
-  throw userError(code, path === '' ? message : `${path}: ${message}`, { file: r.file });
+  throw jsonError({ file: r.file, located: false, root: '' }, code, path, message);
 }
 
 function expected(r: Reader, path: string, what: string, got: unknown): never {
   return fail(r, 'E291', path, `expected ${what}, got ${describeJson(got)}`);
 }
 
-function at(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return path === '' ? key : `${path}.${key}`;
-}
+const at = jsonPath;
 
 /** An object with exactly the listed fields (optional ones marked with `?`). */
 function object(r: Reader, j: unknown, path: string, what: string, fields: readonly string[]): JsonObject {
@@ -376,92 +375,6 @@ function program(r: Reader, j: unknown): Program {
 }
 
 /**
- * The offset of the first syntax error in text that JSON.parse rejected. Node 20's messages
- * do not always say where ("Unexpected token '}', …"), so a small recursive-descent scan of
- * JSON's grammar finds the spot.
- */
-export function jsonSyntaxErrorOffset(text: string): number {
-  let i = 0;
-  const ws = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
-  };
-  const bad = (): never => {
-    throw i;
-  };
-  const literal = (word: string): void => {
-    if (text.startsWith(word, i)) i += word.length;
-    else bad();
-  };
-  const string = (): void => {
-    if (text[i] !== '"') bad();
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      if (text.charCodeAt(i) < 0x20) bad();
-      if (text[i] === '\\') {
-        i++;
-        if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) bad();
-          i += 4;
-        } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) bad();
-      }
-      i++;
-    }
-    if (i >= text.length) bad();
-    i++;
-  };
-  const number = (): void => {
-    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i));
-    if (m === null || m[0] === '' || m[0] === '-') bad();
-    i += m![0].length;
-  };
-  const value = (): void => {
-    ws();
-    const ch = text[i];
-    if (ch === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        ws();
-        string();
-        ws();
-        if (text[i] !== ':') bad();
-        i++;
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return void i++;
-        else bad();
-      }
-    } else if (ch === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return void i++;
-        else bad();
-      }
-    } else if (ch === '"') string();
-    else if (ch === 't') literal('true');
-    else if (ch === 'f') literal('false');
-    else if (ch === 'n') literal('null');
-    else number();
-  };
-  try {
-    value();
-    ws();
-    if (i < text.length) bad();
-  } catch (offset) {
-    if (typeof offset === 'number') return offset;
-    throw offset;
-  }
-  return text.length;
-}
-
-/**
  * Reads a program from JSON text: the envelope written by programToJson, or a bare Program
  * object. Every problem is a UserError with a code in E290–E296 naming the JSON path.
  */
@@ -469,31 +382,16 @@ export function jsonSyntaxErrorOffset(text: string): number {
  * 2,000 levels (lower/scalar.ts), each one JSON level, with a few more for blocks around them. */
 export const maxIrJsonDepth = 2500;
 
-/** The path of the first value nested deeper than maxIrJsonDepth, or null (an explicit stack). */
-function tooDeepJson(j: unknown): string | null {
-  const stack: [unknown, number, string][] = [[j, 0, '']];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [x, depth, path] = top;
-    if (typeof x !== 'object' || x === null) continue;
-    if (depth + 1 > maxIrJsonDepth) return path;
-    if (Array.isArray(x)) x.forEach((v, i) => stack.push([v, depth + 1, depth < 8 ? `${path}[${i}]` : path]));
-    else for (const [k, v] of Object.entries(x)) stack.push([v, depth + 1, depth < 8 ? at(path, k) : path]);
-  }
-  return null;
-}
+/** Path segments a too-deep error names (then `…`): enough to find the spot, not 2,500 of them. */
+const shownDepth = 8;
 
 export function programFromJson(text: string, fileName: string): Program {
   const r: Reader = { file: new SourceFile(fileName, text) };
-  let j: unknown;
-  try {
-    j = JSON.parse(text);
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const offset = jsonSyntaxErrorOffset(text);
-    throw userError('E290', `not valid JSON: ${message}`, { file: r.file, span: { start: offset, end: offset + 1 } });
-  }
-  const deep = tooDeepJson(j);
-  if (deep !== null) fail(r, 'E296', `${deep}…`, `nested more than ${maxIrJsonDepth} levels deep`);
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw userError('E290', `not valid JSON: ${parsed.message}`, { file: r.file, span: { start: parsed.offset, end: parsed.offset + 1 } });
+  const j = parsed.value;
+  const deep = tooDeepJson(j, maxIrJsonDepth, 'containers');
+  if (deep !== null) fail(r, 'E296', `${deep.slice(0, shownDepth).reduce<string>(at, '')}…`, `nested more than ${maxIrJsonDepth} levels deep`);
   let body: unknown = j;
   if (typeof j === 'object' && j !== null && !Array.isArray(j) && 'format' in j) {
     const env = object(r, j, '', 'an IR envelope', ['format', 'version', 'program']);

@@ -1,15 +1,12 @@
-// The prelude: derived combinators written in .fuse (prelude/prelude.fuse, shipped in the npm
-// package), read and parsed once when this module loads. Its definitions are inlined like the
-// user's own; spans inside it are never shown to users (lowering reports the user's call).
+// The prelude: derived combinators written in .fuse (prelude/prelude.fuse), parsed once when
+// this module loads. Its text is embedded at build time (scripts/embed-prelude.mjs writes
+// prelude.generated.ts), so the compiler reads no file and runs in a browser as in Node. Its
+// definitions are inlined like the user's own; spans inside it are never shown to users
+// (lowering reports the user's call).
 
-import { readFileSync } from 'node:fs';
 import { SourceFile } from '../diagnostics/index.js';
 import { parseModule, type Def } from '../syntax/index.js';
-
-/** Works from src/lower (tests) and dist/lower (the package): both sit two levels below the root. */
-const preludeUrl = new URL('../../prelude/prelude.fuse', import.meta.url);
-
-const preludeText: string = readFileSync(preludeUrl, 'utf8');
+import { preludeText } from './prelude.generated.js';
 
 /** The prelude's source text, for tools that show or re-parse it. */
 export function preludeSource(): string {

@@ -3,12 +3,9 @@
 // Plan of src/plan/types.ts with its cost recomputed from the plan and the solver's statistics.
 //
 // ILP solving: any incumbent is a valid plan; a time limit keeps the best incumbent and its gap;
-// no incumbent falls back to greedy-down (said in `notes`); an infeasible model is our bug and
-// the model is written to a temporary LP file named in the CompilerBug.
+// no incumbent falls back to greedy-down (said in `notes`); an infeasible model is our bug, and
+// the CompilerBug carries the model as LP text (the CLI writes it to a file and names it).
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CompilerBug, userError } from '../diagnostics/index.js';
 import { buildGraph, type GraphContext } from '../graph/build.js';
 import type { DependenceGraph } from '../graph/types.js';
@@ -21,7 +18,7 @@ import { greedyAssignment, noFusionAssignment } from './greedy.js';
 import { buildModel, gatherFactor, type IlpModel, type ModelWeights } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
 import { startFromAssignment } from './ilp/start.js';
-import { createSolverLoader, solveModel, type SolveOptions, type SolverLoader } from './ilp/solver.js';
+import { createSolverLoader, solveModel, type HighsOptionValues, type SolverLoader } from './ilp/solver.js';
 import { blockPlanCost } from './objective.js';
 import type { BlockPlan, Plan, SolveStatus, Strategy } from './types.js';
 
@@ -52,8 +49,8 @@ export interface IlpTuning {
   readonly feasibilityJump?: boolean;
   /** Start HiGHS from greedy-down's plan (start.ts). Default true. */
   readonly warmStart?: boolean;
-  /** Further HiGHS options (SolveOptions.highsOptions). Default none: HiGHS' own defaults. */
-  readonly highsOptions?: SolveOptions['highsOptions'];
+  /** Further HiGHS options by HiGHS' names (SolveOptions.highsOptions). Default none: HiGHS' own defaults. */
+  readonly highsOptions?: HighsOptionValues;
 }
 
 /** One block's graph and weights, with its nested blocks: what strategies and renderers walk. */
@@ -293,10 +290,11 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof
     ...(tuning.highsOptions === undefined ? {} : { highsOptions: tuning.highsOptions }),
   });
   if (result.outcome === 'infeasible' || result.outcome === 'error') {
-    const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-'));
-    const file = join(dir, 'model.lp');
-    writeFileSync(file, toLpText(model));
-    throw new CompilerBug('plan/ilp', `the fusion ILP is ${result.outcome} (HiGHS status ${result.modelStatus}); the model is in ${file}`);
+    throw new CompilerBug(
+      'plan/ilp',
+      `the fusion ILP is ${result.outcome} (HiGHS status ${result.modelStatus}); its model is attached as model.lp`,
+      { fileName: 'model.lp', text: toLpText(model) },
+    );
   }
   // HiGHS reports −∞ (or nothing) as its bound until its root LP is solved.
   const solverBound = result.bound !== null && Number.isFinite(result.bound) ? result.bound : null;

@@ -1,5 +1,9 @@
-// The syntax stage's diagnostic codes (E100–E199), one place so that codes stay stable and
-// unique: tests and docs refer to them by name, messages are written where they are raised.
+// The syntax stage's diagnostic codes (E100–E199) by name, so that the parser says what it
+// reports: tests and docs refer to them by name, messages are written where they are raised.
+// The codes and their titles are registered in src/diagnostics/codes.ts; `satisfies` makes a
+// name mapped to an unregistered code a type error.
+
+import type { DiagnosticCode } from '../diagnostics/index.js';
 
 export const SyntaxCode = {
   /** A character that starts no token: `$`, `?`, a stray `.`. */
@@ -46,6 +50,6 @@ export const SyntaxCode = {
   nestingTooDeep: 'E124',
   /** Two parameters of one `def` or lambda with the same name. */
   duplicateParameter: 'E125',
-} as const;
+} as const satisfies Readonly<Record<string, DiagnosticCode>>;
 
 export type SyntaxCode = (typeof SyntaxCode)[keyof typeof SyntaxCode];

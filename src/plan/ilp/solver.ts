@@ -2,15 +2,31 @@
 // (the caller owns the cache: no module-level state), passes an IlpModel to HiGHS as sparse
 // CSR arrays with the typed `createModel` API, solves with an optional time limit, and reads
 // back the status, the incumbent, the objective, the best bound, the gap and the node count.
+//
+// HiGHS' types stay inside this module: a loaded solver is a handle whose methods close over
+// the HiGHS instance, and options for HiGHS are plain name → value records, so nothing the
+// public API reaches (PlanOptions.solver, PlanOptions.ilpTuning) names the `highs` package.
 
 import * as highsModule from 'highs';
-import type { Highs, LegacyHighsOptions } from 'highs';
+import type { Highs } from 'highs';
 import type { IlpModel } from './model.js';
+
+/**
+ * HiGHS options by HiGHS' own names (`mip_detect_symmetry: false`, `presolve: 'off'`); an
+ * unknown name or a value of the wrong type makes the solve throw.
+ */
+export type HighsOptionValues = Readonly<Record<string, string | number | boolean>>;
 
 /** A loaded solver. `loadMs` is reported separately from planning time. */
 export interface SolverHandle {
-  readonly highs: Highs;
   readonly loadMs: number;
+  /** Solves a model (minimisation). Never throws for infeasibility: the caller decides. */
+  solve(ilp: IlpModel, options?: SolveOptions): SolveResult;
+  /**
+   * Solves a model written as CPLEX LP or MPS text, read by HiGHS' own reader (tests check
+   * lpfile.ts against it): whether HiGHS proved it optimal, and the objective it reached.
+   */
+  solveText(format: 'lp' | 'mps', text: string, options?: HighsOptionValues): { readonly optimal: boolean; readonly objective: number };
 }
 
 /** Loads HiGHS on first use and hands the same instance to every later caller. */
@@ -40,10 +56,23 @@ export function createSolverLoader(): SolverLoader {
       pending ??= (async () => {
         const start = performance.now();
         const highs = await resolveLoader()();
-        return { highs, loadMs: performance.now() - start };
+        return handleOf(highs, performance.now() - start);
       })();
       return pending;
     },
+  };
+}
+
+function handleOf(highs: Highs, loadMs: number): SolverHandle {
+  return {
+    loadMs,
+    solve: (ilp, options) => solveWith(highs, ilp, options),
+    solveText: (format, data, options) =>
+      highs.withModel({ format, data }, (model) => {
+        model.options.set({ output_flag: false, ...options });
+        model.run();
+        return { optimal: model.getModelStatus() === highs.constants.modelStatus.optimal, objective: model.getObjectiveValue() };
+      }),
   };
 }
 
@@ -81,7 +110,7 @@ export interface SolveOptions {
   /** A starting solution (every column's value), e.g. a greedy plan (start.ts). */
   readonly start?: Float64Array;
   /** Further HiGHS options, set last (benchmarks compare them: bench/plan/ilp-variants.test.ts). */
-  readonly highsOptions?: Readonly<Partial<LegacyHighsOptions>>;
+  readonly highsOptions?: HighsOptionValues;
 }
 
 function infoNumber(model: { info: { get(name: string): number | bigint } }, name: string): number | null {
@@ -95,7 +124,10 @@ function infoNumber(model: { info: { get(name: string): number | bigint } }, nam
 
 /** Solves a model (minimisation). Never throws for infeasibility: the caller decides. */
 export function solveModel(handle: SolverHandle, ilp: IlpModel, options: SolveOptions = {}): SolveResult {
-  const { highs } = handle;
+  return handle.solve(ilp, options);
+}
+
+function solveWith(highs: Highs, ilp: IlpModel, options: SolveOptions = {}): SolveResult {
   const start = performance.now();
   const inf = highs.infinity;
   const clamp = (v: number): number => (v === Infinity ? inf : v === -Infinity ? -inf : v);

@@ -1,22 +1,14 @@
 // Reading and writing values as files, by extension: `.npy` (NumPy) or `.json`; and the
 // directory and text-file writes the CLI makes (`--out`, `--emit-lp`). Every failure of the
-// file system is E500 naming the path, never a raw ENOENT / EEXIST / ENOTDIR.
+// file system is E500 naming the path, never a raw ENOENT / EEXIST / ENOTDIR. The one module
+// outside src/cli that uses Node: formats and encodings are valueFiles.ts, npy.ts and
+// jsonValues.ts, on bytes and strings.
 
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { userError } from '../../diagnostics/index.js';
-import { allocate } from '../../ir/scalarOps.js';
 import type { RuntimeValue } from '../../ir/values.js';
-import { readJsonValue, valueToJson } from './jsonValues.js';
-import { readNpy, writeNpy } from './npy.js';
-
-type Format = 'npy' | 'json';
-
-function formatOf(path: string): Format {
-  if (/\.npy$/i.test(path)) return 'npy';
-  if (/\.json$/i.test(path)) return 'json';
-  throw userError('E522', `${path}: unknown file type (expected a .npy or .json file)`);
-}
+import { decodeValueFile, encodeValueFile, valueFileFormat } from './valueFiles.js';
 
 function readBytes(path: string): Uint8Array {
   try {
@@ -26,18 +18,10 @@ function readBytes(path: string): Uint8Array {
   }
 }
 
-/** Reads an input value from a `.npy` or `.json` file. */
+/** Reads an input value from a `.npy` or `.json` file (the format checked before reading). */
 export function readValueFile(path: string): RuntimeValue {
-  const format = formatOf(path);
-  const bytes = readBytes(path);
-  switch (format) {
-    case 'npy':
-      return readNpy(bytes, path);
-    case 'json':
-      return readJsonValue(new TextDecoder().decode(bytes), path);
-    default:
-      return format satisfies never;
-  }
+  const format = valueFileFormat(path);
+  return decodeValueFile(format, readBytes(path), path);
 }
 
 /**
@@ -45,24 +29,7 @@ export function readValueFile(path: string): RuntimeValue {
  * array, as numpy.save does with a NumPy scalar.
  */
 export function writeValueFile(path: string, value: RuntimeValue): void {
-  const format = formatOf(path);
-  let bytes: Uint8Array | string;
-  switch (format) {
-    case 'npy': {
-      const array =
-        value.kind === 'array'
-          ? value
-          : { kind: 'array' as const, elem: value.elem, shape: [], data: scalarData(value.elem, value.value) };
-      bytes = writeNpy(array);
-      break;
-    }
-    case 'json':
-      bytes = valueToJson(value) + '\n';
-      break;
-    default:
-      return format satisfies never;
-  }
-  writeFile(path, bytes);
+  writeFile(path, encodeValueFile(valueFileFormat(path), value));
 }
 
 function reason(e: unknown): string {
@@ -111,10 +78,4 @@ export function ensureDirectory(path: string): void {
     if (code === 'EEXIST') throw userError('E500', `cannot create the directory ${path}: a file of that name exists`);
     throw userError('E500', `cannot create the directory ${path}: ${reason(e)}`);
   }
-}
-
-function scalarData(elem: RuntimeValue['elem'], value: number) {
-  const data = allocate(elem, 1);
-  data[0] = value;
-  return data;
 }

@@ -5,4 +5,5 @@ export { readNpy, writeNpy, type WriteNpyOptions } from './npy.js';
 export { readJsonValue, valueToJson } from './jsonValues.js';
 export { parseArgAssignment, parseScalar } from './scalars.js';
 export { parseRandomSpec, randomValue, randomValues, type RandomSpec } from './random.js';
+export { decodeValueFile, encodeValueFile, valueFileFormat, type ValueFileFormat } from './valueFiles.js';
 export { ensureDirectory, readValueFile, writeFile, writeValueFile } from './files.js';

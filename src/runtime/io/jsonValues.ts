@@ -12,6 +12,7 @@
 // Written form: the dtype object with nested data (scalars as {"dtype", "value"}).
 
 import { SourceFile, userError } from '../../diagnostics/index.js';
+import { jsonError, jsonPath, parseJson, tooDeepJson } from '../../diagnostics/checkedJson.js';
 import { allocate, wrap } from '../../ir/scalarOps.js';
 import { type ScalarType, scalarTypes } from '../../ir/types.js';
 import { type ArrayValue, type RuntimeValue, type ScalarValue, sizeOf } from '../../ir/values.js';
@@ -21,7 +22,7 @@ interface Ctx {
 }
 
 function fail(ctx: Ctx, code: 'E511' | 'E512' | 'E513' | 'E514', path: string, message: string): never {
-  throw userError(code, path === '' ? message : `${path}: ${message}`, { file: ctx.file });
+  throw jsonError({ file: ctx.file, located: false, root: '' }, code, path, message);
 }
 
 function describe(j: unknown): string {
@@ -136,19 +137,6 @@ function dtypeObject(ctx: Ctx, o: Readonly<Record<string, unknown>>): RuntimeVal
  */
 export const maxJsonDepth = 64;
 
-/** The path of the first list nested deeper than maxJsonDepth, or null (an explicit stack). */
-function tooDeepPath(j: unknown): string | null {
-  const stack: [unknown, number, string][] = [[j, 0, '']];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [x, depth, path] = top;
-    if (typeof x !== 'object' || x === null) continue;
-    if (Array.isArray(x) && depth + 1 > maxJsonDepth) return path;
-    const entries: [string, unknown][] = Array.isArray(x) ? x.map((v, i) => [`${path}[${i}]`, v]) : Object.entries(x).map(([k, v]) => [path === '' ? k : `${path}.${k}`, v]);
-    for (const [p, v] of entries) stack.push([v, Array.isArray(x) ? depth + 1 : depth, p]);
-  }
-  return null;
-}
-
 /** `[0][0]…[0]` of 65 levels as `[0][0][0]…[0]`: a path in a message need not be 300 characters. */
 function shortPath(path: string): string {
   const parts = path.match(/\[\d+\]|[^[\].]+/g) ?? [];
@@ -158,14 +146,11 @@ function shortPath(path: string): string {
 /** Reads a value (array or scalar) from JSON text; errors name `fileName` and the JSON path. */
 export function readJsonValue(text: string, fileName: string): RuntimeValue {
   const ctx: Ctx = { file: new SourceFile(fileName, text) };
-  let j: unknown;
-  try {
-    j = JSON.parse(text);
-  } catch (e) {
-    throw userError('E510', `not valid JSON: ${e instanceof Error ? e.message : String(e)}`, { file: ctx.file });
-  }
-  const deep = tooDeepPath(j);
-  if (deep !== null) fail(ctx, 'E511', shortPath(deep), `lists nested more than ${maxJsonDepth} levels deep (an array has at most ${maxJsonDepth} dimensions)`);
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw userError('E510', `not valid JSON: ${parsed.message}`, { file: ctx.file });
+  const j = parsed.value;
+  const deep = tooDeepJson(j, maxJsonDepth, 'lists');
+  if (deep !== null) fail(ctx, 'E511', shortPath(deep.reduce<string>(jsonPath, '')), `lists nested more than ${maxJsonDepth} levels deep (an array has at most ${maxJsonDepth} dimensions)`);
   if (typeof j === 'object' && j !== null && !Array.isArray(j)) return dtypeObject(ctx, j as Record<string, unknown>);
   const elem = inferElem(j, text);
   if (!Array.isArray(j)) return { kind: 'scalar', elem, value: element(ctx, j, elem, '') };

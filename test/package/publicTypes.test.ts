@@ -1,0 +1,51 @@
+// The public type surface names no dependency's types: the declarations reachable from
+// dist/index.d.ts (following relative imports) import nothing outside the package. In
+// particular HiGHS' option and instance types stay inside src/plan/ilp/solver.ts, so a
+// HiGHS upgrade cannot change arrayfuse's API. Needs `npm run build` (pretest runs it).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist');
+
+/** Module specifiers a declaration file imports or re-exports, static and `import("…")` types. */
+function specifiersOf(text: string): string[] {
+  const found = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g), ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)];
+  return found.map((m) => m[1]!);
+}
+
+/** Every declaration file reachable from `entry`, and the non-relative specifiers they import. */
+function declarationClosure(entry: string): { files: string[]; external: Map<string, string[]> } {
+  const files: string[] = [];
+  const external = new Map<string, string[]>();
+  const pending = [entry];
+  const seen = new Set(pending);
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    files.push(file);
+    for (const spec of specifiersOf(readFileSync(file, 'utf8'))) {
+      if (!spec.startsWith('.')) {
+        external.set(spec, [...(external.get(spec) ?? []), file]);
+        continue;
+      }
+      const target = join(dirname(file), spec.replace(/\.js$/, '.d.ts'));
+      if (!seen.has(target)) {
+        seen.add(target);
+        pending.push(target);
+      }
+    }
+  }
+  return { files, external };
+}
+
+describe('public declarations', () => {
+  it('name no other package (HiGHS included)', () => {
+    const entry = join(dist, 'index.d.ts');
+    expect(existsSync(entry), 'run `npm run build` first').toBe(true);
+    const { files, external } = declarationClosure(entry);
+    expect(files.length).toBeGreaterThan(10);
+    expect(Object.fromEntries(external)).toEqual({});
+  });
+});
