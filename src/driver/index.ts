@@ -21,7 +21,7 @@ import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
 import { assertValidPlan } from '../check/validate.js';
 import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
-import { compileProgram, type CompiledProgram, type RunResult } from '../runtime/index.js';
+import { backendNamed, type BackendName, type Executable, type RunResult } from '../runtime/index.js';
 
 /** A named stage of the pipeline: what it is called in errors, and what it does. */
 interface Pass<In, Out> {
@@ -53,6 +53,8 @@ export interface CompilerOptions {
   readonly entry?: string;
   /** Share one HiGHS instance between compilers (it loads once per loader). */
   readonly solver?: SolverLoader;
+  /** The execution back end fused runs compile for (runtime/backends.ts); default `js`. */
+  readonly backend?: BackendName;
 }
 
 /** Inputs by entry parameter name (own properties only: `__proto__` is a valid name). */
@@ -88,7 +90,7 @@ export class Compiler {
   private readonly solver: SolverLoader;
   private readonly programs = new Map<string, Program>();
   private readonly plans = new Map<string, Promise<Plan>>();
-  private readonly executables = new Map<string, CompiledProgram>();
+  private readonly executables = new Map<string, Executable>();
 
   constructor(
     source: string,
@@ -172,13 +174,13 @@ export class Compiler {
   }
 
   /** The fused executable of a program and plan (compiled once per signature and options). */
-  async executable(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions = {}): Promise<CompiledProgram> {
+  async executable(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions = {}): Promise<Executable> {
     const key = JSON.stringify([signature, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
     let exe = this.executables.get(key);
     if (exe === undefined) {
       const program = this.lower(signature);
       const plan = await this.plan(signature, options);
-      exe = compileProgram(program, plan, { file: this.file });
+      exe = await backendNamed(this.options.backend ?? 'js').compile(program, plan, { file: this.file });
       this.executables.set(key, exe);
     }
     return exe;
@@ -195,7 +197,7 @@ export class Compiler {
     const exe = await this.executable(signature, options);
     let run: RunResult;
     try {
-      run = exe.run(ordered, { counters: options.counters });
+      run = await exe.run(ordered, { counters: options.counters });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       // Fused code throws at the first fault it meets, in its own order, and may meet faults in
