@@ -90,7 +90,7 @@ export class Compiler {
   private readonly solver: SolverLoader;
   private readonly programs = new Map<string, Program>();
   private readonly plans = new Map<string, Promise<Plan>>();
-  private readonly executables = new Map<string, Executable>();
+  private readonly executables = new Map<string, Promise<Executable>>();
 
   constructor(
     source: string,
@@ -176,14 +176,27 @@ export class Compiler {
   /** The fused executable of a program and plan (compiled once per signature and options). */
   async executable(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions = {}): Promise<Executable> {
     const key = JSON.stringify([signature, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
-    let exe = this.executables.get(key);
-    if (exe === undefined) {
+    let compiled = this.executables.get(key);
+    if (compiled === undefined) {
+      // The promise is cached, so concurrent runs share one executable (none is left undisposed).
       const program = this.lower(signature);
-      const plan = await this.plan(signature, options);
-      exe = await backendNamed(this.options.backend ?? 'js').compile(program, plan, { file: this.file });
-      this.executables.set(key, exe);
+      const backend = backendNamed(this.options.backend ?? 'js');
+      compiled = this.plan(signature, options).then((plan) => backend.compile(program, plan, { file: this.file }));
+      // A failed compile is not cached, as a failed plan is not.
+      compiled.catch(() => this.executables.delete(key));
+      this.executables.set(key, compiled);
     }
-    return exe;
+    return compiled;
+  }
+
+  /**
+   * Disposes every executable compiled so far (what its back end holds: code, buffers, workers).
+   * The Compiler stays usable: a later run compiles again.
+   */
+  async dispose(): Promise<void> {
+    const compiled = [...this.executables.values()];
+    this.executables.clear();
+    await Promise.allSettled(compiled.map(async (c) => (await c).dispose()));
   }
 
   /** Runs the entry on named inputs: fused by default, or with the reference interpreter. */

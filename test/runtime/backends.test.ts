@@ -3,7 +3,7 @@
 // what it holds and turns every later use into a clear error, on every registered back end.
 
 import { describe, expect, test } from 'vitest';
-import { Compiler } from '../../src/driver/index.js';
+import { Compiler, signatureOf } from '../../src/driver/index.js';
 import { interpret } from '../../src/interp/index.js';
 import { backendNamed, backends as registry, ExecutableDisposedError, jsBackend } from '../../src/runtime/index.js';
 import { array } from '../ir/builders.js';
@@ -35,11 +35,21 @@ describe.each(backends)('$name back end', (backend) => {
     await expect(async () => exe.run(inputs)).rejects.toThrow(/the .* executable of 'singleLoop' was disposed; run needs it compiled again/);
   });
 
-  test('the driver compiles fused runs for the back end it is given', async () => {
+  test('the driver compiles fused runs for the back end it is given, once, and disposes them', async () => {
     const compiler = new Compiler('def main(xs: f64[n]):\n  return map(lam x: x * 2.0 + 1.0, xs)\n', { backend: backend.name });
     const xs = array('f64', [3], [1, 2, 3]);
-    const execution = await compiler.execute({ xs });
-    expectSameValues(execution.results, [array('f64', [3], [3, 5, 7])]);
+    const signature = signatureOf(compiler.entry, { xs }, compiler.file);
+    // Concurrent runs share one executable.
+    const [first, second] = await Promise.all([compiler.executable(signature), compiler.executable(signature)]);
+    expect(first).toBe(second);
+    expect(first.backend).toBe(backend.name);
+    expectSameValues((await compiler.execute({ xs })).results, [array('f64', [3], [3, 5, 7])]);
+    await compiler.dispose();
+    expect(first.disposed).toBe(true);
+    // The compiler compiles again on the next run.
+    expectSameValues((await compiler.execute({ xs })).results, [array('f64', [3], [3, 5, 7])]);
+    expect(await compiler.executable(signature)).not.toBe(first);
+    await compiler.dispose();
   });
 });
 
