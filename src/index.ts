@@ -91,6 +91,8 @@ export interface FuseProgram {
   lower(inputs?: Readonly<Record<string, Input>>): import('./ir/types.js').Program;
   /** The fusion plan for given inputs (their shapes weigh the `bytes` cost). */
   plan(inputs?: Readonly<Record<string, Input>>, options?: PlanningOptions): Promise<import('./plan/types.js').Plan>;
+  /** Releases the compiled code of every run so far (the back end's code, buffers, workers); a later run compiles again. */
+  dispose(): Promise<void>;
 }
 
 function elemOf(data: TypedArray): ScalarType {
@@ -161,6 +163,7 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
         cost: planOptions.cost ?? options.cost,
         timeLimitSeconds: planOptions.timeLimitSeconds ?? options.timeLimitSeconds,
       }),
+    dispose: () => compiler.dispose(),
   };
 }
 

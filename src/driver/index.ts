@@ -182,8 +182,11 @@ export class Compiler {
       const program = this.lower(signature);
       const backend = backendNamed(this.options.backend ?? 'js');
       compiled = this.plan(signature, options).then((plan) => backend.compile(program, plan, { file: this.file }));
-      // A failed compile is not cached, as a failed plan is not.
-      compiled.catch(() => this.executables.delete(key));
+      // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
+      const failed = compiled;
+      failed.catch(() => {
+        if (this.executables.get(key) === failed) this.executables.delete(key);
+      });
       this.executables.set(key, compiled);
     }
     return compiled;

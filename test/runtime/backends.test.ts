@@ -4,6 +4,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { Compiler, signatureOf } from '../../src/driver/index.js';
+import { compile } from '../../src/index.js';
 import { interpret } from '../../src/interp/index.js';
 import { backendNamed, backends as registry, ExecutableDisposedError, jsBackend } from '../../src/runtime/index.js';
 import { array } from '../ir/builders.js';
@@ -51,6 +52,15 @@ describe.each(backends)('$name back end', (backend) => {
     expect(await compiler.executable(signature)).not.toBe(first);
     await compiler.dispose();
   });
+});
+
+test('a program compiled through the public API is disposed with it, and compiles again when run', async () => {
+  const program = compile('def main(xs: f64[n]):\n  return map(lam x: x + 1.0, xs)\n', { backend: 'js' });
+  const xs = new Float64Array([1, 2]);
+  expect(await program.run({ xs })).toEqual({ result: { data: new Float64Array([2, 3]), shape: [2] } });
+  await program.dispose();
+  expect(await program.run({ xs })).toEqual({ result: { data: new Float64Array([2, 3]), shape: [2] } });
+  await program.dispose();
 });
 
 test('a disposed JavaScript executable lets go of its module', () => {
