@@ -14,6 +14,7 @@ import type { TypedArray } from './ir/scalarOps.js';
 import { componentsOf, type ArrayValue, type InterfaceValue } from './ir/values.js';
 import { Compiler, valueSignature, type PlanningOptions } from './driver/index.js';
 import type { InputSignature } from './lower/index.js';
+import type { BackendName } from './runtime/index.js';
 
 export { UserError, CompilerBug, renderDiagnostic, SourceFile, diagnosticCodes } from './diagnostics/index.js';
 export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/index.js';
@@ -33,7 +34,8 @@ export { evaluatePlan } from './check/evaluate.js';
 export { printProgram } from './ir/printer.js';
 export { programToJson, programFromJson } from './ir/json.js';
 export { interpret } from './interp/index.js';
-export { compileProgram, emitJs } from './runtime/index.js';
+export { compileProgram, emitJs, backends, ExecutableDisposedError } from './runtime/index.js';
+export type { BackendName, CompiledProgram, Executable, ExecutionBackend, RunResult, RunStats } from './runtime/index.js';
 
 /** An array argument: a typed array, with its shape when it is not one-dimensional. */
 export interface ArrayInput {
@@ -57,6 +59,8 @@ export interface CompileOptions extends PlanningOptions {
   readonly fileName?: string;
   /** The def to run: else `main`, else the last one. */
   readonly entry?: string;
+  /** The execution back end of fused runs (`backends`); default `js`. */
+  readonly backend?: BackendName;
 }
 
 export interface RunOptions extends PlanningOptions {
@@ -87,6 +91,8 @@ export interface FuseProgram {
   lower(inputs?: Readonly<Record<string, Input>>): import('./ir/types.js').Program;
   /** The fusion plan for given inputs (their shapes weigh the `bytes` cost). */
   plan(inputs?: Readonly<Record<string, Input>>, options?: PlanningOptions): Promise<import('./plan/types.js').Plan>;
+  /** Releases the compiled code of every run so far (the back end's code, buffers, workers); a later run compiles again. */
+  dispose(): Promise<void>;
 }
 
 function elemOf(data: TypedArray): ScalarType {
@@ -131,7 +137,7 @@ function toOutput(v: InterfaceValue): Output {
 
 /** Compiles `.fuse` source. Throws UserError (with diagnostics) for a bad program. */
 export function compile(source: string, options: CompileOptions = {}): FuseProgram {
-  const compiler = new Compiler(source, { fileName: options.fileName, entry: options.entry });
+  const compiler = new Compiler(source, { fileName: options.fileName, entry: options.entry, backend: options.backend });
   // Object.entries / fromEntries see own properties only and define them as data properties,
   // so parameters named `__proto__` or `toString` are inputs like any other.
   const convert = (inputs: Readonly<Record<string, Input>>): Record<string, InterfaceValue> =>
@@ -157,6 +163,7 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
         cost: planOptions.cost ?? options.cost,
         timeLimitSeconds: planOptions.timeLimitSeconds ?? options.timeLimitSeconds,
       }),
+    dispose: () => compiler.dispose(),
   };
 }
 

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Compiler, signatureOf } from '../../src/driver/index.js';
 import { interpret } from '../../src/interp/index.js';
+import { compileProgram } from '../../src/runtime/index.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { Strategy } from '../../src/plan/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
@@ -113,7 +114,8 @@ async function runners(program: ExecProgram, inputs: Inputs, options: MeasureOpt
     } else if (id === 'interpreter') {
       out.push({ id, clusters: null, run: () => ({ results: flatten(interpret(lowered, ordered, { file: compiler.file })), bytes: null, largest: null }) });
     } else {
-      const exe = await compiler.executable(signature, { strategy: id, cost: 'reads+writes' });
+      // The JavaScript back end itself, whose run is synchronous: the timing loop calls it directly.
+      const exe = compileProgram(lowered, await compiler.plan(signature, { strategy: id, cost: 'reads+writes' }), { file: compiler.file });
       const clusters = exe.plan.root.clusters.length;
       out.push({
         id,

@@ -22,11 +22,12 @@ import { CompilerBug } from '../diagnostics/index.js';
 import type { CombinatorNode, FoldNode, NodeId, ScalarType, ScanlNode, ScanrNode, VarName } from '../ir/types.js';
 import type { Order } from '../plan/types.js';
 import {
-  add, arr, assign, bin, call, constDecl, exprStmt, id, index, letDecl, member, mul, num, un, type JsExpr, type JsStmt,
+  add, arr, assign, bin, call, constDecl, exprStmt, id, index, letDecl, mul, num, un, type JsExpr, type JsStmt,
 } from './jsast.js';
 import {
-  applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, rt, type ExprEnv,
+  applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, type ExprEnv,
 } from './scalar.js';
+import { callHelper } from './runtimeHelpers.js';
 import { identifiersOf, jamRows } from './jam.js';
 import { shareValues } from './share.js';
 import type { ReadOrder } from './sites.js';
@@ -194,7 +195,7 @@ class ClusterGen {
   }
 
   private countWrite(name: VarName, elem: ScalarType): JsStmt {
-    return exprStmt(call(member(rt, 'count'), [num(this.env.tables.slot(name, elem, { kind: 'write' })), num(0)]));
+    return exprStmt(callHelper('count', [num(this.env.tables.slot(name, elem, { kind: 'write' })), num(0)]));
   }
 
   /** The expression environment of one node: its errors name it and point at it. */
@@ -255,7 +256,7 @@ class ClusterGen {
       // one bounds check instead of two (singleLoop's reverse runs as fast as a plain loop).
       const values = this.gatherAt(n, scope, raw, src.dims);
       const missed = bin('===', values[0]!, un('void', num(0)));
-      out.push({ kind: 'if', test: missed, then: [exprStmt(call(member(rt, 'oob'), [num(site), arr(raw), arr(src.dims), position, arr(outDims)]))], else: [] });
+      out.push({ kind: 'if', test: missed, then: [exprStmt(callHelper('oob', [num(site), arr(raw), arr(src.dims), position, arr(outDims)]))], else: [] });
       return values;
     }
     out.push(indexCheck(site, raw, src.dims, position, outDims));
@@ -336,7 +337,7 @@ class ClusterGen {
     const j = id(r.loop!.index);
     const bufs = xs.map((x) => {
       const buf = this.fresh('buf');
-      root.pre.push(constDecl(buf, call(member(rt, 'scratch'), [extent])));
+      root.pre.push(constDecl(buf, callHelper('scratch', [extent])));
       (r.body as JsStmt[]).push(assign(index(id(buf), j), x));
       return id(buf);
     });

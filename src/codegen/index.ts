@@ -3,3 +3,4 @@
 export { generateProgram, type AllocationSite, type ClusterInfo, type GeneratedProgram, type GenerateOptions } from './program.js';
 export { type CounterSlot, type ErrorSite, type ReadOrder, readOrderKey } from './sites.js';
 export { printNumber } from './printer.js';
+export type { RuntimeHelpers } from './runtimeHelpers.js';

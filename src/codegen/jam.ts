@@ -19,6 +19,7 @@
 
 import type { JsStmt } from './jsast.js';
 import { bin, constDecl, forEachNode, id, mul, num, renameStmt, type Rename } from './jsast.js';
+import { runtimeParam } from './runtimeHelpers.js';
 
 const FACTOR = 4;
 
@@ -76,7 +77,7 @@ export function jamRows(loop: JsStmt, fresh: (prefix: string) => string): JsStmt
   const preFacts = factsOf(pre);
   const tail = factsOf([{ kind: 'block', body: inner.body }, ...post]);
   if (whole.loops !== 1 || innerFacts.loops !== 0) return null;
-  if (tail.ids.has('rt')) return null;
+  if (tail.ids.has(runtimeParam)) return null;
   for (const a of whole.written) if (whole.read.has(a)) return null;
   const bounds = factsOf([{ kind: 'expr', expr: inner.from }, { kind: 'expr', expr: inner.to }]);
   for (const name of bounds.ids) if (name === loop.index || preFacts.declared.has(name)) return null;

@@ -18,7 +18,8 @@ import {
   type JsExpr, type JsStmt,
 } from './jsast.js';
 import { printProgramText } from './printer.js';
-import { compileExpr, rt, type ArrayRef, type ExprEnv } from './scalar.js';
+import { compileExpr, type ArrayRef, type ExprEnv } from './scalar.js';
+import { callHelper, helperValue, rt, runtimeParam } from './runtimeHelpers.js';
 import { type CounterSlot, type ErrorSite, SideTables } from './sites.js';
 
 /** Where a manifest array is allocated: the runtime counts times, elements and bytes per site. */
@@ -199,7 +200,7 @@ class ProgramGen {
     });
     const results = this.block(program.body, plan.root, env, out);
     out.push({ kind: 'return', value: arr(results.map((b) => this.resultValue(b))) });
-    return { kind: 'function', name: 'main', params: ['rt', 'inputs'], body: withTemps(out) };
+    return { kind: 'function', name: 'main', params: [runtimeParam, 'inputs'], body: withTemps(out) };
   }
 
   private resultValue(b: Binding): JsExpr {
@@ -282,10 +283,10 @@ class ProgramGen {
     const stmts = withTemps(generateCluster({ nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined) }));
     const params = freeIds(stmts);
     const name = `c${number}`;
-    this.functions.push({ kind: 'function', name, params: ['rt', ...params], body: stmts });
-    out.push(exprStmt(call(member(rt, 'enter'), [num(number)])));
+    this.functions.push({ kind: 'function', name, params: [runtimeParam, ...params], body: stmts });
+    out.push(exprStmt(callHelper('enter', [num(number)])));
     out.push(exprStmt(call(id(name), [rt, ...params.map(id)])));
-    out.push(exprStmt(call(member(rt, 'leave'), [num(number)])));
+    out.push(exprStmt(callHelper('leave', [num(number)])));
   }
 
   /**
@@ -307,7 +308,7 @@ class ProgramGen {
         const d = this.fresh('n');
         out.push(constDecl(d, compileExpr(e, env1)));
         const site = this.tables.site({ kind: 'size', what: 'generate', detail: String(axis), span: e.span ?? n.span });
-        out.push({ kind: 'if', test: bin('<', id(d), num(0)), then: [exprStmt(call(member(rt, 'size'), [num(site), id(d)]))], else: [] });
+        out.push({ kind: 'if', test: bin('<', id(d), num(0)), then: [exprStmt(callHelper('size', [num(site), id(d)]))], else: [] });
         return id(d);
       });
     } else {
@@ -336,7 +337,7 @@ class ProgramGen {
         if (dims.length === 0 || dims.every((d, k) => sameExpr(d, first[k]!))) continue;
         const site = this.tables.site({ kind: 'shape', what: n.kind, detail: `${what} ${names[0]} and ${other}`, span: n.span });
         const differ = dims.map((d, k) => bin('!==', first[k]!, d)).reduce((a, b) => bin('||', a, b));
-        out.push({ kind: 'if', test: differ, then: [exprStmt(call(member(rt, 'shapes'), [num(site), arr(first), arr(dims)]))], else: [] });
+        out.push({ kind: 'if', test: differ, then: [exprStmt(callHelper('shapes', [num(site), arr(first), arr(dims)]))], else: [] });
       }
     };
     switch (n.kind) {
@@ -377,7 +378,7 @@ class ProgramGen {
         data = dest.ref.data;
         if (!(env.vars.has(n.dest[k]!) && this.producedInBlock.has(n.dest[k]!))) {
           this.allocations.push({ array: o.name, elem: o.elem });
-          data = call(member(rt, 'copy'), [num(this.allocations.length - 1), data]);
+          data = callHelper('copy', [num(this.allocations.length - 1), data]);
         }
         const a = this.fresh('a');
         out.push(constDecl(a, data));
@@ -386,7 +387,7 @@ class ProgramGen {
       } else if (manifest.has(o.name)) {
         this.allocations.push({ array: o.name, elem: o.elem });
         const a = this.fresh('a');
-        out.push(constDecl(a, call(member(rt, 'alloc'), [num(this.allocations.length - 1), size])));
+        out.push(constDecl(a, callHelper('alloc', [num(this.allocations.length - 1), size])));
         data = id(a);
         materialized = true;
       }
@@ -446,8 +447,8 @@ class ProgramGen {
     body.push({ kind: 'if', test: bin('===', go.value, num(0)), then: [{ kind: 'break' }], else: [] });
     body.push({
       kind: 'if',
-      test: bin('>=', id(iterations), member(rt, 'maxWhileIterations')),
-      then: [exprStmt(call(member(rt, 'loop'), [num(site), member(rt, 'maxWhileIterations')]))],
+      test: bin('>=', id(iterations), helperValue('maxWhileIterations')),
+      then: [exprStmt(callHelper('loop', [num(site), helperValue('maxWhileIterations')]))],
       else: [],
     });
     body.push(assign(id(iterations), bin('+', id(iterations), num(1))));
@@ -507,7 +508,7 @@ function withTemps(stmts: readonly JsStmt[]): JsStmt[] {
 function freeIds(stmts: readonly JsStmt[]): string[] {
   const used: string[] = [];
   const seen = new Set<string>();
-  const declared = new Set<string>(['rt', 'Math']);
+  const declared = new Set<string>([runtimeParam, 'Math']);
   const onId = (name: string): void => {
     if (!seen.has(name)) {
       seen.add(name);

@@ -17,8 +17,9 @@
 import { CompilerBug, type Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, IndexExpr, Lambda, ScalarType, VarName } from '../ir/types.js';
 import {
-  add, arr, bin, call, cond, constDecl, id, index, mathCall, member, mul, num, seq, set, type JsExpr, type JsStmt,
+  add, arr, bin, cond, constDecl, id, index, mathCall, mul, num, seq, set, type JsExpr, type JsStmt,
 } from './jsast.js';
+import { arithmeticHelpers, callHelper } from './runtimeHelpers.js';
 import type { ReadOrder, SideTables } from './sites.js';
 
 /** Where an array lives in generated code: its data and one extent expression per dimension. */
@@ -42,8 +43,6 @@ export interface ExprEnv {
   fresh(prefix: string): string;
 }
 
-export const rt = id('rt');
-
 /** Brings a JavaScript number into the value set of `t`, as scalarOps.wrap does. */
 export function wrapTo(t: ScalarType, e: JsExpr): JsExpr {
   switch (t) {
@@ -62,12 +61,6 @@ export function wrapTo(t: ScalarType, e: JsExpr): JsExpr {
   }
 }
 
-/** Runtime helper names for the operations that are not one JavaScript expression. */
-export function helperName(op: '//' | '%' | '**', t: ScalarType): string {
-  const opName = op === '//' ? 'floordiv' : op === '%' ? 'mod' : 'pow';
-  return `${opName}_${t}`;
-}
-
 const comparisonOps = { '==': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' } as const;
 
 function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => number, fresh: (p: string) => string): JsExpr {
@@ -83,13 +76,13 @@ function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => n
       return wrapTo(t, bin('/', a, b));
     case '//':
     case '%':
-      return t === 'bool' ? call(member(rt, helperName(op, t)), [num(site()), a, b]) : divide(op, t, a, b, site, fresh);
+      return t === 'bool' ? callHelper(arithmeticHelpers[op][t], [num(site()), a, b]) : divide(op, t, a, b, site, fresh);
     case '**':
       // Floats: scalarOps' power is wrap(t, Math.pow(a, b)), one inline call (LULESH's cube
       // roots are in its hottest loop). Integers keep the helper: exact repeated squaring, and
       // a negative power of zero raises E401.
       if (t === 'f64' || t === 'f32') return wrapTo(t, mathCall('pow', [a, b]));
-      return call(member(rt, helperName(op, t)), [num(site()), a, b]);
+      return callHelper(arithmeticHelpers[op][t], [num(site()), a, b]);
     case '==':
     case '!=':
     case '<':
@@ -157,7 +150,7 @@ function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: Js
     }
     const x = atomOf(a, fresh);
     const y = atomOf(b, fresh);
-    const zero = call(member(rt, 'divzero'), [num(site()), x.atom, y.atom]);
+    const zero = callHelper('divzero', [num(site()), x.atom, y.atom]);
     return sequence([x.bind, y.bind], cond(bin('===', y.atom, num(0)), zero, wrapTo(t, mathCall('floor', [bin('/', x.atom, y.atom)]))));
   }
   // Floor modulo.
@@ -166,7 +159,7 @@ function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: Js
     if (constant !== null && constant !== 0) return bin('>>>', bin('%', a, b), num(0));
     const x = atomOf(a, fresh);
     const y = atomOf(b, fresh);
-    const zero = call(member(rt, 'divzero'), [num(site()), x.atom, y.atom]);
+    const zero = callHelper('divzero', [num(site()), x.atom, y.atom]);
     return sequence([x.bind, y.bind], cond(bin('===', y.atom, num(0)), zero, bin('>>>', bin('%', x.atom, y.atom), num(0))));
   }
   if (t === 'i32' && constant !== null && constant > 0) {
@@ -183,7 +176,7 @@ function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: Js
   const moved = bin('&&', bin('!==', set(r, bin('%', x.atom, y.atom)), num(0)), bin('!==', bin('<', id(r), num(0)), bin('<', y.atom, num(0))));
   const floorMod = cond(moved, wrapTo(t, bin('+', id(r), y.atom)), wrapTo(t, id(r)));
   if (isInt && (constant === null || constant === 0)) {
-    const zero = call(member(rt, 'divzero'), [num(site()), x.atom, y.atom]);
+    const zero = callHelper('divzero', [num(site()), x.atom, y.atom]);
     return sequence([x.bind, y.bind], cond(bin('===', y.atom, num(0)), zero, floorMod));
   }
   return sequence([x.bind, y.bind], floorMod);
@@ -196,7 +189,7 @@ function isPowerOfTwo(k: number): boolean {
 
 /** Wraps a memory load in the counters variant: `rt.count(slot, load)` returns the load. */
 export function counted(env: ExprEnv, slot: () => number, load: JsExpr): JsExpr {
-  return env.counters ? call(member(rt, 'count'), [num(slot()), load]) : load;
+  return env.counters ? callHelper('count', [num(slot()), load]) : load;
 }
 
 /**
@@ -222,7 +215,7 @@ export function indexCheck(
     })
     .reduce((a, b) => bin('||', a, b));
   const outside = guard === null ? anyOutside : bin('&&', guard, anyOutside);
-  const fail = call(member(rt, 'oob'), [num(site), arr(indices), arr(dims), position, arr(positionDims)]);
+  const fail = callHelper('oob', [num(site), arr(indices), arr(dims), position, arr(positionDims)]);
   return { kind: 'if', test: outside, then: [{ kind: 'expr', expr: fail }], else: [] };
 }
 
@@ -254,7 +247,7 @@ function indexRead(e: IndexExpr, env: ExprEnv, order: ReadOrder): JsExpr {
       parts.map((p) => p.bind),
       parts.map((p, k) => inBounds(p.atom, ref.dims[k]!)).reduce((x, y) => bin('&&', x, y)),
     );
-    const fail = call(member(rt, 'index'), [num(site), arr(atoms), arr(ref.dims)]);
+    const fail = callHelper('index', [num(site), arr(atoms), arr(ref.dims)]);
     offset = cond(inRange, flatIndex(atoms, ref.dims), fail);
   }
   const load = index(ref.data, offset);

@@ -21,7 +21,7 @@ import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
 import { assertValidPlan } from '../check/validate.js';
 import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
-import { compileProgram, type CompiledProgram, type RunResult } from '../runtime/index.js';
+import { backendNamed, type BackendName, type Executable, type RunResult } from '../runtime/index.js';
 import type { Pass } from '../util/pass.js';
 
 const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
@@ -50,6 +50,8 @@ export interface CompilerOptions {
   readonly solver?: SolverLoader;
   /** Verify the IR after each of lowering's passes, not only after lowering (tests). */
   readonly verifyEachPass?: boolean;
+  /** The execution back end fused runs compile for (runtime/backends.ts); default `js`. */
+  readonly backend?: BackendName;
 }
 
 /** Inputs by entry parameter name (own properties only: `__proto__` is a valid name). */
@@ -85,7 +87,7 @@ export class Compiler {
   private readonly solver: SolverLoader;
   private readonly programs = new Map<string, Program>();
   private readonly plans = new Map<string, Promise<Plan>>();
-  private readonly executables = new Map<string, CompiledProgram>();
+  private readonly executables = new Map<string, Promise<Executable>>();
 
   constructor(
     source: string,
@@ -169,16 +171,32 @@ export class Compiler {
   }
 
   /** The fused executable of a program and plan (compiled once per signature and options). */
-  async executable(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions = {}): Promise<CompiledProgram> {
+  async executable(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions = {}): Promise<Executable> {
     const key = JSON.stringify([signature, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
-    let exe = this.executables.get(key);
-    if (exe === undefined) {
+    let compiled = this.executables.get(key);
+    if (compiled === undefined) {
+      // The promise is cached, so concurrent runs share one executable (none is left undisposed).
       const program = this.lower(signature);
-      const plan = await this.plan(signature, options);
-      exe = compileProgram(program, plan, { file: this.file });
-      this.executables.set(key, exe);
+      const backend = backendNamed(this.options.backend ?? 'js');
+      compiled = this.plan(signature, options).then((plan) => backend.compile(program, plan, { file: this.file }));
+      // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
+      const failed = compiled;
+      failed.catch(() => {
+        if (this.executables.get(key) === failed) this.executables.delete(key);
+      });
+      this.executables.set(key, compiled);
     }
-    return exe;
+    return compiled;
+  }
+
+  /**
+   * Disposes every executable compiled so far (what its back end holds: code, buffers, workers).
+   * The Compiler stays usable: a later run compiles again.
+   */
+  async dispose(): Promise<void> {
+    const compiled = [...this.executables.values()];
+    this.executables.clear();
+    await Promise.allSettled(compiled.map(async (c) => (await c).dispose()));
   }
 
   /** Runs the entry on named inputs: fused by default, or with the reference interpreter. */
@@ -192,7 +210,7 @@ export class Compiler {
     const exe = await this.executable(signature, options);
     let run: RunResult;
     try {
-      run = exe.run(ordered, { counters: options.counters });
+      run = await exe.run(ordered, { counters: options.counters });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       // Fused code throws at the first fault it meets, in its own order, and may meet faults in

@@ -1,62 +1,25 @@
-// The fused executor: compiles a program and its plan to JavaScript once, then runs it.
+// The JavaScript back end: compiles a program and its plan to JavaScript once, then runs it.
 //
 // `compileProgram` generates the module (codegen/), turns it into a function with `new
 // Function` once, and keeps it; the counters variant is generated and compiled the first time
 // a run asks for counters. A run checks the inputs against the entry parameters (the
 // interpreter's E410–E414), calls the generated `main` with the runtime helpers, and returns
 // the results with what the run recorded: time per cluster, every allocation, and counters.
+// Everything is synchronous: `CompiledProgram.run` returns its result, not a promise.
 
-import { CompilerBug, type SourceFile } from '../diagnostics/index.js';
+import { CompilerBug } from '../diagnostics/index.js';
 import { type GeneratedProgram, generateProgram, readOrderKey } from '../codegen/index.js';
 import type { Program } from '../ir/types.js';
 import type { ArrayValue, InterfaceValue, RuntimeValue } from '../ir/values.js';
 import type { Plan } from '../plan/types.js';
-import { type Allocation, allocationCounts, allocationsOf, makeRuntime, type RunRecord } from './helpers.js';
+import { allocationCounts, allocationsOf, makeRuntime, type RunRecord } from './helpers.js';
 import { checkInputs } from '../interp/index.js';
+import {
+  type CompileOptions, type Executable, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult, type RunStats,
+} from './backend.js';
 
-export interface CompileOptions {
-  /** The source the program's spans point into, for error locations. */
-  readonly file?: SourceFile;
-  /** A `while` that runs more iterations than this fails with E405 (default: no limit). */
-  readonly maxWhileIterations?: number;
-}
-
-export interface RunOptions {
-  /** Count every element read (per array and order) and written; slower. */
-  readonly counters?: boolean;
-}
-
-/** Elements one array had read, by read order (`0`, `1`, `g<gather id>`, `indexed`, `unordered`), and written. */
-export interface ArrayTraffic {
-  readonly reads: Readonly<Record<string, number>>;
-  readonly writes: number;
-}
-
-export interface ClusterStats {
-  readonly nodes: readonly number[];
-  readonly manifest: readonly string[];
-  /** Summed over every time the cluster ran (a cluster inside a `while` runs many times). */
-  readonly timeMs: number;
-  readonly runs: number;
-}
-
-export interface RunStats {
-  readonly clusters: readonly ClusterStats[];
-  /** Per allocation site that allocated (a site in a loop sums its iterations). */
-  readonly allocations: readonly Allocation[];
-  readonly bytesAllocated: number;
-  /** Per array name, when the run counted; null otherwise. */
-  readonly counters: Readonly<Record<string, ArrayTraffic>> | null;
-}
-
-export interface RunResult {
-  readonly results: InterfaceValue[];
-  readonly stats: RunStats;
-}
-
-export interface CompiledProgram {
-  readonly program: Program;
-  readonly plan: Plan;
+/** The JavaScript back end's executable: runs synchronously, and shows the module it runs. */
+export interface CompiledProgram extends Executable {
   /** The generated module (the plain variant). */
   readonly source: string;
   run(inputs: readonly InterfaceValue[], runOptions?: RunOptions): RunResult;
@@ -81,35 +44,77 @@ export function emitJs(program: Program, plan: Plan): string {
   return generateProgram(program, plan, { counters: false }).text;
 }
 
-export function compileProgram(program: Program, plan: Plan, options: CompileOptions = {}): CompiledProgram {
-  const plain = compile(program, plan, false);
-  let counted: Compiled | undefined;
-  const limit = options.maxWhileIterations ?? Infinity;
-  return {
-    program,
-    plan,
-    source: plain.generated.text,
-    run(inputs, runOptions = {}) {
-      const variant = runOptions.counters === true ? (counted ??= compile(program, plan, true)) : plain;
-      const g = variant.generated;
-      const flat = checkInputs(program, inputs, options.file);
-      const record: RunRecord = {
-        allocations: allocationCounts(g.allocations.length),
-        clusterMs: new Array<number>(g.clusters.length).fill(0),
-        clusterCalls: new Array<number>(g.clusters.length).fill(0),
-        counts: new Float64Array(g.slots.length),
-      };
-      const rt = makeRuntime(
-        { sites: g.sites, slots: g.slots, allocations: g.allocations, clusterCount: g.clusters.length },
-        options.file,
-        limit,
-        record,
-      );
-      const raw = variant.main(rt, flat.map((v) => (v.kind === 'scalar' ? { value: v.value } : { data: v.data, shape: v.shape })));
-      return { results: groupResults(program, raw), stats: stats(g, record, runOptions.counters === true) };
-    },
-  };
+/**
+ * The compiled variants of one program and plan. Disposing drops them (the functions, their
+ * optimised code and the side tables go to the collector once no run holds them) and makes
+ * every later use an `ExecutableDisposedError`.
+ */
+class JsExecutable implements CompiledProgram {
+  readonly backend = 'js';
+  private plain: Compiled | null;
+  private counted: Compiled | null = null;
+  private readonly limit: number;
+
+  constructor(
+    readonly program: Program,
+    readonly plan: Plan,
+    private readonly options: CompileOptions,
+  ) {
+    this.plain = compile(program, plan, false);
+    this.limit = options.maxWhileIterations ?? Infinity;
+  }
+
+  get disposed(): boolean {
+    return this.plain === null;
+  }
+
+  get source(): string {
+    return this.live('source').generated.text;
+  }
+
+  run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): RunResult {
+    const plain = this.live('run');
+    const program = this.program;
+    const variant = runOptions.counters === true ? (this.counted ??= compile(program, this.plan, true)) : plain;
+    const g = variant.generated;
+    const flat = checkInputs(program, inputs, this.options.file);
+    const record: RunRecord = {
+      allocations: allocationCounts(g.allocations.length),
+      clusterMs: new Array<number>(g.clusters.length).fill(0),
+      clusterCalls: new Array<number>(g.clusters.length).fill(0),
+      counts: new Float64Array(g.slots.length),
+    };
+    const rt = makeRuntime(
+      { sites: g.sites, slots: g.slots, allocations: g.allocations, clusterCount: g.clusters.length },
+      this.options.file,
+      this.limit,
+      record,
+    );
+    const raw = variant.main(rt, flat.map((v) => (v.kind === 'scalar' ? { value: v.value } : { data: v.data, shape: v.shape })));
+    return { results: groupResults(program, raw), stats: stats(g, record, runOptions.counters === true) };
+  }
+
+  dispose(): void {
+    this.plain = null;
+    this.counted = null;
+  }
+
+  private live(what: string): Compiled {
+    if (this.plain === null) throw new ExecutableDisposedError(this.backend, this.program.name, what);
+    return this.plain;
+  }
 }
+
+export function compileProgram(program: Program, plan: Plan, options: CompileOptions = {}): CompiledProgram {
+  return new JsExecutable(program, plan, options);
+}
+
+/** Generated JavaScript run in this thread: the reference back end, and the only one so far. */
+export const jsBackend = {
+  name: 'js',
+  description: 'JavaScript loop nests over typed arrays, compiled with new Function and run in the calling thread',
+  compile: compileProgram,
+} as const satisfies ExecutionBackend;
 
 function groupResults(program: Program, raw: readonly unknown[]): InterfaceValue[] {
   let next = 0;

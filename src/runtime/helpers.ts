@@ -1,13 +1,15 @@
 // The `rt` object generated code calls: the errors of its inline checks (an index out of range,
 // a division by zero), integer powers, allocation with a record, counters and per-cluster
-// timing. Hot loops never call it on their common path (see codegen/scalar.ts).
+// timing. Hot loops never call it on their common path (see codegen/scalar.ts). What it must
+// offer is codegen's `RuntimeHelpers` interface, which `Runtime` implements: a helper renamed or
+// removed here, or there, fails to compile.
 //
 // Every error generated code raises goes through here, by site number, and comes out as the
 // UserError the reference interpreter raises for the same fault: same code, same wording, the
 // user's span. The helpers are plain closures over one run's state (no module-level state).
 
 import { CompilerBug, type SourceFile, userError } from '../diagnostics/index.js';
-import type { AllocationSite, CounterSlot, ErrorSite } from '../codegen/index.js';
+import type { AllocationSite, CounterSlot, ErrorSite, RuntimeHelpers } from '../codegen/index.js';
 import { ScalarDivisionByZero, allocate, binary, elementBytes } from '../ir/scalarOps.js';
 import type { ScalarType } from '../ir/types.js';
 import type { TypedArray } from '../ir/scalarOps.js';
@@ -95,7 +97,7 @@ function unflatten(flat: number, dims: readonly number[]): number[] {
  * optimised code for every cluster and ran each hot loop in the interpreter until V8 optimised
  * it again (LULESH's force loop: 4 recompilations in 4 runs, each several milliseconds).
  */
-export class Runtime {
+export class Runtime implements RuntimeHelpers {
   private readonly started: number[];
 
   constructor(
@@ -128,12 +130,10 @@ export class Runtime {
     }
   }
 
-  // The operations generated code does not inline (codegen/scalar.ts helperName): bool `//`
-  // and `%`, and integer `**` (float `**` is inline).
+  // The operations generated code does not inline (codegen/runtimeHelpers.ts
+  // arithmeticHelpers): bool `//` and `%`, and integer `**` (float `**` is inline).
   floordiv_bool(k: number, a: number, b: number): number { return this.arithmetic(k, '//', 'bool', a, b); }
   mod_bool(k: number, a: number, b: number): number { return this.arithmetic(k, '%', 'bool', a, b); }
-  pow_f64(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'f64', a, b); }
-  pow_f32(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'f32', a, b); }
   pow_i32(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'i32', a, b); }
   pow_u32(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'u32', a, b); }
   pow_bool(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'bool', a, b); }

@@ -1,14 +1,18 @@
-// The runtime's public face: compile a program with its plan, run it, emit its JavaScript.
+// The runtime's public face: the execution back ends (the boundary, the registry, the
+// JavaScript back end), and the JavaScript module a program and plan compile to.
 
 export {
-  compileProgram,
-  emitJs,
   type ArrayTraffic,
+  type Awaitable,
   type ClusterStats,
   type CompileOptions,
-  type CompiledProgram,
+  type Executable,
+  ExecutableDisposedError,
+  type ExecutionBackend,
   type RunOptions,
   type RunResult,
   type RunStats,
-} from './executor.js';
+} from './backend.js';
+export { backendNamed, backends, registeredBackends, type BackendName, type RegisteredBackend } from './backends.js';
+export { compileProgram, emitJs, jsBackend, type CompiledProgram } from './executor.js';
 export type { Allocation } from './helpers.js';

@@ -1,6 +1,7 @@
 // Hand-built programs covering every combinator, ranks 1–3, tuples and every element type,
-// each run fused under hand-written valid plans and under `none`, against the interpreter,
-// bit for bit (floats included: folds and scans keep the interpreter's order).
+// each run fused under hand-written valid plans and under `none`, on every registered back
+// end, against the interpreter, bit for bit (floats included: folds and scans keep the
+// interpreter's order).
 
 import { describe, expect, test } from 'vitest';
 import { interpret } from '../../src/interp/index.js';
@@ -8,13 +9,14 @@ import type { Program } from '../../src/ir/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import type { BlockPlan, Plan } from '../../src/plan/types.js';
 import { validatePlan } from '../../src/check/validate.js';
-import { compileProgram, emitJs } from '../../src/runtime/index.js';
+import { emitJs } from '../../src/runtime/index.js';
 import {
   arr, array, arrayParam, arrayValue, bin, block, call, cast, dim, f32, f64, i32, idx, lam, let_, nodes, opLam, program,
   scalar, scalarParam, scalarStmt, scalarValue, sel, u32, un, v,
 } from '../ir/builders.js';
 import { nonePlan, planOf } from '../codegen/paper.js';
 import { expectSameValues } from './equal.js';
+import { backends, runOn } from './backends.js';
 
 interface Case {
   readonly name: string;
@@ -213,15 +215,17 @@ function scatterOrder1(): Case {
 
 const cases = [tupleFold(), scans(), elementOps(), gatherScatter2d(), diagonalFolds(), controlFlow(), scatterOrder1()];
 
-describe.each(cases)('$name', (c) => {
-  // `nonePlan` knows no control flow; the control-flow case brings its own plans.
-  const plans = c.program.body.stmts.some((st) => st.kind === 'if' || st.kind === 'while')
-    ? c.plans
-    : [...c.plans, ['none', nonePlan(c.program)] as const];
-  test.each(plans)('%s plan equals the interpreter', (_, plan) => {
-    expect(validatePlan(c.program, plan)).toEqual([]);
-    const expected = interpret(c.program, c.inputs);
-    expectSameValues(compileProgram(c.program, plan).run(c.inputs).results, expected);
+describe.each(backends)('$name back end', (backend) => {
+  describe.each(cases)('$name', (c) => {
+    // `nonePlan` knows no control flow; the control-flow case brings its own plans.
+    const plans = c.program.body.stmts.some((st) => st.kind === 'if' || st.kind === 'while')
+      ? c.plans
+      : [...c.plans, ['none', nonePlan(c.program)] as const];
+    test.each(plans)('%s plan equals the interpreter', async (_, plan) => {
+      expect(validatePlan(c.program, plan)).toEqual([]);
+      const expected = interpret(c.program, c.inputs);
+      expectSameValues((await runOn(backend, c.program, plan, c.inputs)).results, expected);
+    });
   });
 });
 

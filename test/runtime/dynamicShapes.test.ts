@@ -2,8 +2,9 @@
 // and resizes, an `if` whose branches yield different sizes), with those extents queried every
 // way a program can: a scalar binding, a generate's shape, element code, reverse / take / drop,
 // inside `while` and `if` blocks, and as results. Each program runs in the interpreter and in
-// every strategy's generated code, and is compared with the same computation written in plain
-// TypeScript (not with the interpreter alone, so a bug both share cannot hide).
+// every strategy's generated code on every registered back end, and is compared with the same
+// computation written in plain TypeScript (not with the interpreter alone, so a bug both share
+// cannot hide).
 //
 // The code generator once computed such extents where they were first asked for, before the data
 // they come from existed: `n = size(filter(…))` read the filter's count from a buffer not yet
@@ -12,6 +13,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { compile, UserError, type Input, type Output } from '../../src/index.js';
+import { backends } from './backends.js';
 
 type Strategy = 'ilp' | 'greedy-down' | 'greedy-up' | 'none';
 const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'none'];
@@ -269,44 +271,46 @@ function plain(out: Output): unknown {
   return a.shape.length === 1 ? Array.from(a.data) : { data: Array.from(a.data), shape: [...a.shape] };
 }
 
-describe('extents known only at run time, asked everywhere', () => {
-  test.each(cases.map((c) => [c.name, c] as const))('%s: the interpreter and every strategy compute the plain TypeScript values', async (_, c) => {
-    const program = compile(c.source, { fileName: 'dynamic.fuse' });
-    for (const [xs, t] of inputs) {
-      if (c.skip?.(xs) === true) continue;
-      const expected = c.expected(xs, t);
-      const args: Record<string, Input> = { xs: new Float64Array(xs), ts: new Float64Array([t]) };
-      for (const mode of ['interpreter', ...strategies] as const) {
-        const run = await program.run(args, mode === 'interpreter' ? { interpret: true } : { strategy: mode, timeLimitSeconds: 5 });
-        const got = Object.fromEntries(Object.entries(run).map(([k, v]) => [k, plain(v)]));
-        expect(got, `${mode} on xs = [${xs.join(', ')}], t = ${t}`).toEqual(expected);
+describe.each(backends)('$name back end', (backend) => {
+  describe('extents known only at run time, asked everywhere', () => {
+    test.each(cases.map((c) => [c.name, c] as const))('%s: the interpreter and every strategy compute the plain TypeScript values', async (_, c) => {
+      const program = compile(c.source, { fileName: 'dynamic.fuse', backend: backend.name });
+      for (const [xs, t] of inputs) {
+        if (c.skip?.(xs) === true) continue;
+        const expected = c.expected(xs, t);
+        const args: Record<string, Input> = { xs: new Float64Array(xs), ts: new Float64Array([t]) };
+        for (const mode of ['interpreter', ...strategies] as const) {
+          const run = await program.run(args, mode === 'interpreter' ? { interpret: true } : { strategy: mode, timeLimitSeconds: 5 });
+          const got = Object.fromEntries(Object.entries(run).map(([k, v]) => [k, plain(v)]));
+          expect(got, `${mode} on xs = [${xs.join(', ')}], t = ${t}`).toEqual(expected);
+        }
       }
-    }
-  });
+    });
 
-  test('inputs of different run-time sizes fail with the interpreter E403 in every strategy, also when the size is asked first', async () => {
-    const source = `${header}  f = filter(lam x: x > t, xs)\n  w = f\n  k = 0\n  while k < 2:\n    w = filter(lam x: x > t + 1.0, w)\n    k = k + 1\n  m = zipWith(lam a, b: a * b, f, w)\n  s = size(m)\n  return map(lam v: v + f64(s), m)\n`;
-    const program = compile(source, { fileName: 'dynamic.fuse' });
-    const args: Record<string, Input> = { xs: new Float64Array([3, 1, 4, 1, 5, 9, 2, 6]), ts: new Float64Array([2.5]) };
-    const failure = async (options: Parameters<typeof program.run>[1]): Promise<string> => {
-      try {
-        await program.run(args, options);
-        return 'no error';
-      } catch (err) {
-        return err instanceof UserError ? err.diagnostics.map((d) => `${d.code} ${d.message} at ${d.span?.start}-${d.span?.end}`).join('; ') : String(err);
+    test('inputs of different run-time sizes fail with the interpreter E403 in every strategy, also when the size is asked first', async () => {
+      const source = `${header}  f = filter(lam x: x > t, xs)\n  w = f\n  k = 0\n  while k < 2:\n    w = filter(lam x: x > t + 1.0, w)\n    k = k + 1\n  m = zipWith(lam a, b: a * b, f, w)\n  s = size(m)\n  return map(lam v: v + f64(s), m)\n`;
+      const program = compile(source, { fileName: 'dynamic.fuse', backend: backend.name });
+      const args: Record<string, Input> = { xs: new Float64Array([3, 1, 4, 1, 5, 9, 2, 6]), ts: new Float64Array([2.5]) };
+      const failure = async (options: Parameters<typeof program.run>[1]): Promise<string> => {
+        try {
+          await program.run(args, options);
+          return 'no error';
+        } catch (err) {
+          return err instanceof UserError ? err.diagnostics.map((d) => `${d.code} ${d.message} at ${d.span?.start}-${d.span?.end}`).join('; ') : String(err);
+        }
+      };
+      const expected = await failure({ interpret: true });
+      expect(expected).toMatch(/^E403 map: shapes \[5\] and \[4\] differ/);
+      for (const strategy of strategies) expect(await failure({ strategy }), strategy).toBe(expected);
+    });
+
+    test('an i32 filter reversed (issue 9, C1), in every strategy', async () => {
+      const program = compile('def main(is: i32[n]):\n  w = filter(lam p: p > 0, is)\n  return reverse(w)\n', { backend: backend.name });
+      const is = [-5, 3, 0, 2, -1, 4, 4, -3, 1, 5];
+      for (const strategy of strategies) {
+        const { result } = await program.run({ is: new Int32Array(is) }, { strategy });
+        expect(plain(result!), strategy).toEqual(reversed(is.filter((p) => p > 0)));
       }
-    };
-    const expected = await failure({ interpret: true });
-    expect(expected).toMatch(/^E403 map: shapes \[5\] and \[4\] differ/);
-    for (const strategy of strategies) expect(await failure({ strategy }), strategy).toBe(expected);
-  });
-
-  test('an i32 filter reversed (issue 9, C1), in every strategy', async () => {
-    const program = compile('def main(is: i32[n]):\n  w = filter(lam p: p > 0, is)\n  return reverse(w)\n');
-    const is = [-5, 3, 0, 2, -1, 4, 4, -3, 1, 5];
-    for (const strategy of strategies) {
-      const { result } = await program.run({ is: new Int32Array(is) }, { strategy });
-      expect(plain(result!), strategy).toEqual(reversed(is.filter((p) => p > 0)));
-    }
+    });
   });
 });

@@ -1,5 +1,6 @@
-// Run-time errors raised by fused code are the interpreter's: same code, same message, the
-// user's source location (the IR node's span, or the IndexExpr's / operator's own).
+// Run-time errors raised by fused code, on every registered back end, are the interpreter's:
+// same code, same message, the user's source location (the IR node's span, or the IndexExpr's /
+// operator's own).
 
 import { describe, expect, test } from 'vitest';
 import { diagnosticPosition, SourceFile, UserError } from '../../src/diagnostics/index.js';
@@ -7,12 +8,12 @@ import { interpret } from '../../src/interp/index.js';
 import type { Program } from '../../src/ir/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import type { Plan } from '../../src/plan/types.js';
-import { compileProgram } from '../../src/runtime/index.js';
 import {
   arr, array, arrayParam, bin, block, dim, f64, i32, idx, lam, nodes, opLam, program, scalar, scalarParam,
   scalarStmt, scalarValue, sp, v,
 } from '../ir/builders.js';
 import { planOf } from '../codegen/paper.js';
+import { backends, runOn } from './backends.js';
 
 // Made-up source text; only the positions of the spans below matter.
 const text = ['def f(is, xs):', '  as = map(lam x: x * x, xs)', '  bs = gather(is, as)', '  cs = zipWith(g, as, is)', '  return bs'].join('\n');
@@ -114,10 +115,21 @@ function failure(run: () => unknown): UserError {
   throw new Error('expected a UserError');
 }
 
-describe('run-time errors from fused code', () => {
-  test.each(cases)('%s', (_, make, inputs, code, message, position) => {
+/** The UserError `run` rejects with (or throws). */
+async function rejection(run: () => Promise<unknown>): Promise<UserError> {
+  try {
+    await run();
+  } catch (err) {
+    if (err instanceof UserError) return err;
+    throw err;
+  }
+  throw new Error('expected a UserError');
+}
+
+describe.each(backends)('$name back end: run-time errors from fused code', (backend) => {
+  test.each(cases)('%s', async (_, make, inputs, code, message, position) => {
     const { program: p, plan } = make();
-    const fused = failure(() => compileProgram(p, plan, { file, maxWhileIterations: 5 }).run(inputs));
+    const fused = await rejection(() => runOn(backend, p, plan, inputs, { file, maxWhileIterations: 5 }));
     expect(fused.code).toBe(code);
     expect(fused.diagnostics[0]!.message).toContain(message);
     expect(diagnosticPosition(fused.diagnostics[0]!)).toBe(position);
@@ -126,11 +138,12 @@ describe('run-time errors from fused code', () => {
     expect(fused.diagnostics).toEqual(reference.diagnostics);
   });
 
-  test('inputs are checked against the entry parameters like the interpreter does', () => {
+  test('inputs are checked against the entry parameters like the interpreter does', async () => {
     const { program: p, plan } = fusedGather();
-    const compiled = compileProgram(p, plan, { file });
-    expect(failure(() => compiled.run([array('i32', [1], [0])])).code).toBe('E410');
-    expect(failure(() => compiled.run([array('f64', [1], [0]), array('f64', [1], [0])])).code).toBe('E412');
-    expect(failure(() => compiled.run([array('i32', [1, 1], [0]), array('f64', [1], [0])])).code).toBe('E413');
+    const compiled = await backend.compile(p, plan, { file });
+    expect((await rejection(async () => compiled.run([array('i32', [1], [0])]))).code).toBe('E410');
+    expect((await rejection(async () => compiled.run([array('f64', [1], [0]), array('f64', [1], [0])]))).code).toBe('E412');
+    expect((await rejection(async () => compiled.run([array('i32', [1, 1], [0]), array('f64', [1], [0])]))).code).toBe('E413');
+    compiled.dispose();
   });
 });

@@ -1,14 +1,14 @@
-// The paper's programs run fused under their optimal plans and under `none`, against the
-// reference interpreter, bit for bit.
+// The paper's programs run fused under their optimal plans and under `none`, on every
+// registered back end, against the reference interpreter, bit for bit.
 
 import { describe, expect, test } from 'vitest';
 import { interpret } from '../../src/interp/index.js';
-import { compileProgram } from '../../src/runtime/index.js';
 import { validatePlan } from '../../src/check/validate.js';
 import { array } from '../ir/builders.js';
 import { nonePlan, paperCases } from '../codegen/paper.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { expectSameValues } from './equal.js';
+import { backends, runOn } from './backends.js';
 
 const inputs: Record<string, readonly InterfaceValue[]> = {
   singleLoop: [array('f64', [5], [1, -2.5, 3, 0.125, 1e300])],
@@ -20,17 +20,19 @@ const inputs: Record<string, readonly InterfaceValue[]> = {
   scatterExample: [array('f64', [4], [1, 2.5, 3, -1])],
 };
 
-describe.each(paperCases.map((c) => c()))('$name', (c) => {
-  test('its plan is valid', () => {
-    expect(validatePlan(c.program, c.plan)).toEqual([]);
-  });
-  test.each([
-    ['the optimal plan', c.plan],
-    ['no fusion', nonePlan(c.program)],
-  ])('fused under %s equals the interpreter', (_, plan) => {
-    const args = inputs[c.name]!;
-    const expected = interpret(c.program, args);
-    const { results } = compileProgram(c.program, plan).run(args);
-    expectSameValues(results, expected);
+describe.each(backends)('$name back end', (backend) => {
+  describe.each(paperCases.map((c) => c()))('$name', (c) => {
+    test('its plan is valid', () => {
+      expect(validatePlan(c.program, c.plan)).toEqual([]);
+    });
+    test.each([
+      ['the optimal plan', c.plan],
+      ['no fusion', nonePlan(c.program)],
+    ])('fused under %s equals the interpreter', async (_, plan) => {
+      const args = inputs[c.name]!;
+      const expected = interpret(c.program, args);
+      const { results } = await runOn(backend, c.program, plan, args);
+      expectSameValues(results, expected);
+    });
   });
 });

@@ -1,17 +1,19 @@
 // Invariant 3 of DESIGN.md: on random programs (the shared generator) and their inputs, fused
-// execution under every strategy's plan equals the reference interpreter — bit for bit, floats
-// included: folds and scans run left to right (right to left for scanr) exactly as the
-// interpreter does, so no reassociation happens and no tolerance is needed.
+// execution under every strategy's plan, on every registered back end, equals the reference
+// interpreter — bit for bit, floats included: folds and scans run left to right (right to left
+// for scanr) exactly as the interpreter does, so no reassociation happens and no tolerance is
+// needed. Plans are made once per program and strategy and shared by the back ends.
 
 import { describe, expect, test } from 'vitest';
 import { interpret } from '../../src/interp/index.js';
 import { plan } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { validatePlan } from '../../src/check/validate.js';
-import type { Strategy } from '../../src/plan/types.js';
-import { compileProgram } from '../../src/runtime/index.js';
+import type { Program } from '../../src/ir/types.js';
+import type { Plan, Strategy } from '../../src/plan/types.js';
 import { randomProgram } from '../util/index.js';
 import { expectSameValues } from './equal.js';
+import { backends, runOn } from './backends.js';
 
 const solver = createSolverLoader();
 const strategies: readonly { readonly strategy: Strategy; readonly cost?: string }[] = [
@@ -28,17 +30,29 @@ const strategies: readonly { readonly strategy: Strategy; readonly cost?: string
 
 const seeds = Array.from({ length: 60 }, (_, k) => k + 1);
 
-describe('fused execution equals the interpreter on random programs', () => {
+/** Plans by seed and strategy, made once for all back ends. */
+const plans = new Map<string, Promise<Plan>>();
+function planFor(seed: number, program: Program, s: (typeof strategies)[number]): Promise<Plan> {
+  const key = `${seed} ${s.strategy} ${s.cost ?? ''}`;
+  let planned = plans.get(key);
+  if (planned === undefined) {
+    planned = plan(program, { ...s, solver });
+    plans.set(key, planned);
+  }
+  return planned;
+}
+
+describe.each(backends)('$name back end: fused execution equals the interpreter on random programs', (backend) => {
   test.each(seeds)('seed %i, every strategy', async (seed) => {
     const c = randomProgram(seed, { combinators: { min: 2, max: 9 } });
     const expected = interpret(c.program, c.inputs);
     for (const s of strategies) {
-      const label = `${s.strategy} ${s.cost ?? ''}\n${c.description}`;
-      const p = await plan(c.program, { ...s, solver });
+      const label = `${backend.name} ${s.strategy} ${s.cost ?? ''}\n${c.description}`;
+      const p = await planFor(seed, c.program, s);
       expect(validatePlan(c.program, p), label).toEqual([]);
       let results;
       try {
-        results = compileProgram(c.program, p).run(c.inputs).results;
+        results = (await runOn(backend, c.program, p, c.inputs)).results;
       } catch (err) {
         throw new Error(`${label}\n${JSON.stringify(p.root)}\n${(err as Error).stack}`);
       }

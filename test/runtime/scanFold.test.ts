@@ -2,10 +2,12 @@
 // fold that shares that row must then fold a row buffer left to right. When the fold reached
 // the row first (`map(f, fold(+, m), fold(+, scanr(+, m)))`), code generation failed with
 // "a fold over a fused scanr … is not supported" under ilp and greedy. Every program here runs
-// through the public API under the interpreter and every strategy, against plain TypeScript.
+// through the public API under the interpreter and every strategy, on every registered back
+// end, against plain TypeScript.
 import { describe, expect, it } from 'vitest';
 import { compile, type Input, type Output } from '../../src/index.js';
 import type { Strategy } from '../../src/plan/types.js';
+import { backends } from './backends.js';
 
 const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'none'];
 
@@ -89,23 +91,25 @@ function plain(o: Output): number[] {
   return Array.from((o as { data: ArrayLike<number> }).data);
 }
 
-describe.each(cases)('$name', ({ source, expected }) => {
-  const program = compile(source);
-  it.each(['interpreter', ...strategies])('%s', async (mode) => {
-    for (const m of matrices) {
-      const input: Input = { data: Float64Array.from(m.data), shape: m.shape };
-      const results = await program.run({ m: input }, mode === 'interpreter' ? { interpret: true } : { strategy: mode as Strategy });
-      expect(plain(results.result!), `m = ${JSON.stringify(m)}`).toEqual(expected(rowsOf(m.data, m.shape)));
-    }
+describe.each(backends)('$name back end', (backend) => {
+  describe.each(cases)('$name', ({ source, expected }) => {
+    const program = compile(source, { backend: backend.name });
+    it.each(['interpreter', ...strategies])('%s', async (mode) => {
+      for (const m of matrices) {
+        const input: Input = { data: Float64Array.from(m.data), shape: m.shape };
+        const results = await program.run({ m: input }, mode === 'interpreter' ? { interpret: true } : { strategy: mode as Strategy });
+        expect(plain(results.result!), `m = ${JSON.stringify(m)}`).toEqual(expected(rowsOf(m.data, m.shape)));
+      }
+    });
   });
-});
 
-describe('rank 3', () => {
-  const source = 'def main(m: f64[p, r, c]):\n  a = fold(+, m)\n  b = fold(+, scanr(+, m))\n  return map(lam x, y: x + y, a, b)\n';
-  const program = compile(source);
-  const m = { data: Array.from({ length: 24 }, (_, k) => (k % 5) * 1.5 - 3), shape: [2, 3, 4] };
-  it.each(['interpreter', ...strategies])('%s', async (mode) => {
-    const results = await program.run({ m: { data: Float64Array.from(m.data), shape: m.shape } }, mode === 'interpreter' ? { interpret: true } : { strategy: mode as Strategy });
-    expect(plain(results.result!)).toEqual(rowsOf(m.data, m.shape).map((row) => foldRow(row, add, 0) + foldRow(scanrRow(row), add, 0)));
+  describe('rank 3', () => {
+    const source = 'def main(m: f64[p, r, c]):\n  a = fold(+, m)\n  b = fold(+, scanr(+, m))\n  return map(lam x, y: x + y, a, b)\n';
+    const program = compile(source, { backend: backend.name });
+    const m = { data: Array.from({ length: 24 }, (_, k) => (k % 5) * 1.5 - 3), shape: [2, 3, 4] };
+    it.each(['interpreter', ...strategies])('%s', async (mode) => {
+      const results = await program.run({ m: { data: Float64Array.from(m.data), shape: m.shape } }, mode === 'interpreter' ? { interpret: true } : { strategy: mode as Strategy });
+      expect(plain(results.result!)).toEqual(rowsOf(m.data, m.shape).map((row) => foldRow(row, add, 0) + foldRow(scanrRow(row), add, 0)));
+    });
   });
 });

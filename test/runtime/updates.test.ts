@@ -3,10 +3,12 @@
 // reads the destination in some way (as its own values or index, in its op, through a scalar,
 // after the update, through an `if` / `while` output that may share its memory, as the other
 // component of a tuple), and must give, through the public API, under the interpreter and every
-// strategy, the values computed here independently by plain TypeScript.
+// strategy, on every registered back end, the values computed here independently by plain
+// TypeScript.
 import { describe, expect, it } from 'vitest';
 import { compile, type Output } from '../../src/index.js';
 import type { Strategy } from '../../src/plan/types.js';
+import { backends } from './backends.js';
 
 const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'none'];
 
@@ -314,17 +316,19 @@ function plain(o: Output): Value {
   return Array.from((o as { data: ArrayLike<number> }).data);
 }
 
-describe.each(cases)('$name', ({ source, minLength, expected }) => {
-  const program = compile(source);
-  const usable = inputs.filter((xs) => xs.length >= minLength);
-  it.each(['interpreter', ...strategies])('%s', async (mode) => {
-    for (const xs of usable) {
-      const results = await program.run(
-        { xs: Float64Array.from(xs) },
-        mode === 'interpreter' ? { interpret: true } : { strategy: mode as Strategy },
-      );
-      const got = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, plain(v)]));
-      expect(got, `xs = [${xs.join(', ')}]`).toEqual(expected(xs));
-    }
+describe.each(backends)('$name back end', (backend) => {
+  describe.each(cases)('$name', ({ source, minLength, expected }) => {
+    const program = compile(source, { backend: backend.name });
+    const usable = inputs.filter((xs) => xs.length >= minLength);
+    it.each(['interpreter', ...strategies])('%s', async (mode) => {
+      for (const xs of usable) {
+        const results = await program.run(
+          { xs: Float64Array.from(xs) },
+          mode === 'interpreter' ? { interpret: true } : { strategy: mode as Strategy },
+        );
+        const got = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, plain(v)]));
+        expect(got, `xs = [${xs.join(', ')}]`).toEqual(expected(xs));
+      }
+    });
   });
 });

@@ -2,12 +2,14 @@
 // and inside loops; scatters and permutes whose destination a program produces and then reads
 // as their values, in their op (directly or through a scalar), through an `if` that may return
 // it, as one component of a tuple, or afterwards. Each runs through the public API under every
-// strategy and must equal the reference interpreter. ARRAYFUSE_UPDATES_PROGRAMS sets how many
-// (default 16; main at 346721e failed about one program in five of these).
+// strategy, on every registered back end, and must equal the reference interpreter.
+// ARRAYFUSE_UPDATES_PROGRAMS sets how many (default 16; main at 346721e failed about one program
+// in five of these).
 import { describe, expect, it } from 'vitest';
 import { compile, type Output } from '../../src/index.js';
 import type { Strategy } from '../../src/plan/types.js';
 import { seededRng, pick, type Rng } from '../util/rng.js';
+import { backends } from './backends.js';
 
 const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'none'];
 const count = Number(process.env.ARRAYFUSE_UPDATES_PROGRAMS ?? 16);
@@ -125,16 +127,18 @@ function plain(o: Output): unknown {
   return Array.from((o as { data: ArrayLike<number> }).data);
 }
 
-describe('random programs around in-place updates equal the interpreter under every strategy', () => {
-  it.each(Array.from({ length: count }, (_, k) => k + 1))('program %i', async (seed) => {
-    const r = seededRng(seed * 7919);
-    const source = randomSource(r);
-    const xs = Float64Array.from({ length: r.int(1, 9) }, () => r.int(0, 8) / 2);
-    const program = compile(source);
-    const expected = Object.values(await program.run({ xs }, { interpret: true })).map(plain);
-    for (const strategy of strategies) {
-      const got = Object.values(await program.run({ xs }, { strategy })).map(plain);
-      expect(got, `${strategy}, xs = [${xs.join(', ')}]\n${source}`).toEqual(expected);
-    }
+describe.each(backends)('$name back end', (backend) => {
+  describe('random programs around in-place updates equal the interpreter under every strategy', () => {
+    it.each(Array.from({ length: count }, (_, k) => k + 1))('program %i', async (seed) => {
+      const r = seededRng(seed * 7919);
+      const source = randomSource(r);
+      const xs = Float64Array.from({ length: r.int(1, 9) }, () => r.int(0, 8) / 2);
+      const program = compile(source, { backend: backend.name });
+      const expected = Object.values(await program.run({ xs }, { interpret: true })).map(plain);
+      for (const strategy of strategies) {
+        const got = Object.values(await program.run({ xs }, { strategy })).map(plain);
+        expect(got, `${strategy}, xs = [${xs.join(', ')}]\n${source}`).toEqual(expected);
+      }
+    });
   });
 });

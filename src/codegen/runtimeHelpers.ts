@@ -1,0 +1,101 @@
+// The boundary between generated code and the run-time helpers it calls: `RuntimeHelpers` is
+// every member of the `rt` object that generated code may call or read, with its signature.
+//
+// The code generator names a helper only through `callHelper` / `helperValue`, whose names are
+// keys of this interface, and the run-time side (src/runtime/helpers.ts, class `Runtime`)
+// `implements` it. Renaming or removing a helper on either side is then a compile error on the
+// other, instead of a `rt.x is not a function` in some generated module. The interface lives
+// here, not in src/runtime, because codegen comes first in the folder order: the runtime
+// implements what the generator emits, never the other way round. A future back end that runs
+// generated JavaScript elsewhere (a worker, the browser) implements the same interface.
+
+import type { ScalarType } from '../ir/types.js';
+import type { TypedArray } from '../ir/scalarOps.js';
+import { call, id, member, type JsExpr } from './jsast.js';
+
+/**
+ * What generated code calls on `rt`. Every `site`/`k` argument is an index into the side
+ * tables the generator returns with the code (error sites, allocation sites, counter slots,
+ * cluster numbers). The error helpers never return: they throw the interpreter's diagnostic.
+ */
+export interface RuntimeHelpers {
+  /** A `while` stops with E405 after this many iterations (Infinity: no limit). */
+  readonly maxWhileIterations: number;
+
+  /** Bool `//` and `%` (every other type's are inline; see codegen/scalar.ts `divide`). */
+  floordiv_bool(site: number, a: number, b: number): number;
+  mod_bool(site: number, a: number, b: number): number;
+  /** Integer `**`: exact repeated squaring, E401 for a negative power of zero (float `**` is inline). */
+  pow_i32(site: number, a: number, b: number): number;
+  pow_u32(site: number, a: number, b: number): number;
+  pow_bool(site: number, a: number, b: number): number;
+
+  /** An index of element code out of range (E402). */
+  index(site: number, indices: readonly number[], dims: readonly number[]): never;
+  /** An integer `//` or `%` by zero (E401). */
+  divzero(site: number, a: number, b: number): never;
+  /** A gather or scatter index out of range (E402), with its position in the index arrays. */
+  oob(site: number, indices: readonly number[], dims: readonly number[], position: number, positionDims: readonly number[]): never;
+  /** Shapes that must be equal differ (E403). */
+  shapes(site: number, a: readonly number[], b: readonly number[]): never;
+  /** A `generate` size that is not a non-negative integer (E404). */
+  size(site: number, d: number): never;
+  /** A `while` past the iteration limit (E405). */
+  loop(site: number, limit: number): never;
+
+  /** A new array of `n` elements for allocation site `site` (its element type is the site's). */
+  alloc(site: number, n: number): TypedArray;
+  /** A copy of `data` for allocation site `site`. */
+  copy(site: number, data: TypedArray): TypedArray;
+  /** A row buffer that is not an array of the program (a fold over a fused scanr). */
+  scratch(n: number): Float64Array;
+  /** Counts one element read or written at counter slot `slot` (counters variant only); returns `value`. */
+  count(slot: number, value: number): number;
+  /** Cluster `c` starts and ends (per-cluster time and calls). */
+  enter(c: number): void;
+  leave(c: number): void;
+}
+
+export type HelperName = keyof RuntimeHelpers;
+
+/** The helpers that are functions (all but the values generated code reads). */
+export type HelperFunction = { [K in HelperName]: RuntimeHelpers[K] extends (...args: never[]) => unknown ? K : never }[HelperName];
+
+/** One JavaScript expression per element of the tuple `P` (a mapped tuple keeps its length). */
+type ExprsFor<P extends readonly unknown[]> = { readonly [I in keyof P]: JsExpr };
+
+/** One JavaScript expression per parameter of helper `K`: a call with the wrong arity does not compile. */
+export type HelperArgs<K extends HelperFunction> = ExprsFor<Parameters<RuntimeHelpers[K]>>;
+
+/** The parameter generated functions receive the helper object in (`main(rt, inputs)`, `c0(rt, …)`). */
+export const runtimeParam = 'rt';
+
+/** The helper object, as generated code refers to it. */
+export const rt: JsExpr = id(runtimeParam);
+
+/** `rt.name(args…)`. */
+export function callHelper<K extends HelperFunction>(name: K, args: HelperArgs<K>): JsExpr {
+  return call(member(rt, name), args as readonly JsExpr[]);
+}
+
+/** `rt.name`, for a value generated code reads. */
+export function helperValue(name: Exclude<HelperName, HelperFunction>): JsExpr {
+  return member(rt, name);
+}
+
+/** Element types whose `**` calls a helper: the exact ones (float `**` is `Math.pow`, inline). */
+export type ExactType = Exclude<ScalarType, 'f64' | 'f32'>;
+
+/**
+ * The helper of each operation generated code does not inline, by element type. Typed tables,
+ * not names built from strings: a type the table lacks cannot reach the generator's call.
+ */
+export const arithmeticHelpers = {
+  '//': { bool: 'floordiv_bool' },
+  '%': { bool: 'mod_bool' },
+  '**': { i32: 'pow_i32', u32: 'pow_u32', bool: 'pow_bool' },
+} as const satisfies {
+  readonly '//': { readonly bool: HelperFunction };
+  readonly '%': { readonly bool: HelperFunction };
+  readonly '**': { readonly [T in ExactType]: HelperFunction };
+};

@@ -1,0 +1,97 @@
+// The execution back-end boundary: what every back end offers the driver and the tests.
+//
+// A back end compiles a program with its validated plan into an `Executable`, which runs it on
+// inputs as often as asked and is disposed when no longer needed. Today's only back end is the
+// JavaScript one (executor.ts: loop nests compiled with `new Function`); the multicore, WebGPU
+// and browser back ends implement the same interface and are added to the registry
+// (backends.ts), and the differential tests then run them against the reference interpreter
+// without a line of test code changed.
+//
+// Compiling and running may be asynchronous (a GPU pipeline is built and its results read back
+// asynchronously; workers answer by message), so both return `Awaitable`. A synchronous back end
+// returns plain values: the JavaScript back end's run costs a caller that awaits it one
+// microtask, nothing more, and callers that hold its own type (`CompiledProgram`) call it
+// synchronously.
+
+import type { Program } from '../ir/types.js';
+import type { InterfaceValue } from '../ir/values.js';
+import type { Plan } from '../plan/types.js';
+import type { SourceFile } from '../diagnostics/index.js';
+import type { Allocation } from './helpers.js';
+
+export type Awaitable<T> = T | Promise<T>;
+
+export interface CompileOptions {
+  /** The source the program's spans point into, for error locations. */
+  readonly file?: SourceFile;
+  /** A `while` that runs more iterations than this fails with E405 (default: no limit). */
+  readonly maxWhileIterations?: number;
+}
+
+export interface RunOptions {
+  /** Count every element read (per array and order) and written; slower. */
+  readonly counters?: boolean;
+}
+
+/** Elements one array had read, by read order (`0`, `1`, `g<gather id>`, `indexed`, `unordered`), and written. */
+export interface ArrayTraffic {
+  readonly reads: Readonly<Record<string, number>>;
+  readonly writes: number;
+}
+
+export interface ClusterStats {
+  readonly nodes: readonly number[];
+  readonly manifest: readonly string[];
+  /** Summed over every time the cluster ran (a cluster inside a `while` runs many times). */
+  readonly timeMs: number;
+  readonly runs: number;
+}
+
+export interface RunStats {
+  readonly clusters: readonly ClusterStats[];
+  /** Per allocation site that allocated (a site in a loop sums its iterations). */
+  readonly allocations: readonly Allocation[];
+  readonly bytesAllocated: number;
+  /** Per array name, when the run counted; null otherwise. */
+  readonly counters: Readonly<Record<string, ArrayTraffic>> | null;
+}
+
+export interface RunResult {
+  readonly results: InterfaceValue[];
+  readonly stats: RunStats;
+}
+
+/**
+ * A program compiled by one back end for one plan. `run` checks its inputs against the entry
+ * parameters (the interpreter's E410–E414) and returns the results in the order of
+ * `program.results`, or throws the interpreter's diagnostic for a run-time fault.
+ */
+export interface Executable {
+  /** The name of the back end that compiled it (its key in the registry). */
+  readonly backend: string;
+  readonly program: Program;
+  readonly plan: Plan;
+  run(inputs: readonly InterfaceValue[], options?: RunOptions): Awaitable<RunResult>;
+  /**
+   * Releases what the executable holds (compiled code, device buffers, workers). Calling it
+   * again does nothing; `run` afterwards throws `ExecutableDisposedError`.
+   */
+  dispose(): void;
+  readonly disposed: boolean;
+}
+
+export interface ExecutionBackend {
+  /** The registry key: `js`. */
+  readonly name: string;
+  /** One line saying where and how the code runs. */
+  readonly description: string;
+  compile(program: Program, plan: Plan, options?: CompileOptions): Awaitable<Executable>;
+}
+
+/** Using an executable after `dispose()`: the caller's mistake, said plainly. */
+export class ExecutableDisposedError extends Error {
+  constructor(backend: string, program: string, what: string) {
+    super(`the ${backend} executable of '${program}' was disposed; ${what} needs it compiled again`);
+    this.name = 'ExecutableDisposedError';
+  }
+}

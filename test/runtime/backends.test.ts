@@ -1,0 +1,73 @@
+// The back-end boundary (src/runtime/backend.ts, backends.ts): the registry names each back
+// end by its own name, the driver compiles through it, and an executable's `dispose` releases
+// what it holds and turns every later use into a clear error, on every registered back end.
+
+import { describe, expect, test } from 'vitest';
+import { Compiler, signatureOf } from '../../src/driver/index.js';
+import { compile } from '../../src/index.js';
+import { interpret } from '../../src/interp/index.js';
+import { backendNamed, backends as registry, ExecutableDisposedError, jsBackend } from '../../src/runtime/index.js';
+import { array } from '../ir/builders.js';
+import { paperCases } from '../codegen/paper.js';
+import { expectSameValues } from './equal.js';
+import { backends } from './backends.js';
+
+test('each back end is registered under its own name, and js is one of them', () => {
+  for (const [name, backend] of Object.entries(registry)) expect(backend.name).toBe(name);
+  expect(backendNamed('js')).toBe(jsBackend);
+  expect(backends.map((b) => b.name)).toContain('js');
+});
+
+describe.each(backends)('$name back end', (backend) => {
+  const c = paperCases[0]!();
+  const inputs = [array('f64', [3], [1, 2, 3])];
+
+  test('an executable runs until disposed, then refuses with ExecutableDisposedError', async () => {
+    const exe = await backend.compile(c.program, c.plan);
+    expect(exe.backend).toBe(backend.name);
+    expect(exe.disposed).toBe(false);
+    // Runs any number of times before.
+    for (let k = 0; k < 2; k++) expectSameValues((await exe.run(inputs)).results, interpret(c.program, inputs));
+    exe.dispose();
+    expect(exe.disposed).toBe(true);
+    // Disposing again does nothing; running is an error that says what happened.
+    exe.dispose();
+    await expect(async () => exe.run(inputs)).rejects.toThrow(ExecutableDisposedError);
+    await expect(async () => exe.run(inputs)).rejects.toThrow(/the .* executable of 'singleLoop' was disposed; run needs it compiled again/);
+  });
+
+  test('the driver compiles fused runs for the back end it is given, once, and disposes them', async () => {
+    const compiler = new Compiler('def main(xs: f64[n]):\n  return map(lam x: x * 2.0 + 1.0, xs)\n', { backend: backend.name });
+    const xs = array('f64', [3], [1, 2, 3]);
+    const signature = signatureOf(compiler.entry, { xs }, compiler.file);
+    // Concurrent runs share one executable.
+    const [first, second] = await Promise.all([compiler.executable(signature), compiler.executable(signature)]);
+    expect(first).toBe(second);
+    expect(first.backend).toBe(backend.name);
+    expectSameValues((await compiler.execute({ xs })).results, [array('f64', [3], [3, 5, 7])]);
+    await compiler.dispose();
+    expect(first.disposed).toBe(true);
+    // The compiler compiles again on the next run.
+    expectSameValues((await compiler.execute({ xs })).results, [array('f64', [3], [3, 5, 7])]);
+    expect(await compiler.executable(signature)).not.toBe(first);
+    await compiler.dispose();
+  });
+});
+
+test('a program compiled through the public API is disposed with it, and compiles again when run', async () => {
+  const program = compile('def main(xs: f64[n]):\n  return map(lam x: x + 1.0, xs)\n', { backend: 'js' });
+  const xs = new Float64Array([1, 2]);
+  expect(await program.run({ xs })).toEqual({ result: { data: new Float64Array([2, 3]), shape: [2] } });
+  await program.dispose();
+  expect(await program.run({ xs })).toEqual({ result: { data: new Float64Array([2, 3]), shape: [2] } });
+  await program.dispose();
+});
+
+test('a disposed JavaScript executable lets go of its module', () => {
+  const c = paperCases[0]!();
+  const exe = jsBackend.compile(c.program, c.plan);
+  expect(exe.source).toContain('function main(rt, inputs)');
+  exe.dispose();
+  expect(() => exe.source).toThrow(ExecutableDisposedError);
+  expect(() => exe.run([array('f64', [1], [1])], { counters: true })).toThrow(ExecutableDisposedError);
+});
