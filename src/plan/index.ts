@@ -2,9 +2,10 @@
 // (nested blocks get plans of their own, paper §4.1 "Control flow"), giving the Plan of
 // src/plan/types.ts with its cost recomputed from the plan and the solver's statistics.
 //
-// One path for both entries of the graph stage: `planFrom(graphsOf, options)` checks the
-// options, loads HiGHS, then makes the graphs — built from a Program (`plan`) or read from JSON
-// (the driver's `planGraph`) — and plans them; making them counts against the time limit.
+// One path for both entries of the graph stage: `planFrom(make, options)` checks the options,
+// loads HiGHS, then makes the graphs — built from a Program (`plan`, the driver's `planProgram`)
+// or read from JSON (the driver's `planGraphJson`) — and plans them; making them counts
+// against the time limit.
 // Nothing here checks the plan: the checker (src/check) is independent of the planner, and the
 // driver runs it on every plan.
 //
