@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Compiler, entrySizes, signatureOf } from '../../src/driver/index.js';
-import { programGraphs, type BlockGraphs } from '../../src/plan/index.js';
+import { programGraphs, type BlockGraphs } from '../../src/graph/program.js';
 import { emitLp } from '../../src/report/render.js';
 import type { BenchProgram, BenchSize } from './registry.js';
 

@@ -16,7 +16,6 @@ import type { ScalarType } from '../ir/types.js';
 import { componentsOf, type InterfaceValue, type RuntimeValue } from '../ir/values.js';
 import { Compiler } from '../driver/index.js';
 import { createSolverLoader } from '../plan/ilp/solver.js';
-import { programGraphs } from '../plan/index.js';
 import { renderPlanText } from '../report/render.js';
 import type { Terminal } from './main.js';
 import { formatValue } from './format.js';
@@ -79,10 +78,9 @@ export async function runDemo(term: Terminal, size: number): Promise<void> {
       term.out(`  result ${r.name} = ${componentsOf(v).map((c) => formatValue(c)).join(', ')}`);
     });
     term.out(`  fused code agrees with the reference interpreter: ${sameResults(fused.results, reference.results) ? 'yes' : 'NO'}`);
-    if (fused.plan !== undefined) {
-      const graphs = programGraphs(fused.program);
+    if (fused.plan !== undefined && fused.graphs !== undefined) {
       term.out(
-        renderPlanText(graphs, fused.plan)
+        renderPlanText(fused.graphs, fused.plan)
           .split('\n')
           .map((l) => `  ${l}`)
           .join('\n'),

@@ -17,10 +17,9 @@ import type { InputSignature } from '../lower/index.js';
 import { printProgram } from '../ir/printer.js';
 import { programToJson } from '../ir/json.js';
 import { componentsOf, type InterfaceValue } from '../ir/values.js';
-import { Compiler, entrySizes, type NamedInputs, type PlanningOptions } from '../driver/index.js';
+import { Compiler, planGraphJson, type NamedInputs, type PlanningOptions } from '../driver/index.js';
 import { costNames, defaultCostText } from '../plan/cost.js';
-import { DEFAULT_TIME_LIMIT_SECONDS, planGraphs, programGraphs, type BlockGraphs } from '../plan/index.js';
-import { parseGraphJson } from '../graph/fromJson.js';
+import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js';
 import { graphToJson } from '../graph/toJson.js';
 import { emitLp, emitMps, renderPlanDot, renderPlanJson, renderPlanSvg, renderPlanText } from '../report/render.js';
 import type { Plan, Strategy } from '../plan/types.js';
@@ -213,22 +212,20 @@ export function buildProgram(term: Terminal): Command {
     .option('--emit-mps <file>', 'also write the ILP in MPS format')
     .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; format: string; emitLp?: string; emitMps?: string }) => {
       const options = planningOptions(flags);
-      let graphs: BlockGraphs;
-      let plan: Plan;
+      // The driver returns the graphs each plan was made from; the reports below draw on them.
+      let planned: PlannedGraphs;
       let name: string;
       if (/\.json$/i.test(file)) {
         // Another compiler's dependence graph (docs/PLAN-FORMAT.md), planned without our IR.
-        graphs = parseGraphJson(readSource(file), {}, file);
-        plan = await planGraphs(graphs, options);
+        planned = await planGraphJson(readSource(file), options, file);
         name = file;
       } else {
         const compiler = compilerFor(file, flags.entry);
-        const signature = shapeSignature(compiler, flags.shape);
-        const lowered = compiler.lower(signature);
-        graphs = programGraphs(lowered, {}, signature === undefined ? {} : entrySizes(signature));
-        plan = await compiler.plan(signature, options);
-        name = lowered.name;
+        const program = await compiler.planned(shapeSignature(compiler, flags.shape), options);
+        planned = program;
+        name = program.program.name;
       }
+      const { graphs, plan } = planned;
       if (flags.emitLp !== undefined) writeFile(flags.emitLp, emitLp(graphs, options.cost));
       if (flags.emitMps !== undefined) writeFile(flags.emitMps, emitMps(graphs, options.cost));
       switch (flags.format) {

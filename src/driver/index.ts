@@ -1,11 +1,16 @@
 // The driver: runs the pipeline stages in one visible order and caches what they produce.
 //
-//   .fuse text ──parse──▶ AST ──lower──▶ core IR ──verify──▶ plan ──validate──▶ codegen ──▶ run
+//   .fuse text ──parse──▶ AST ──lower──▶ core IR ──verify──▶ graph ──plan──▶ check ──▶ codegen ──▶ run
+//   graph JSON ─────────────────────────────────read──────▶ graph ──plan──▶ check
 //
 // A Compiler holds one source file. Lowering is specialised per input signature (element
-// types, ranks, shapes, scalar values), as a JIT would, so programs, plans and executables are
-// cached per signature (and per planning options). The caches live in the Compiler object,
-// never at module level.
+// types, ranks, shapes, scalar values), as a JIT would, so programs, graphs, plans and
+// executables are cached per signature (and per planning options). The caches live in the
+// Compiler object, never at module level.
+//
+// Every plan handed out is checked here, whichever entry it came from: the planner (src/plan)
+// does not import the checker (src/check), so the driver is where the two meet. A plan comes
+// back with the graphs it was made from, so reports and the CLI never rebuild them.
 
 import { SourceFile, UserError, userError } from '../diagnostics/index.js';
 import type { Def, Module } from '../syntax/ast.js';
@@ -16,11 +21,13 @@ import { verifyProgram } from '../ir/verify.js';
 import type { Program, ScalarType } from '../ir/types.js';
 import { componentsOf, shapeProblem, type InterfaceValue } from '../ir/values.js';
 import { interpret } from '../interp/index.js';
-import { plan as planProgram, type PlanOptions } from '../plan/index.js';
+import { planFrom, type PlannedGraphs, type PlanOptions } from '../plan/index.js';
 import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
 import { assertValidPlan } from '../check/validate.js';
 import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
+import { programGraphs, type BlockGraphs } from '../graph/program.js';
+import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
 import { backendNamed, type BackendName, type Executable, type RunResult } from '../runtime/index.js';
 import type { Pass } from '../util/pass.js';
 
@@ -33,6 +40,52 @@ const verifyPass: Pass<Program, Program> = {
     return program;
   },
 };
+
+/** The graph stage from the core IR: every block's dependence graph, sizes and weights resolved. */
+const graphPass: Pass<{ readonly program: Program; readonly options: PlanOptions }, BlockGraphs> = {
+  name: 'graph',
+  run: ({ program, options }) => programGraphs(program, options.weights, options.shapes),
+};
+
+/** A program's checked plan, with the graphs it was made from. */
+export interface PlannedProgram extends PlannedGraphs {
+  readonly program: Program;
+}
+
+/** A JSON graph's plan, with the checked JSON and the graphs read from it. */
+export interface PlannedGraph extends PlannedGraphs, ReadGraph {}
+
+/**
+ * Plans a core-IR program — graph, plan, check — and returns the plan with its graphs. Throws
+ * CompilerBug if the plan breaks a fusion rule (src/check/validate.ts).
+ */
+export async function planProgram(program: Program, options: PlanOptions = {}): Promise<PlannedProgram> {
+  const planned = await planFrom(() => ({ program, graphs: graphPass.run({ program, options }) }), options);
+  assertValidPlan(program, planned.plan);
+  return planned;
+}
+
+/** The public `plan`: a core-IR program's checked plan (default: the ILP, cost `reads+writes+recompute`). */
+export async function plan(program: Program, options: PlanOptions = {}): Promise<Plan> {
+  return (await planProgram(program, options)).plan;
+}
+
+/**
+ * Plans a dependence graph given in the JSON graph format (docs/PLAN-FORMAT.md): read, plan,
+ * check. Reading counts against the time limit, as building a program's graphs does. Sizes in
+ * `options.shapes` and weights in `options.weights` override the graph's own.
+ */
+export async function planGraphJson(json: string | unknown, options: PlanOptions = {}, sourceName = 'graph.json'): Promise<PlannedGraph> {
+  const planned = await planFrom(() => readGraphJson(json, options, sourceName), options);
+  // The check of a JSON graph's plan (validateGraphPlan of src/check, on planned.json) belongs
+  // here, as assertValidPlan is in planProgram; until it exists these plans are not checked.
+  return planned;
+}
+
+/** The public `planGraph`: a JSON graph's plan (see planGraphJson). */
+export async function planGraph(json: string | unknown, options: PlanOptions = {}): Promise<Plan> {
+  return (await planGraphJson(json, options)).plan;
+}
 
 /** Planning options a caller can set; the solver loader is shared by the Compiler. */
 export interface PlanningOptions {
@@ -70,6 +123,8 @@ export interface Execution {
   readonly results: readonly InterfaceValue[];
   /** The plan that ran (absent for interpreted runs). */
   readonly plan?: Plan;
+  /** The dependence graphs the plan was made from (absent for interpreted runs). */
+  readonly graphs?: BlockGraphs;
   /** What the fused run recorded (absent for interpreted runs and fallbacks). */
   readonly run?: RunResult;
   /**
@@ -86,7 +141,7 @@ export class Compiler {
   readonly entry: Def;
   private readonly solver: SolverLoader;
   private readonly programs = new Map<string, Program>();
-  private readonly plans = new Map<string, Promise<Plan>>();
+  private readonly plans = new Map<string, Promise<PlannedProgram>>();
   private readonly executables = new Map<string, Promise<Executable>>();
 
   constructor(
@@ -146,8 +201,13 @@ export class Compiler {
     return program;
   }
 
-  /** A validated plan of the program lowered for `signature`. */
-  plan(signature: Readonly<Record<string, InputSignature>> | undefined, options: PlanningOptions = {}): Promise<Plan> {
+  /** A checked plan of the program lowered for `signature`. */
+  async plan(signature: Readonly<Record<string, InputSignature>> | undefined, options: PlanningOptions = {}): Promise<Plan> {
+    return (await this.planned(signature, options)).plan;
+  }
+
+  /** The program lowered for `signature`, its dependence graphs and their checked plan. */
+  planned(signature: Readonly<Record<string, InputSignature>> | undefined, options: PlanningOptions = {}): Promise<PlannedProgram> {
     const program = this.lower(signature);
     const key = JSON.stringify([signature ?? null, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
     let planned = this.plans.get(key);
@@ -159,10 +219,7 @@ export class Compiler {
         shapes: signature === undefined ? undefined : entrySizes(signature),
         solver: this.solver,
       };
-      planned = planProgram(program, planOptions).then((p) => {
-        assertValidPlan(program, p);
-        return p;
-      });
+      planned = planProgram(program, planOptions);
       // A failed plan is not cached: the next call tries again and reports the error again.
       planned.catch(() => this.plans.delete(key));
       this.plans.set(key, planned);
@@ -207,6 +264,7 @@ export class Compiler {
     if (options.interpret === true) {
       return { program, results: interpret(program, ordered, { file: this.file }) };
     }
+    const { graphs } = await this.planned(signature, options);
     const exe = await this.executable(signature, options);
     let run: RunResult;
     try {
@@ -217,9 +275,9 @@ export class Compiler {
       // elements nobody observes. The reference interpreter decides: its diagnostic (thrown
       // from here) if the run fails, else its results. Compiled code never writes its inputs,
       // so the interpreter sees them as the caller gave them.
-      return { program, results: interpret(program, ordered, { file: this.file }), plan: exe.plan, fallback: e };
+      return { program, results: interpret(program, ordered, { file: this.file }), plan: exe.plan, graphs, fallback: e };
     }
-    return { program, results: run.results, plan: exe.plan, run };
+    return { program, results: run.results, plan: exe.plan, graphs, run };
   }
 }
 

@@ -14,11 +14,16 @@
 // overwrote it (E602). Lowering copies every destination whose update could be observed
 // (src/ir/updates.ts), so only hand-built IR given to the planner API meets them. Both are per
 // array: a scatter into one component of a tuple leaves the others alone.
+//
+// The graph keeps no IR: what the planner needs of a statement (element types, a scatter's
+// destination) and the sizes and weights costs are counted in become plain facts on nodes,
+// groups and edges here.
 
 import { CompilerBug, userError, type SourceFile } from '../diagnostics/index.js';
-import type { Block, CombinatorNode, ControlNode, NodeId, ScalarType, Stmt, VarName } from '../ir/types.js';
+import type { Block, CombinatorNode, ControlNode, NodeId, ScalarType, Shape, Stmt, VarName } from '../ir/types.js';
 import { scalarIndexedArrays, stmtReads, type ReadRole } from '../ir/walk.js';
 import { orderingDependences, type Orderings } from './orderings.js';
+import { edgeWeightKey, elementCount, type CostWeights } from './weights.js';
 import type {
   ArrayGroup,
   DependenceGraph,
@@ -39,6 +44,10 @@ export interface GraphContext {
   readonly groupOf?: ReadonlyMap<VarName, string>;
   /** For diagnostics. */
   readonly file?: SourceFile;
+  /** Shapes known at compile time (sizes.ts), by array name; default none. */
+  readonly sizes?: ReadonlyMap<VarName, Shape>;
+  /** The caller's array and edge weights; default 1 each. */
+  readonly weights?: CostWeights;
 }
 
 const orderOfRole: { readonly [R in ReadRole]: ReadOrderRule } = {
@@ -73,6 +82,15 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     else for (const o of s.outs) elemOf.set(o.name, o.elem);
   }
 
+  // Every component of a group has one shape; the first whose shape is known gives its size.
+  const sizeOf = (names: readonly VarName[]): number | null => {
+    for (const name of names) {
+      const shape = context.sizes?.get(name);
+      if (shape !== undefined) return elementCount(shape);
+    }
+    return null;
+  };
+  const weightOf = (name: string): number => context.weights?.arrays?.[name] ?? 1;
   const groups: ArrayGroup[] = [];
   // Outputs of control-flow nodes are sources for costing, but their readers still depend on them.
   const controlOutput = new Map<VarName, NodeId>();
@@ -85,12 +103,15 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     let group: number | null = null;
     if (!isControl(s)) {
       group = groups.length;
-      groups.push({ index: group, name: outs[0] ?? `#${s.id}`, names: outs, elems: s.outs.map((o) => o.elem), producer: s.id, definedBy: null });
+      const name = outs[0] ?? `#${s.id}`;
+      groups.push({ index: group, name, names: outs, elems: s.outs.map((o) => o.elem), producer: s.id, definedBy: null, size: sizeOf(outs), weight: weightOf(name) });
       for (const o of outs) groupByName.set(o, group);
       producerOfGroup.set(group, s.id);
     }
     const label = s.kind === 'gather' ? 2 + gatherCount++ : null;
-    return { id: s.id, index, kind: s.kind, name: outs[0] ?? `${s.kind}#${s.id}`, outs, group, label, stmt: s, span: s.span };
+    const elems = isControl(s) ? s.outs.filter((o) => o.kind === 'array').map((o) => o.elem) : s.outs.map((o) => o.elem);
+    const dest = s.kind === 'scatter' ? s.dest : [];
+    return { id: s.id, index, kind: s.kind, name: outs[0] ?? `${s.kind}#${s.id}`, outs, elems, dest, group, label, span: s.span };
   });
 
   // Source groups: entry-parameter components grouped (keyed by the parameter's first
@@ -109,7 +130,16 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     // An entry array of tuples is one array for costing: all its components, read or not.
     const members = [...(componentsOfKey.get(key) ?? [name])].filter((m) => elemOf.has(m));
     const index = groups.length;
-    groups.push({ index, name: key, names: members, elems: members.map((m) => elemOf.get(m)!), producer: null, definedBy: controlOutput.get(name) ?? null });
+    groups.push({
+      index,
+      name: key,
+      names: members,
+      elems: members.map((m) => elemOf.get(m)!),
+      producer: null,
+      definedBy: controlOutput.get(name) ?? null,
+      size: sizeOf(members),
+      weight: weightOf(key),
+    });
     sourceGroupByKey.set(key, index);
     for (const m of members) groupByName.set(m, index);
     return index;
@@ -148,7 +178,7 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
 
   const nodeOf = new Map<NodeId, GraphNode>(nodes.map((n) => [n.id, n]));
   for (const g of groups) if (g.definedBy !== null) producerOfGroup.set(g.index, g.definedBy);
-  const edges = buildEdges(nodes, reads, producerOfGroup, nodeOf, orderingDependences(block));
+  const edges = buildEdges(nodes, reads, producerOfGroup, nodeOf, orderingDependences(block), context.weights ?? {});
   const precedences = scatterPrecedences(nodes, reads, context);
   checkAcyclic(nodes, edges, reads, precedences, context);
 
@@ -167,6 +197,7 @@ function buildEdges(
   producerOfGroup: ReadonlyMap<number, NodeId>,
   nodeOf: ReadonlyMap<NodeId, GraphNode>,
   orderings: Orderings,
+  weights: CostWeights,
 ): GraphEdge[] {
   const byPair = new Map<string, GraphRead[]>();
   for (const r of reads) {
@@ -195,7 +226,8 @@ function buildEdges(
     if (p.kind === 'force') reasons.add('force-output');
     if (p.kind === 'scatter') reasons.add('scatter-output');
     if (p.kind === 'if' || p.kind === 'while' || c.kind === 'if' || c.kind === 'while') reasons.add('control-flow');
-    edges.push({ from, to, fusible: reasons.size === 0, reasons: [...reasons], reads: edgeReads });
+    const weight = weights.edges?.[edgeWeightKey(p.name, c.name)] ?? 1;
+    edges.push({ from, to, fusible: reasons.size === 0, reasons: [...reasons], reads: edgeReads, weight });
   }
   // Deterministic order: by producer, then consumer, in statement order.
   const pos = (id: NodeId): number => nodeOf.get(id)!.index;
@@ -226,8 +258,7 @@ function scatterPrecedences(nodes: readonly GraphNode[], reads: readonly GraphRe
 function scattersByDestination(nodes: readonly GraphNode[], context: GraphContext): Map<VarName, GraphNode> {
   const scatterOf = new Map<VarName, GraphNode>();
   for (const n of nodes) {
-    if (n.stmt.kind !== 'scatter') continue;
-    for (const d of n.stmt.dest) {
+    for (const d of n.dest) {
       if (scatterOf.has(d)) {
         throw userError('E601', `\`${d}\` is the destination of two scatters; a scatter updates its destination in place, so only one may`, {
           file: context.file,
@@ -264,7 +295,7 @@ function checkAcyclic(
       if (n === p.before) {
         const reader = nodes.find((x) => x.id === p.before)!;
         const scatter = nodes.find((x) => x.id === p.scatter)!;
-        const dests = scatter.stmt.kind === 'scatter' ? scatter.stmt.dest : [];
+        const dests = scatter.dest;
         const dest = reads.find((r) => r.consumer === p.before && r.arrays.some((a) => dests.includes(a)))?.arrays.find((a) => dests.includes(a)) ?? dests[0] ?? '?';
         throw userError('E602', `\`${dest}\` is read here after the scatter that updates it in place`, {
           file: context.file,

@@ -1,11 +1,13 @@
 // The JSON graph format, version 1 (docs/PLAN-FORMAT.md "JSON graph input"): how another
 // compiler hands us its dependence graph without our IR, and how we print ours.
 //
-// `planGraph(json, options)` reads a graph, checks it thoroughly (every mistake is one UserError,
-// E610–E629, whose message starts with the JSON path of the offending value, located in the
-// text when given text) and plans it with `planGraphs`, exactly as `plan(program)` plans the
-// graphs built from a Program.
-// The writer, `graphToJson`, is graphToJson.ts; the format's types and tables are graphFormat.ts.
+// `parseGraphJson(json, options)` reads a graph and checks it thoroughly (every mistake is one
+// UserError, E610–E629, whose message starts with the JSON path of the offending value, located
+// in the text when given text). It gives the BlockGraphs that `programGraphs` (program.ts) gives
+// for a Program, sizes and weights resolved the same way, so that planning (src/plan) and the
+// driver's `planGraph` treat both entries alike. No IR is made up: a node read here carries the
+// same facts as one built from a statement (types.ts).
+// The writer, `graphToJson`, is toJson.ts; the format's types and tables are jsonFormat.ts.
 //
 // The format states facts the planner cannot re-derive without element code (which arrays a
 // node reads, in which role), and derives the rest the way src/graph/build.ts does: the order
@@ -26,14 +28,13 @@ import type {
   InfusibleReason,
   StrictPrecedence,
 } from './types.js';
-import { elementBytes } from '../ir/scalarOps.js';
-import { scalarTypes, type ArrayVar, type Block, type CombinatorNode, type ControlNode, type Lambda, type NodeId, type ScalarType } from '../ir/types.js';
-import { edgeWeightKey } from '../plan/cost.js';
-import { planGraphs, type BlockGraphs, type PlanOptions } from '../plan/index.js';
-import type { ModelWeights } from '../plan/ilp/model.js';
-import type { Plan } from '../plan/types.js';
+import { scalarTypes, type NodeId, type ScalarType } from '../ir/types.js';
+import type { BlockGraphs } from './program.js';
+import type { EntrySizes } from './sizes.js';
+import { edgeWeightKey, elementCount, type CostWeights } from './weights.js';
 import { findCycle, topologicalOrder as kahnOrder } from '../util/graphs.js';
 import {
+  type GraphJson,
   graphJsonFormat,
   graphJsonVersion,
   graphReadRoles,
@@ -127,8 +128,8 @@ function elemsAt(where: Where, v: Json, path: string, count: number): ScalarType
 
 /** Sizes and weights the caller adds to (and that override) the graph's own. */
 interface Overrides {
-  readonly weights: NonNullable<PlanOptions['weights']>;
-  readonly shapes: NonNullable<PlanOptions['shapes']>;
+  readonly weights: CostWeights;
+  readonly shapes: EntrySizes;
 }
 
 interface ReadContext {
@@ -388,44 +389,6 @@ function topologicalOrder(where: Where, path: string, nodes: readonly NodeInfo[]
   return order.map((i) => nodes[i]!);
 }
 
-const emptyLambda: Lambda = { params: [], lets: [], results: [] };
-const emptyBlock: Block = { params: [], stmts: [], results: [] };
-
-/**
- * GraphNode.stmt for a node that has no IR. The planner never reads `stmt` (strategies, the
- * model and the renderers use kinds, reads and edges), so a JSON node carries a statement of its
- * kind with its arrays and empty element code; its blocks are in BlockGraphs.children.
- */
-function placeholderStmt(n: NodeInfo, reads: readonly GraphRead[]): CombinatorNode | ControlNode {
-  const outs: ArrayVar[] = n.outs.map((name, i) => ({ name, elem: n.elems[i]!, rank: 1 }));
-  const arraysIn = (role: GraphReadRole): string[] => reads.filter((r) => r.consumer === n.id && r.role === role).flatMap((r) => r.arrays);
-  const base = { id: n.id, outs, span: noSpan };
-  switch (n.kind) {
-    case 'generate':
-      return { ...base, kind: 'generate', shape: [], fn: emptyLambda };
-    case 'map':
-      return { ...base, kind: 'map', inputs: arraysIn('map-input'), fn: emptyLambda };
-    case 'gather':
-      return { ...base, kind: 'gather', indices: arraysIn('gather-indices'), source: arraysIn('gather-source') };
-    case 'scatter':
-      return { ...base, kind: 'scatter', op: emptyLambda, dest: arraysIn('scatter-dest'), index: arraysIn('scatter-index'), values: arraysIn('scatter-values') };
-    case 'fold':
-      return { ...base, kind: 'fold', op: emptyLambda, init: [], input: arraysIn('fold-input') };
-    case 'scanl':
-      return { ...base, kind: 'scanl', op: emptyLambda, init: null, input: arraysIn('scanl-input') };
-    case 'scanr':
-      return { ...base, kind: 'scanr', op: emptyLambda, init: null, input: arraysIn('scanr-input') };
-    case 'force':
-      return { ...base, kind: 'force', input: arraysIn('force-input') };
-    case 'if':
-      return { kind: 'if', id: n.id, cond: { kind: 'const', type: 'bool', value: 1 }, then: emptyBlock, else: emptyBlock, outs: outs.map((o) => ({ kind: 'array', ...o })), span: noSpan };
-    case 'while':
-      return { kind: 'while', id: n.id, init: arraysIn('while-init'), cond: emptyBlock, body: emptyBlock, outs: outs.map((o) => ({ kind: 'array', ...o })), span: noSpan };
-    default:
-      return n.kind satisfies never;
-  }
-}
-
 interface GroupFacts {
   readonly size: number | undefined;
   readonly weight: number | undefined;
@@ -464,11 +427,9 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
 
   // Array groups: each combinator's outputs, each input, each array a control-flow node defines.
   const groups: ArrayGroup[] = [];
-  const facts: GroupFacts[] = [];
   const groupOfArray = new Map<string, number>();
-  const addGroup = (g: Omit<ArrayGroup, 'index'>, f: GroupFacts): number => {
-    groups.push({ ...g, index: groups.length });
-    facts.push(f);
+  const addGroup = (g: Omit<ArrayGroup, 'index' | 'size' | 'weight'>, f: GroupFacts): number => {
+    groups.push({ ...g, index: groups.length, ...resolvedFacts(g.name, f, ctx.overrides) });
     for (const a of g.names) groupOfArray.set(a, groups.length - 1);
     return groups.length - 1;
   };
@@ -547,32 +508,44 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     kind: n.kind,
     name: n.name,
     outs: n.outs,
+    elems: n.elems,
+    // The arrays its destination edges carry (from one producer, checked above).
+    dest: reads.filter((r) => r.consumer === n.id && r.role === 'scatter-dest').flatMap((r) => r.arrays),
     group: groupOfNode.get(n.id) ?? null,
     label: n.kind === 'gather' ? 2 + gatherCount++ : null,
-    stmt: placeholderStmt(n, reads),
     span: noSpan,
   }));
 
-  const graphEdges = pairEdges(where, edges, reads, groups, graphNodes);
+  const graphEdges = pairEdges(where, edges, reads, groups, graphNodes, ctx.overrides);
   const resultGroupOf = (name: string): number | undefined => groupOfArray.get(nodeByName.get(name)?.outs[0] ?? name);
   const resultGroups = readResults(where, o['results'], `${path}.results`, resultGroupOf, groups, arrayOwner);
-  const graph: DependenceGraph = { nodes: graphNodes, groups, reads, edges: graphEdges.edges, precedences, resultGroups, gatherCount };
+  const graph: DependenceGraph = { nodes: graphNodes, groups, reads, edges: graphEdges, precedences, resultGroups, gatherCount };
 
   const children: Record<number, readonly BlockGraphs[]> = {};
   for (const n of ordered) {
     if (isControlKind(n.kind)) children[n.id] = n.blocks.map((b, k) => readBlock(ctx, b, `${n.path}.blocks[${k}]`, blockFields));
   }
-  return { graph, weights: modelWeights(graph, facts, graphEdges.weights, ctx.overrides), children };
+  return { graph, children };
 }
 
-/** Merges the JSON edges of each producer–consumer pair into one GraphEdge. */
+/** A group's size and weight: the caller's (by the group's name) over the graph's own, else unknown and 1. */
+function resolvedFacts(name: string, facts: GroupFacts, overrides: Overrides): Pick<ArrayGroup, 'size' | 'weight'> {
+  const shape = overrides.shapes[name];
+  return {
+    size: Array.isArray(shape) ? elementCount(shape) : (facts.size ?? null),
+    weight: overrides.weights.arrays?.[name] ?? facts.weight ?? 1,
+  };
+}
+
+/** Merges the JSON edges of each producer–consumer pair into one GraphEdge, its weight the caller's over the stated one. */
 function pairEdges(
   where: Where,
   edges: readonly EdgeInfo[],
   reads: readonly GraphRead[],
   groups: readonly ArrayGroup[],
   nodes: readonly GraphNode[],
-): { readonly edges: GraphEdge[]; readonly weights: ReadonlyMap<string, number> } {
+  overrides: Overrides,
+): GraphEdge[] {
   const byPair = new Map<string, EdgeInfo[]>();
   for (const e of edges) {
     if (e.producer === null) {
@@ -584,7 +557,6 @@ function pairEdges(
     byPair.set(key, [...(byPair.get(key) ?? []), e]);
   }
   const position = new Map(nodes.map((n) => [n.id, n.index]));
-  const weights = new Map<string, number>();
   const out: GraphEdge[] = [];
   for (const list of byPair.values()) {
     const { producer, consumer } = list[0]!;
@@ -610,12 +582,12 @@ function pairEdges(
     if (disagreeing !== undefined) {
       fail(where, 'E623', `${disagreeing.path}.weight`, `the edges from \`${producer!.name}\` to \`${consumer.name}\` state different weights (${weight} and ${disagreeing.weight}); they are one edge of the graph`);
     }
-    if (weight !== undefined) weights.set(edgeWeightKey(producer!.name, consumer.name), weight);
+    const resolved = overrides.weights.edges?.[edgeWeightKey(producer!.name, consumer.name)] ?? weight ?? 1;
     const pairReads = reads.filter((r) => r.consumer === consumer.id && (groups[r.group]!.producer ?? groups[r.group]!.definedBy) === producer!.id);
-    out.push({ from: producer!.id, to: consumer.id, fusible: reasons.size === 0, reasons: [...reasons], reads: pairReads });
+    out.push({ from: producer!.id, to: consumer.id, fusible: reasons.size === 0, reasons: [...reasons], reads: pairReads, weight: resolved });
   }
   out.sort((a, b) => position.get(a.from)! - position.get(b.from)! || position.get(a.to)! - position.get(b.to)!);
-  return { edges: out, weights };
+  return out;
 }
 
 function readResults(
@@ -638,27 +610,6 @@ function readResults(
   return out;
 }
 
-function modelWeights(graph: DependenceGraph, facts: readonly GroupFacts[], edgeWeights: ReadonlyMap<string, number>, overrides: Overrides): ModelWeights {
-  const nameOf = new Map(graph.nodes.map((n) => [n.id, n.name]));
-  const elements = (group: number): number | null => {
-    const shape = overrides.shapes[graph.groups[group]!.name];
-    return Array.isArray(shape) ? shape.reduce((a, b) => a * b, 1) : (facts[group]!.size ?? null);
-  };
-  return {
-    array(group, byteWeighted) {
-      const v = graph.groups[group]!;
-      if (!byteWeighted) return overrides.weights.arrays?.[v.name] ?? facts[group]!.weight ?? 1;
-      const size = elements(group);
-      return size === null ? 1 : size * v.elems.reduce((s, t) => s + elementBytes(t), 0);
-    },
-    elements,
-    edge(e) {
-      const key = edgeWeightKey(nameOf.get(e.from)!, nameOf.get(e.to)!);
-      return overrides.weights.edges?.[key] ?? edgeWeights.get(key) ?? 1;
-    },
-  };
-}
-
 /** JSON.parse with a located E610 on malformed text. */
 function parseText(text: string, sourceName: string): { value: Json; file: SourceFile } {
   const file = new SourceFile(sourceName, text);
@@ -670,11 +621,30 @@ function parseText(text: string, sourceName: string): { value: Json; file: Sourc
   throw userError('E610', `$: the graph is not valid JSON: ${parsed.message}`, { file, span: { start, end: Math.min(start + 1, text.length) } });
 }
 
+/** Sizes and weights a caller gives for a JSON graph; they override the graph's own. */
+export interface GraphJsonOptions {
+  /** Weights by array name and `producer->consumer`. */
+  readonly weights?: CostWeights;
+  /** Sizes by array (group) name. */
+  readonly shapes?: EntrySizes;
+}
+
+/** A JSON graph that passed every check, and the graphs it describes. */
+export interface ReadGraph {
+  readonly json: GraphJson;
+  readonly graphs: BlockGraphs;
+}
+
 /**
  * Reads and checks a JSON graph (text or an already parsed value). Sizes in `options.shapes` and
  * weights in `options.weights` override the graph's own, by array name and `producer->consumer`.
  */
-export function parseGraphJson(json: string | unknown, options: Pick<PlanOptions, 'weights' | 'shapes'> = {}, sourceName = 'graph.json'): BlockGraphs {
+export function parseGraphJson(json: string | unknown, options: GraphJsonOptions = {}, sourceName = 'graph.json'): BlockGraphs {
+  return readGraphJson(json, options, sourceName).graphs;
+}
+
+/** parseGraphJson, also giving the checked JSON value (what a checker of the plan reads). */
+export function readGraphJson(json: string | unknown, options: GraphJsonOptions = {}, sourceName = 'graph.json'): ReadGraph {
   let value: Json = json;
   let file: SourceFile | undefined;
   if (typeof json === 'string') ({ value, file } = parseText(json, sourceName));
@@ -691,10 +661,7 @@ export function parseGraphJson(json: string | unknown, options: Pick<PlanOptions
     overrides: { weights: options.weights ?? {}, shapes: options.shapes ?? {} },
     nextId: idAllocator(new Set(ids.keys())),
   };
-  return readBlock(ctx, value, '$', topFields);
-}
-
-/** Plans a dependence graph given in the JSON graph format (docs/PLAN-FORMAT.md). */
-export async function planGraph(jsonGraph: string | unknown, options: PlanOptions = {}): Promise<Plan> {
-  return planGraphs(parseGraphJson(jsonGraph, options), options);
+  const graphs = readBlock(ctx, value, '$', topFields);
+  // Every field was checked against the format while reading: the value is a GraphJson.
+  return { json: value as GraphJson, graphs };
 }

@@ -1,21 +1,15 @@
-// BlockGraphs → the JSON graph format (graphFormat.ts): the graphs of a Program, weights and
+// BlockGraphs → the JSON graph format (jsonFormat.ts): the graphs of a Program, weights and
 // sizes included, so that program → JSON → planGraph gives the plan that program → plan gives.
 
 import type { ArrayGroup, DependenceGraph } from './types.js';
-import type { BlockGraphs } from '../plan/index.js';
+import type { BlockGraphs } from './program.js';
 import { graphJsonFormat, graphJsonVersion, type ArrayFacts, type BlockJson, type EdgeJson, type GraphJson, type InputJson, type NodeJson } from './jsonFormat.js';
 
-/** A group's number of elements, when known at compile time (byte weights and recompute factors). */
-function sizeOf(bg: BlockGraphs, group: ArrayGroup): number | undefined {
-  return bg.weights.elements(group.index) ?? undefined;
-}
-
-function arrayFacts(bg: BlockGraphs, group: ArrayGroup): ArrayFacts {
-  const weight = bg.weights.array(group.index, false);
-  const size = sizeOf(bg, group);
+function arrayFacts(group: ArrayGroup): ArrayFacts {
+  const { size, weight } = group;
   return {
     elems: group.elems,
-    ...(size === undefined ? {} : { size }),
+    ...(size === null ? {} : { size }),
     ...(weight === 1 ? {} : { weight }),
   };
 }
@@ -32,7 +26,7 @@ function blockToJson(bg: BlockGraphs): BlockJson {
     .filter((g) => g.producer === null && g.definedBy === null)
     .map((g) => {
       const components = componentsOf(graph, g);
-      const { elems, ...facts } = arrayFacts(bg, g);
+      const { elems, ...facts } = arrayFacts(g);
       return {
         name: g.name,
         ...(components.length === 1 && components[0] === g.name ? {} : { components }),
@@ -44,8 +38,7 @@ function blockToJson(bg: BlockGraphs): BlockJson {
   const nodes: NodeJson[] = graph.nodes.map((n) => {
     const group = n.group === null ? null : graph.groups[n.group]!;
     const control = n.kind === 'if' || n.kind === 'while';
-    const elems = group?.elems ?? (n.stmt.kind === 'if' || n.stmt.kind === 'while' ? n.stmt.outs.filter((o) => o.kind === 'array').map((o) => o.elem) : []);
-    const facts = group === null ? { elems } : arrayFacts(bg, group);
+    const facts = group === null ? { elems: n.elems } : arrayFacts(group);
     const children = bg.children[n.id];
     return {
       name: n.name,
@@ -61,7 +54,7 @@ function blockToJson(bg: BlockGraphs): BlockJson {
     const producer = group.producer ?? group.definedBy;
     const edge = producer === null ? undefined : graph.edges.find((e) => e.from === producer && e.to === r.consumer);
     const all = producer === null ? componentsOf(graph, group) : graph.nodes.find((n) => n.id === producer)!.outs;
-    const weight = edge !== undefined && edge.fusible ? bg.weights.edge(edge) : 1;
+    const weight = edge !== undefined && edge.fusible ? edge.weight : 1;
     return {
       from: producer === null ? group.name : nameOf.get(producer)!,
       to: nameOf.get(r.consumer)!,

@@ -5,9 +5,13 @@
 // record who reads which group in which role and order; edges join a producer node to a
 // consumer node with every read that caused them, fusible or not, and why not. The planner
 // strategies, the ILP model and the plan renderers all work from this one structure.
+//
+// The graph is free of IR: what planning needs of a statement is a plain fact here (its kind,
+// its outputs' element types, a scatter's destination, sizes and weights), so a graph built
+// from a Program (build.ts) and one read from JSON (fromJson.ts) are the same kind of value.
 
 import type { Span } from '../diagnostics/index.js';
-import type { CombinatorKind, ControlNode, CombinatorNode, NodeId, ScalarType, VarName } from '../ir/types.js';
+import type { CombinatorKind, ControlNode, NodeId, ScalarType, VarName } from '../ir/types.js';
 import type { ReadRole } from '../ir/walk.js';
 
 /** A read role: a combinator input role, or an indexing / control-flow read. */
@@ -43,11 +47,15 @@ export interface GraphNode {
   readonly name: string;
   /** Array outputs (scalars excluded). */
   readonly outs: readonly VarName[];
+  /** The element type of each of `outs`. */
+  readonly elems: readonly ScalarType[];
+  /** A scatter's destination arrays, which it updates in place; empty for every other kind. */
+  readonly dest: readonly VarName[];
   /** The array group of a combinator's outputs; null for control-flow nodes (theirs are sources). */
   readonly group: number | null;
   /** A gather's label ℓ, 2 … g+1 in statement order among the block's gathers; else null. */
   readonly label: number | null;
-  readonly stmt: CombinatorNode | ControlNode;
+  /** Where the statement came from (noSpan for a node read from JSON). */
   readonly span: Span;
 }
 
@@ -61,6 +69,10 @@ export interface ArrayGroup {
   readonly producer: NodeId | null;
   /** For a source that is an output of a control-flow node of this block: that node. */
   readonly definedBy: NodeId | null;
+  /** Number of elements when known at compile time (the `bytes` cost, `recompute`), else null. */
+  readonly size: number | null;
+  /** w(v) for the plain costs (CostWeights.arrays; default 1). */
+  readonly weight: number;
 }
 
 export interface GraphRead {
@@ -80,6 +92,8 @@ export interface GraphEdge {
   readonly reasons: readonly InfusibleReason[];
   /** The consumer's reads of the producer's group that cause this edge. */
   readonly reads: readonly GraphRead[];
+  /** w(p, c) for `fused-edges` (CostWeights.edges; default 1). */
+  readonly weight: number;
 }
 
 /** A scatter's temporal uniqueness: `before` reads the scatter's destination, so runs first. */

@@ -34,20 +34,9 @@ export interface CostSpec {
   readonly terms: readonly CostSpecTerm[];
 }
 
-/**
- * Per-array and per-edge weights (default 1). Array keys: an array group's name, i.e. the
- * VarName of its first component. Edge keys: `producerName->consumerName`, the first output
- * component names of the two nodes.
- */
-export interface CostWeights {
-  readonly arrays?: Readonly<Record<string, number>>;
-  readonly edges?: Readonly<Record<string, number>>;
-}
-
-/** The edge key of CostWeights.edges for a producer and a consumer, by their first outputs. */
-export function edgeWeightKey(producerName: string, consumerName: string): string {
-  return `${producerName}->${consumerName}`;
-}
+// The weights a cost multiplies by are graph data (src/graph/weights.ts); re-exported for
+// callers that name a cost and its weights together.
+export { edgeWeightKey, type CostWeights } from '../graph/weights.js';
 
 interface NamedCost {
   readonly name: string;

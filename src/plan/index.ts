@@ -1,21 +1,28 @@
-// The planner's entry point: `plan(program, options)` runs one strategy over every block of a
-// program (nested blocks get plans of their own, paper §4.1 "Control flow") and returns the
-// Plan of src/plan/types.ts with its cost recomputed from the plan and the solver's statistics.
+// The planner's entry point: one strategy over every block of a program's dependence graphs
+// (nested blocks get plans of their own, paper §4.1 "Control flow"), giving the Plan of
+// src/plan/types.ts with its cost recomputed from the plan and the solver's statistics.
+//
+// One path for both entries of the graph stage: `planFrom(make, options)` checks the options,
+// loads HiGHS, then makes the graphs — built from a Program (`plan`, the driver's `planProgram`)
+// or read from JSON (the driver's `planGraphJson`) — and plans them; making them counts
+// against the time limit.
+// Nothing here checks the plan: the checker (src/check) is independent of the planner, and the
+// driver runs it on every plan.
 //
 // ILP solving: any incumbent is a valid plan; a time limit keeps the best incumbent and its gap;
 // no incumbent falls back to greedy-down (said in `notes`); an infeasible model is our bug, and
 // the CompilerBug carries the model as LP text (the CLI writes it to a file and names it).
 
 import { CompilerBug, userError } from '../diagnostics/index.js';
-import { buildGraph, type GraphContext } from '../graph/build.js';
+import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import type { DependenceGraph } from '../graph/types.js';
-import type { Block, Program, ScalarType, VarName } from '../ir/types.js';
-import { elementBytes } from '../ir/scalarOps.js';
+import type { CostWeights } from '../graph/weights.js';
+import type { EntrySizes } from '../graph/sizes.js';
+import type { Program } from '../ir/types.js';
 import { blockPlanFromAssignment, splitByPi, type Assignment } from './clusters.js';
-import { defaultCostText, edgeWeightKey, parseCost, type CostSpec, type CostWeights } from './cost.js';
-import { staticSizes, type EntrySizes } from '../graph/sizes.js';
+import { defaultCostText, parseCost, type CostSpec } from './cost.js';
 import { greedyAssignment, noFusionAssignment } from './greedy.js';
-import { buildModel, gatherFactor, type IlpModel, type ModelWeights } from './ilp/model.js';
+import { buildModel, gatherFactor, type IlpModel } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
 import { startFromAssignment } from './ilp/start.js';
 import { createSolverLoader, solveModel, type HighsOptionValues, type SolverLoader } from './ilp/solver.js';
@@ -53,14 +60,6 @@ export interface IlpTuning {
   readonly highsOptions?: HighsOptionValues;
 }
 
-/** One block's graph and weights, with its nested blocks: what strategies and renderers walk. */
-export interface BlockGraphs {
-  readonly graph: DependenceGraph;
-  readonly weights: ModelWeights;
-  /** By control-flow node id: `[then, else]` or `[cond, body]`. */
-  readonly children: Readonly<Record<number, readonly BlockGraphs[]>>;
-}
-
 /**
  * The ILP's time limit when none is given. Generous next to the planner's usual times (the
  * shared examples take milliseconds, random 100-combinator programs about a second) so that
@@ -88,62 +87,6 @@ export function checkWeights(weights: CostWeights | undefined): void {
       }
     }
   }
-}
-
-/** Dependence graphs of every block of a program, with resolved weights. */
-export function programGraphs(program: Program, weights: CostWeights = {}, shapes: EntrySizes = {}): BlockGraphs {
-  const sizes = staticSizes(program, shapes);
-  const groupOf = new Map<VarName, string>();
-  const outer = new Map<VarName, ScalarType>();
-  for (const p of program.params) {
-    const first = p.components[0]?.name;
-    for (const comp of p.components) if (comp.kind === 'array' && first !== undefined) groupOf.set(comp.name, first);
-  }
-  return blockGraphs(program.body, { outerArrays: outer, groupOf }, weights, sizes);
-}
-
-function blockGraphs(block: Block, context: GraphContext, weights: CostWeights, sizes: ReadonlyMap<VarName, readonly number[]>): BlockGraphs {
-  const graph = buildGraph(block, context);
-  const modelWeights: ModelWeights = {
-    array(group, byteWeighted) {
-      const v = graph.groups[group]!;
-      if (!byteWeighted) return weights.arrays?.[v.name] ?? 1;
-      let bytes = 0;
-      let elements: number | null = null;
-      for (let i = 0; i < v.names.length; i++) {
-        const shape = sizes.get(v.names[i]!);
-        if (shape === undefined) return 1;
-        elements = shape.reduce((a, b) => a * b, 1);
-        bytes += elementBytes(v.elems[i]!);
-      }
-      return elements === null ? 1 : elements * bytes;
-    },
-    elements(group) {
-      // Every component of a group has one shape; the first whose shape is known gives it.
-      for (const name of graph.groups[group]!.names) {
-        const shape = sizes.get(name);
-        if (shape !== undefined) return shape.reduce((a, b) => a * b, 1);
-      }
-      return null;
-    },
-    edge(e) {
-      const name = (id: number): string => graph.nodes.find((n) => n.id === id)!.name;
-      return weights.edges?.[edgeWeightKey(name(e.from), name(e.to))] ?? 1;
-    },
-  };
-  // Arrays visible inside nested blocks: everything in scope here.
-  const inScope = new Map<VarName, ScalarType>(context.outerArrays);
-  for (const p of block.params) if (p.kind === 'array') inScope.set(p.name, p.elem);
-  for (const s of block.stmts) {
-    if (s.kind === 'scalar') continue;
-    for (const o of s.outs) if (!('kind' in o) || o.kind === 'array') inScope.set(o.name, o.elem);
-  }
-  const children: Record<number, readonly BlockGraphs[]> = {};
-  for (const s of block.stmts) {
-    if (s.kind === 'if') children[s.id] = [s.then, s.else].map((b) => blockGraphs(b, { ...context, outerArrays: inScope }, weights, sizes));
-    if (s.kind === 'while') children[s.id] = [s.cond, s.body].map((b) => blockGraphs(b, { ...context, outerArrays: inScope }, weights, sizes));
-  }
-  return { graph, weights: modelWeights, children };
 }
 
 /** Where a block's lower bound comes from (said in the plan's notes unless HiGHS proved it). */
@@ -255,7 +198,7 @@ function blockDeadline(bg: BlockGraphs, budget: TimeBudget): number {
  * cheapest of the ILP's incumbent and the two greedy plans; its bound is HiGHS' when it has
  * one, else the model's box bound, else 0.
  */
-function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof solveModel>[0], budget: TimeBudget, tuning: IlpTuning): BlockOutcome {
+function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: LoadedSolver, budget: TimeBudget, tuning: IlpTuning): BlockOutcome {
   const { graph } = bg;
   const deadline = blockDeadline(bg, budget);
   // The walks are not stopped by the deadline: their plans are the floor every block's plan
@@ -263,7 +206,7 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof
   const walks = (['down', 'up'] as const).map((direction) => {
     const assignment = greedyAssignment(graph, direction);
     const plan = blockPlanFromAssignment(graph, assignment);
-    return { choice: `greedy-${direction}` as const, assignment, plan, objective: blockPlanCost(graph, plan, cost, bg.weights) };
+    return { choice: `greedy-${direction}` as const, assignment, plan, objective: blockPlanCost(graph, plan, cost) };
   });
   // The better greedy plan; greedy-down on a tie.
   const greedy = walks[1]!.objective < walks[0]!.objective ? walks[1]! : walks[0]!;
@@ -278,7 +221,7 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof
     boundSource,
   });
   if (performance.now() >= deadline) return fallback('fallback-greedy', 0, 'zero', 0);
-  const model = buildModel(graph, cost, bg.weights, { cuts: tuning.cuts ?? true });
+  const model = buildModel(graph, cost, { cuts: tuning.cuts ?? true });
   if (performance.now() >= deadline) return fallback('fallback-greedy', boxBound(model), 'box', 0);
   const start = (tuning.warmStart ?? true) ? startFromAssignment(graph, model, greedy.assignment) : null;
   const result = solveModel(loaded, model, {
@@ -301,7 +244,7 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: Parameters<typeof
   const [bound, boundSource]: [number, BoundSource] = solverBound === null ? [boxBound(model), 'box'] : [solverBound, 'solver'];
   if (result.outcome === 'no-solution' || result.values === null) return fallback('fallback-greedy', bound, boundSource, result.nodes);
   const plan = blockPlanFromAssignment(graph, assignmentFromSolution(graph, model, result.values));
-  const objective = blockPlanCost(graph, plan, cost, bg.weights);
+  const objective = blockPlanCost(graph, plan, cost);
   if (result.outcome === 'optimal') {
     if (result.objective !== null && Math.abs(result.objective - objective) > 1e-6 * Math.max(1, Math.abs(objective))) {
       throw new CompilerBug('plan/ilp', `the ILP objective ${result.objective} differs from its plan's cost ${objective}`);
@@ -319,7 +262,7 @@ function planBlockHeuristic(bg: BlockGraphs, cost: CostSpec, strategy: Exclude<S
   const a =
     strategy === 'none' ? noFusionAssignment(bg.graph) : greedyAssignment(bg.graph, strategy === 'greedy-down' ? 'down' : 'up');
   const plan = blockPlanFromAssignment(bg.graph, a);
-  return { plan, status: 'heuristic', objective: blockPlanCost(bg.graph, plan, cost, bg.weights), bound: null, nodes: 0, notes: [] };
+  return { plan, status: 'heuristic', objective: blockPlanCost(bg.graph, plan, cost), bound: null, nodes: 0, notes: [] };
 }
 
 /**
@@ -345,6 +288,9 @@ function planTree(root: BlockGraphs, planBlock: (bg: BlockGraphs) => BlockOutcom
   return plans.get(root)!;
 }
 
+/** HiGHS, loaded. */
+type LoadedSolver = Parameters<typeof solveModel>[0];
+
 const statusRank: Readonly<Record<SolveStatus, number>> = { optimal: 0, heuristic: 0, 'time-limit': 1, 'fallback-greedy': 2 };
 
 /** What the ILP strategy's notes say about where plans and bounds came from, when not all proven. */
@@ -368,34 +314,63 @@ function ilpNotes(outcomes: readonly BlockOutcome[]): string[] {
   return notes;
 }
 
-/** Plans a program's already-built graphs. */
-export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {}): Promise<Plan> {
-  return planGraphsSince(graphs, options, null);
+/** A plan with the graphs it was made from: what checking, code generation and reports read. */
+export interface PlannedGraphs {
+  readonly graphs: BlockGraphs;
+  readonly plan: Plan;
 }
 
 /**
- * planGraphs with the time already spent on the call (`started`, performance.now(), before the
- * graphs were built; null: now) counted against the time limit and in `timeMs`.
+ * The one planning path, for graphs built from a Program and graphs read from JSON alike:
+ * checks the options, loads HiGHS for the ILP (once per loader, reported apart: not counted),
+ * then makes the graphs with `make` (which may return more with them, such as the JSON they
+ * were read from) and plans them. Making the graphs counts against the time limit and in
+ * `timeMs`, as part of planning.
  */
-async function planGraphsSince(graphs: BlockGraphs, options: PlanOptions, started: number | null): Promise<Plan> {
+export async function planFrom<Made extends { readonly graphs: BlockGraphs }>(make: () => Made, options: PlanOptions = {}): Promise<Made & { readonly plan: Plan }> {
   const strategy = options.strategy ?? 'ilp';
   const cost = resolveCost(options.cost);
   checkTimeLimit(options.timeLimitSeconds);
   checkWeights(options.weights);
+  const solver = strategy === 'ilp' ? await (options.solver ?? createSolverLoader()).load() : null;
+  const started = performance.now();
+  const made = make();
+  return { ...made, plan: planGraphsSince(made.graphs, strategy, cost, solver, options, started) };
+}
+
+/** Plans graphs already made (their making is not counted against the time limit). */
+export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {}): Promise<Plan> {
+  return (await planFrom(() => ({ graphs }), options)).plan;
+}
+
+/** Plans a program with one strategy (default: the ILP, cost `reads+writes+recompute`); unchecked (the driver's `plan` checks). */
+export async function plan(program: Program, options: PlanOptions = {}): Promise<Plan> {
+  return (await planFrom(() => ({ graphs: programGraphs(program, options.weights, options.shapes) }), options)).plan;
+}
+
+/**
+ * Plans every block of `graphs`, with the time since `started` (performance.now(), before the
+ * graphs were made) counted against the time limit and in `timeMs`. `solver` is HiGHS, loaded,
+ * for the ILP strategy; null for the others.
+ */
+function planGraphsSince(
+  graphs: BlockGraphs,
+  strategy: Strategy,
+  cost: CostSpec,
+  solver: LoadedSolver | null,
+  options: PlanOptions,
+  started: number,
+): Plan {
   const outcomes: BlockOutcome[] = [];
   let root: BlockPlan;
-  let timeMs: number;
   if (strategy === 'ilp') {
-    const loaded = await (options.solver ?? createSolverLoader()).load();
-    const start = started ?? performance.now();
-    const budget = timeBudget(graphs, start, options.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS);
-    root = planTree(graphs, (bg) => planBlockIlp(bg, cost, loaded, budget, options.ilpTuning ?? {}), outcomes);
-    timeMs = performance.now() - start;
+    if (solver === null) throw new CompilerBug('plan', 'the ILP strategy was given no solver');
+    const budget = timeBudget(graphs, started, options.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS);
+    root = planTree(graphs, (bg) => planBlockIlp(bg, cost, solver, budget, options.ilpTuning ?? {}), outcomes);
   } else {
-    const start = started ?? performance.now();
     root = planTree(graphs, (bg) => planBlockHeuristic(bg, cost, strategy), outcomes);
-    timeMs = performance.now() - start;
   }
+  const timeMs = performance.now() - started;
   const objective = outcomes.reduce((s, o) => s + o.objective, 0);
   const status = strategy === 'ilp' ? outcomes.reduce<SolveStatus>((s, o) => (statusRank[o.status] > statusRank[s] ? o.status : s), 'optimal') : 'heuristic';
   const bound = strategy === 'ilp' ? outcomes.reduce((s, o) => s + o.bound!, 0) : null;
@@ -426,24 +401,11 @@ function unknownFactorNotes(bg: BlockGraphs, cost: CostSpec): string[] {
     const { graph } = b;
     for (const node of graph.nodes) {
       const fusibleSource = graph.edges.some((e) => e.to === node.id && e.fusible && e.reads.some((r) => r.order === 'label'));
-      if (fusibleSource && gatherFactor(graph, node, b.weights) === null) unknown.push(node.name);
+      if (fusibleSource && gatherFactor(graph, node) === null) unknown.push(node.name);
     }
   }
   if (unknown.length === 0) return [];
   return [
     `recompute: the sizes of ${unknown.map((name) => `\`${name}\``).join(', ')} or of their sources are not known at compile time, so work fused into them is not charged (give input shapes)`,
   ];
-}
-
-/** Plans a program with one strategy (default: the ILP, cost `reads+writes+recompute`). */
-export async function plan(program: Program, options: PlanOptions = {}): Promise<Plan> {
-  resolveCost(options.cost);
-  checkTimeLimit(options.timeLimitSeconds);
-  checkWeights(options.weights);
-  // Load HiGHS first (once per loader, reported apart), so building the graphs counts against
-  // the time limit and the solver's loading does not.
-  const solver = options.solver ?? createSolverLoader();
-  if ((options.strategy ?? 'ilp') === 'ilp') await solver.load();
-  const started = performance.now();
-  return planGraphsSince(programGraphs(program, options.weights, options.shapes), { ...options, solver }, started);
 }

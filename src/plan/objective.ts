@@ -5,7 +5,8 @@
 
 import type { DependenceGraph } from '../graph/types.js';
 import type { CostSpec } from './cost.js';
-import { gatherFactor, type ModelWeights } from './ilp/model.js';
+import { groupWeight } from '../graph/weights.js';
+import { gatherFactor } from './ilp/model.js';
 import type { BlockPlan, Order } from './types.js';
 import type { NodeId } from '../ir/types.js';
 
@@ -15,7 +16,7 @@ function orderKey(o: Order | undefined): string {
 }
 
 /** Cost of one block's plan (nested blocks not included). */
-export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: CostSpec, weights: ModelWeights): number {
+export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: CostSpec): number {
   const clusterOf = new Map<NodeId, number>();
   plan.clusters.forEach((c, i) => c.nodes.forEach((id) => clusterOf.set(id, i)));
   const manifestNames = new Set(plan.clusters.flatMap((c) => c.manifest));
@@ -29,11 +30,11 @@ export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: Cos
         total += t.coefficient * longestChain(plan, graph, clusterOf);
         break;
       case 'fused-edges':
-        for (const e of graph.edges) if (e.fusible && !sameCluster(e.from, e.to)) total += t.coefficient * weights.edge(e);
+        for (const e of graph.edges) if (e.fusible && !sameCluster(e.from, e.to)) total += t.coefficient * e.weight;
         break;
       case 'intermediate-arrays':
         for (const node of graph.nodes) {
-          if (node.group !== null && node.outs.some((o) => manifestNames.has(o))) total += t.coefficient * weights.array(node.group, t.byteWeighted);
+          if (node.group !== null && node.outs.some((o) => manifestNames.has(o))) total += t.coefficient * groupWeight(graph.groups[node.group]!, t.byteWeighted);
         }
         break;
       case 'reads':
@@ -51,15 +52,15 @@ export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: Cos
               r.order === 'output' ? orderKey(plan.orders[r.consumer]) : r.order === 'zero' ? '0' : r.order === 'one' ? '1' : `g${consumer.id}`;
             keys.add(`o/${clusterOf.get(r.consumer)}/${o}`);
           }
-          total += t.coefficient * weights.array(group.index, t.byteWeighted) * keys.size;
+          total += t.coefficient * groupWeight(group, t.byteWeighted) * keys.size;
         }
         break;
       case 'recompute':
         for (const node of graph.nodes) {
           const o = plan.orders[node.id];
           if (node.group === null || o === undefined || typeof o === 'number') continue;
-          const factor = gatherFactor(graph, graph.nodes.find((g) => g.id === o.gather)!, weights);
-          if (factor !== null && factor > 1) total += t.coefficient * weights.array(node.group, t.byteWeighted) * (factor - 1);
+          const factor = gatherFactor(graph, graph.nodes.find((g) => g.id === o.gather)!);
+          if (factor !== null && factor > 1) total += t.coefficient * groupWeight(graph.groups[node.group]!, t.byteWeighted) * (factor - 1);
         }
         break;
       default:

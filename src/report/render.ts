@@ -4,7 +4,8 @@
 import { toDot } from './dot.js';
 import type { DependenceGraph, GraphNode, GraphRead, InfusibleReason } from '../graph/types.js';
 import type { NodeId } from '../ir/types.js';
-import { resolveCost, type BlockGraphs } from '../plan/index.js';
+import type { BlockGraphs } from '../graph/program.js';
+import { resolveCost } from '../plan/index.js';
 import { buildModel } from '../plan/ilp/model.js';
 import { toLpText, toMpsText } from '../plan/ilp/lpfile.js';
 import type { BlockPlan, Order, Plan } from '../plan/types.js';
@@ -195,10 +196,10 @@ export async function renderPlanSvg(graphs: BlockGraphs, plan?: Plan): Promise<s
 
 /** The root block's ILP as CPLEX LP text (--emit-lp). */
 export function emitLp(graphs: BlockGraphs, cost: string | CostSpec | undefined): string {
-  return toLpText(buildModel(graphs.graph, resolveCost(cost), graphs.weights));
+  return toLpText(buildModel(graphs.graph, resolveCost(cost)));
 }
 
 /** The root block's ILP as free MPS text (--emit-mps). */
 export function emitMps(graphs: BlockGraphs, cost: string | CostSpec | undefined): string {
-  return toMpsText(buildModel(graphs.graph, resolveCost(cost), graphs.weights));
+  return toMpsText(buildModel(graphs.graph, resolveCost(cost)));
 }

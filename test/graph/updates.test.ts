@@ -3,7 +3,7 @@
 // `while`'s scalar initial values index are read (results, and control reads).
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics/index.js';
-import { programGraphs } from '../../src/plan/index.js';
+import { programGraphs } from '../../src/graph/program.js';
 import { nodeById } from '../../src/graph/types.js';
 import { lowerText } from '../lower/helpers.js';
 import { arr, arrayParam, lam, nodes, opLam, program, v, bin, f64 } from '../ir/builders.js';

@@ -12,7 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SourceFile } from '../../src/diagnostics/index.js';
 import { lowerModule } from '../../src/lower/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import { plan, programGraphs } from '../../src/plan/index.js';
+import { plan } from '../../src/plan/index.js';
+import { programGraphs } from '../../src/graph/program.js';
 import { emitLp, emitMps } from '../../src/report/render.js';
 import { parseModule } from '../../src/syntax/index.js';
 

@@ -4,7 +4,8 @@
 // finds the same optimum; and the LP text export, solved by HiGHS from text, states the same
 // optimum as the in-memory model.
 import { describe, expect, it } from 'vitest';
-import { plan, programGraphs } from '../../src/plan/index.js';
+import { plan } from '../../src/plan/index.js';
+import { programGraphs } from '../../src/graph/program.js';
 import { buildModel } from '../../src/plan/ilp/model.js';
 import { toLpText } from '../../src/plan/ilp/lpfile.js';
 import { createSolverLoader, solveModel } from '../../src/plan/ilp/solver.js';
@@ -52,7 +53,7 @@ describe('variants and exports describe the same optimum', () => {
       expect(withoutCuts.stats.objective, cost).toBeCloseTo(withCuts.stats.objective, 6);
       let total = 0;
       for (const bg of allBlocks(programGraphs(program))) {
-        const model = buildModel(bg.graph, spec, bg.weights);
+        const model = buildModel(bg.graph, spec);
         const fromText = handle.solveText('lp', toLpText(model), { mip_rel_gap: 0 });
         expect(fromText.optimal).toBe(true);
         expect(fromText.objective).toBeCloseTo(solveModel(handle, model).objective!, 6);

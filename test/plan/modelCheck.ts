@@ -1,6 +1,6 @@
 // Helpers the ILP model tests share: every block of a program's graph tree, and the rows and
 // bounds a candidate solution breaks.
-import type { BlockGraphs } from '../../src/plan/index.js';
+import type { BlockGraphs } from '../../src/graph/program.js';
 import type { IlpModel } from '../../src/plan/ilp/model.js';
 
 /** A block's graphs and those of every block nested in it, root first. */

@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { EntrySizes } from '../../src/graph/sizes.js';
 import { evaluateBlockPlan, evaluatePlan } from '../../src/check/evaluate.js';
 import { parseCost } from '../../src/plan/cost.js';
-import { plan, programGraphs } from '../../src/plan/index.js';
+import { plan } from '../../src/plan/index.js';
+import { programGraphs } from '../../src/graph/program.js';
 import { bruteForce } from '../../src/check/bruteforce.js';
-import { planGraph } from '../../src/graph/fromJson.js';
+import { planGraph } from '../../src/driver/index.js';
 import { graphToJson } from '../../src/graph/toJson.js';
 import { buildModel, type IlpModel } from '../../src/plan/ilp/model.js';
 import { startFromAssignment } from '../../src/plan/ilp/start.js';
@@ -116,7 +117,7 @@ describe('recompute: the definition on hand-worked programs', () => {
   it('the LP text export states the same optimum (r columns are continuous)', async () => {
     const handle = await solver.load();
     const bg = programGraphs(rowSpread(), {}, { xs: [3, 7], k: 5 });
-    const model = buildModel(bg.graph, rwr, bg.weights);
+    const model = buildModel(bg.graph, rwr);
     // ys can carry ℓ_bs through s; s, bs's source, pays through 1 − x(s, bs) instead.
     expect(model.layout.recompute.map((r) => bg.graph.nodes[r.node]!.name)).toEqual(['ys']);
     const fromText = handle.solveText('lp', toLpText(model), { mip_rel_gap: 0 });
@@ -264,7 +265,7 @@ describe('recompute: a greedy or unfused plan as a starting solution sets r exac
     for (const bg of allBlocks(programGraphs(program, {}, shapes))) {
       for (const cost of costs) {
         const spec = parseCost(cost);
-        const model = buildModel(bg.graph, spec, bg.weights);
+        const model = buildModel(bg.graph, spec);
         for (const a of [greedyAssignment(bg.graph, 'down'), greedyAssignment(bg.graph, 'up'), noFusionAssignment(bg.graph)]) {
           const values = startFromAssignment(bg.graph, model, a);
           expect(values, cost).not.toBeNull();
@@ -272,15 +273,15 @@ describe('recompute: a greedy or unfused plan as a starting solution sets r exac
           // The start's objective is at most the plan's cost (read streams may merge on read-back).
           const objectiveOf = (m: IlpModel, xs: Float64Array): number => m.offset + m.columns.reduce((s, c, i) => s + c.cost * xs[i]!, 0);
           const planned = blockPlanFromAssignment(bg.graph, a);
-          expect(objectiveOf(model, values!), cost).toBeLessThanOrEqual(blockPlanCost(bg.graph, planned, spec, bg.weights) + 1e-6);
+          expect(objectiveOf(model, values!), cost).toBeLessThanOrEqual(blockPlanCost(bg.graph, planned, spec) + 1e-6);
         }
       }
       // recompute alone: the start's objective is exactly the plan's (r is the indicator, not above it).
-      const model = buildModel(bg.graph, recompute, bg.weights);
+      const model = buildModel(bg.graph, recompute);
       for (const a of [greedyAssignment(bg.graph, 'down'), greedyAssignment(bg.graph, 'up'), noFusionAssignment(bg.graph)]) {
         const values = startFromAssignment(bg.graph, model, a)!;
         const objective = model.offset + model.columns.reduce((s, c, i) => s + c.cost * values[i]!, 0);
-        expect(objective).toBeCloseTo(blockPlanCost(bg.graph, blockPlanFromAssignment(bg.graph, a), recompute, bg.weights), 6);
+        expect(objective).toBeCloseTo(blockPlanCost(bg.graph, blockPlanFromAssignment(bg.graph, a), recompute), 6);
       }
     }
   });

@@ -3,7 +3,7 @@
 // valid plans whose starting solution (π = longest-path level of the cluster DAG) must fit every
 // bound and row of the model. A bound that cut off a valid plan fails here.
 import { describe, expect, it } from 'vitest';
-import { programGraphs } from '../../src/plan/index.js';
+import { programGraphs } from '../../src/graph/program.js';
 import { buildModel } from '../../src/plan/ilp/model.js';
 import { startFromAssignment } from '../../src/plan/ilp/start.js';
 import { feasibleAssignment } from '../../src/plan/greedy.js';
@@ -18,7 +18,7 @@ describe('every valid plan fits the model (random fused sets)', () => {
     const rng = seededRng(seed);
     const spec = parseCost('reads+writes');
     for (const bg of allBlocks(programGraphs(program))) {
-      const model = buildModel(bg.graph, spec, bg.weights);
+      const model = buildModel(bg.graph, spec);
       const fusible = bg.graph.edges.flatMap((e, k) => (e.fusible ? [k] : []));
       for (let trial = 0; trial < 20; trial++) {
         // Each fusible edge with probability 1/2, dropped one by one until feasible.

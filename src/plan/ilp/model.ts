@@ -35,7 +35,8 @@
 // The objective's constant part (unordered reads, the +1 of `clusters`) is `offset`.
 
 import type { CostSpec } from '../cost.js';
-import type { DependenceGraph, GraphEdge, GraphNode, GraphRead } from '../../graph/types.js';
+import type { ArrayGroup, DependenceGraph, GraphNode, GraphRead } from '../../graph/types.js';
+import { groupWeight } from '../../graph/weights.js';
 import { CompilerBug } from '../../diagnostics/index.js';
 import { blockStructure, type BlockStructure } from './structure.js';
 import { addBit, emptyWords, hasBit, unionInto } from '../../util/bitset.js';
@@ -93,28 +94,18 @@ export interface IlpModel {
   readonly layout: ModelLayout;
 }
 
-/** Weights resolved by the caller (defaults, user weights, byte weights from shapes). */
-export interface ModelWeights {
-  /** w(v) of an array group, plain or by bytes. */
-  array(group: number, byteWeighted: boolean): number;
-  /** w(p, c) of a fusible edge. */
-  edge(edge: GraphEdge): number;
-  /** Elements of an array group when known at compile time (the sizes `bytes` uses), else null. */
-  elements(group: number): number | null;
-}
-
 /**
  * How many times as often a node carrying gather g's label is evaluated as in its own order:
  * |g| / |src(g)| (PLANNING.md `recompute`; 0 for an empty source), or null when a size is
  * unknown at compile time. |src(g)| is the first source component whose size is known (all
  * components of a source share one shape).
  */
-export function gatherFactor(graph: DependenceGraph, gather: GraphNode, weights: ModelWeights): number | null {
+export function gatherFactor(graph: DependenceGraph, gather: GraphNode): number | null {
   if (gather.kind !== 'gather' || gather.group === null) return null;
-  const out = weights.elements(gather.group);
+  const out = graph.groups[gather.group]!.size;
   const sourceSizes = graph.reads
     .filter((r) => r.consumer === gather.id && r.order === 'label')
-    .map((r) => weights.elements(r.group))
+    .map((r) => graph.groups[r.group]!.size)
     .filter((size): size is number => size !== null);
   const source = sourceSizes[0];
   if (out === null || source === undefined) return null;
@@ -128,11 +119,11 @@ interface Term {
 }
 
 /** Total coefficient per array group of a term (`reads`, `intermediate-arrays`, `recompute`), summed over the spec. */
-function groupCoefficient(cost: CostSpec, term: 'reads' | 'intermediate-arrays' | 'recompute', group: number, weights: ModelWeights): number {
+function groupCoefficient(cost: CostSpec, term: 'reads' | 'intermediate-arrays' | 'recompute', group: ArrayGroup): number {
   let sum = 0;
   for (const t of cost.terms) {
     const name = t.term === 'writes' ? 'intermediate-arrays' : t.term;
-    if (name === term) sum += t.coefficient * weights.array(group, t.byteWeighted);
+    if (name === term) sum += t.coefficient * groupWeight(group, t.byteWeighted);
   }
   return sum;
 }
@@ -156,7 +147,7 @@ export interface Affine {
 }
 
 /** Builds the ILP of one block's graph for a cost function. */
-export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: ModelWeights, options: ModelOptions = {}): IlpModel {
+export function buildModel(graph: DependenceGraph, cost: CostSpec, options: ModelOptions = {}): IlpModel {
   const cuts = options.cuts ?? true;
   const columns: Column[] = [];
   const rows: Row[] = [];
@@ -278,18 +269,18 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
   if (fusedCoef > 0) {
     graph.edges.forEach((e, k) => {
       if (!e.fusible) return;
-      if (fixedUnfused(k)) offset += fusedCoef * weights.edge(e);
-      else addCost(fused[k]!, fusedCoef * weights.edge(e));
+      if (fixedUnfused(k)) offset += fusedCoef * e.weight;
+      else addCost(fused[k]!, fusedCoef * e.weight);
     });
   }
   // intermediate-arrays: Σ w(v)·m over combinator nodes.
   for (const node of graph.nodes) {
     if (node.group === null) continue;
-    addCost(manifest[node.index]!, groupCoefficient(cost, 'intermediate-arrays', node.group, weights));
+    addCost(manifest[node.index]!, groupCoefficient(cost, 'intermediate-arrays', graph.groups[node.group]!));
   }
   // reads: distinct memory read streams per array group.
   for (const group of graph.groups) {
-    const w = groupCoefficient(cost, 'reads', group.index, weights);
+    const w = groupCoefficient(cost, 'reads', group);
     if (w === 0) continue;
     offset += addReadStreams(group.index, w);
   }
@@ -312,11 +303,11 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, weights: Mode
       if (e.fusible && !fixedUnfused(k) && e.reads.some((r) => r.order === 'output')) inEdges[idx.get(e.to)!]!.push(k);
     });
     for (const g of graph.nodes) {
-      const factor = gatherFactor(graph, g, weights);
+      const factor = gatherFactor(graph, g);
       if (g.label === null || factor === null || factor <= 1) continue;
       const label = g.label;
       const carries = (i: number): boolean => st.orderLabels[i]!.has(label);
-      const costOf = (i: number): number => groupCoefficient(cost, 'recompute', graph.nodes[i]!.group!, weights) * (factor - 1);
+      const costOf = (i: number): number => groupCoefficient(cost, 'recompute', graph.groups[graph.nodes[i]!.group!]!) * (factor - 1);
       /** The indicator of "node i carries ℓ_g" as Σ terms + constant. */
       const indicator = new Map<number, { readonly terms: readonly Term[]; readonly constant: number }>();
       const queue: number[] = [];
