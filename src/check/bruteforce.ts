@@ -18,9 +18,11 @@
 // every partition's plan is costed by evaluateBlock, and the winner is validated as a whole.
 
 import { CompilerBug, userError } from '../diagnostics/index.js';
+import type { GraphJson } from '../graph/jsonFormat.js';
 import type { NodeId, Program } from '../ir/types.js';
 import type { CostSpec } from '../plan/cost.js';
-import { combine, evaluateBlock, evaluationContext, type EvaluateOptions, type EvaluationContext } from './evaluate.js';
+import { combine, evaluateBlock, evaluationContext, graphEvaluationContext, type EvaluateOptions, type EvaluationContext } from './evaluate.js';
+import { jsonBlockGraph } from './jsonGraph.js';
 import { isControlKind, programGraph, readOrderOf, sameOrder, scatterDestinations, type BlockGraph, type GraphNode } from './reads.js';
 import type { BlockPlan, Cluster, Order } from '../plan/types.js';
 import { formatViolation, validateBlock, type PlanViolation } from './validate.js';
@@ -42,6 +44,12 @@ export interface BruteForceResult {
 export function bruteForce(program: Program, cost: CostSpec, options: EvaluateOptions = {}): BruteForceResult {
   const ctx = evaluationContext(program, options);
   const best = bestBlockPlan(programGraph(program), cost, ctx);
+  return { plan: best.plan, objective: best.objective, clusterings: best.clusterings };
+}
+
+/** bruteForce for a JSON graph (weights and sizes as evaluateGraphPlan takes them). */
+export function bruteForceGraph(json: GraphJson, cost: CostSpec, options: EvaluateOptions = {}): BruteForceResult {
+  const best = bestBlockPlan(jsonBlockGraph(json), cost, graphEvaluationContext(options));
   return { plan: best.plan, objective: best.objective, clusterings: best.clusterings };
 }
 

@@ -9,7 +9,9 @@
 import { staticSizes, type EntrySizes } from '../graph/sizes.js';
 import { CompilerBug } from '../diagnostics/index.js';
 import { elementBytes } from '../ir/scalarOps.js';
+import type { GraphJson } from '../graph/jsonFormat.js';
 import type { NodeId, Program, VarName } from '../ir/types.js';
+import { jsonBlockGraph } from './jsonGraph.js';
 import { type CostSpec, type CostTerm, type CostWeights } from '../plan/cost.js';
 import { isControlKind, orderKey, programGraph, readOrderOf, scatterDestinations, type BlockGraph, type GraphNode, type Group } from './reads.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
@@ -51,11 +53,32 @@ export function evaluateBlockPlan(program: Program, root: BlockPlan, cost: CostS
   return combine(evaluateBlock(programGraph(program), root, context), cost);
 }
 
+/**
+ * The cost of a plan of a JSON graph, with the graph's own weights and sizes; `options.weights`
+ * (by group name and `producer->consumer` node names) and `options.shapes` (by group name)
+ * override them, as they do for planGraph. The graph must have passed the reader's checks.
+ */
+export function evaluateGraphPlan(json: GraphJson, plan: Plan, cost: CostSpec, options: EvaluateOptions = {}): Evaluation {
+  return combine(evaluateBlock(jsonBlockGraph(json), plan.root, graphEvaluationContext(options)), cost);
+}
+
+/** The evaluation context of a JSON graph: stated sizes per group, overridden by `options.shapes`. */
+export function graphEvaluationContext(options: EvaluateOptions = {}): EvaluationContext {
+  const shapes = options.shapes ?? {};
+  return {
+    weights: options.weights ?? {},
+    elementsOf: (_name, group) => {
+      const shape = shapes[group.name];
+      return Array.isArray(shape) ? shape.reduce((a, b) => a * b, 1) : group.elements;
+    },
+  };
+}
+
 /** What evaluating any block of one program (or JSON graph) needs: weights and sizes. */
 export interface EvaluationContext {
   readonly weights: CostWeights;
-  /** The number of elements of an array, when known at compile time. */
-  readonly elementsOf: (name: VarName) => number | undefined;
+  /** The number of elements of an array of a group, when known at compile time. */
+  readonly elementsOf: (name: VarName, group: Group) => number | undefined;
 }
 
 export function evaluationContext(program: Program, options: EvaluateOptions = {}): EvaluationContext {
@@ -96,12 +119,12 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
     if (c === undefined) throw new CompilerBug('plan evaluation', `${g.path}: node #${id} is in no cluster`);
     return c;
   };
-  const weight = (v: Group): number => ctx.weights.arrays?.[v.name] ?? 1;
+  const weight = (v: Group): number => ctx.weights.arrays?.[v.name] ?? v.weight ?? 1;
   const byteWeight = (v: Group): number => {
     let bytes = 0;
     let elements: number | null = null;
     for (const comp of v.components) {
-      const count = ctx.elementsOf(comp.name);
+      const count = ctx.elementsOf(comp.name, v);
       if (count === undefined) return 1;
       elements = count;
       bytes += elementBytes(comp.elem);
@@ -146,7 +169,7 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
   for (const e of g.edges) {
     if (e.infusible !== null || cl(e.producer) === cl(e.consumer)) continue;
     const name = (id: NodeId): string => g.byId.get(id)!.weightName;
-    fusedEdges += ctx.weights.edges?.[`${name(e.producer)}->${name(e.consumer)}`] ?? 1;
+    fusedEdges += ctx.weights.edges?.[`${name(e.producer)}->${name(e.consumer)}`] ?? e.weight ?? 1;
   }
 
   // intermediate-arrays: manifest combinator nodes.
@@ -187,7 +210,7 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
   for (const n of g.nodes) {
     const o = plan.orders[n.id];
     if (isControlKind(n.kind) || o === undefined || typeof o === 'number') continue;
-    const factor = growthFactor(g.byId.get(o.gather), ctx);
+    const factor = growthFactor(g, g.byId.get(o.gather), ctx);
     if (factor === null || factor <= 1) continue;
     const group = g.groupOf.get(n.outs[0]!.name)!;
     recompute += weight(group) * (factor - 1);
@@ -218,12 +241,16 @@ function addInto(acc: RawTerms, x: RawTerms): void {
  * |γ| / |src(γ)| of a gather node from static sizes (0 for an empty source); null when either
  * is unknown. The source's size is its first component whose size is known.
  */
-function growthFactor(gather: GraphNode | undefined, ctx: EvaluationContext): number | null {
+function growthFactor(g: BlockGraph, gather: GraphNode | undefined, ctx: EvaluationContext): number | null {
   if (gather === undefined || gather.kind !== 'gather') return null;
-  const out = ctx.elementsOf(gather.outs[0]!.name);
+  const elementsOf = (name: VarName): number | undefined => {
+    const group = g.groupOf.get(name);
+    return group === undefined ? undefined : ctx.elementsOf(name, group);
+  };
+  const out = elementsOf(gather.outs[0]!.name);
   const source = gather.reads
     .filter((r) => r.role === 'gather-source')
-    .map((r) => ctx.elementsOf(r.name))
+    .map((r) => elementsOf(r.name))
     .find((count) => count !== undefined);
   if (out === undefined || source === undefined) return null;
   return source === 0 ? 0 : out / source;

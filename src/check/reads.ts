@@ -101,6 +101,8 @@ export interface Edge {
   readonly reads: readonly Read[];
   /** Why the edge is infusible, or null when it is fusible. */
   readonly infusible: string | null;
+  /** w(p, c) as a JSON graph states it (CostWeights.edges overrides it; default 1). */
+  readonly weight?: number;
 }
 
 /** An array group (PLANNING.md "Arrays"): one combinator's outputs, or one source. */
@@ -110,6 +112,10 @@ export interface Group {
   readonly components: readonly { readonly name: VarName; readonly elem: ScalarType }[];
   /** The combinator of this block producing it; null for a source group. */
   readonly producer: NodeId | null;
+  /** w(v) as a JSON graph states it (CostWeights.arrays overrides it; default 1). */
+  readonly weight?: number;
+  /** The number of elements as a JSON graph states it (IR: from static sizes instead). */
+  readonly elements?: number;
 }
 
 /**

@@ -1,12 +1,15 @@
 // The plan validator: checks a Plan against the fusion rules of the paper §3 as written down in
 // docs/PLANNING.md ("A plan and when it is valid"), rule by rule, on every block of the program.
 //
-// It re-derives nodes, reads and edges from the IR itself (./reads.ts), sharing no code with
-// the ILP planner, so "every ILP plan passes the validator" is an independent check. Each
-// violation names the rule, the block, the cluster and the nodes, in words.
+// It re-derives nodes, reads and edges itself, from the IR (./reads.ts) or from a JSON graph
+// (./jsonGraph.ts), sharing no code with the planner's graph or the ILP, so "every plan passes
+// the validator" is an independent check. Each violation names the rule, the block, the
+// cluster and the nodes, in words.
 
 import { CompilerBug } from '../diagnostics/index.js';
+import type { GraphJson } from '../graph/jsonFormat.js';
 import type { NodeId, Program, VarName } from '../ir/types.js';
+import { jsonBlockGraph } from './jsonGraph.js';
 import {
   isControlKind,
   orderKey,
@@ -65,6 +68,28 @@ export function assertValidPlan(program: Program, plan: Plan, pass = 'plan valid
     throw new CompilerBug(
       pass,
       `the ${plan.strategy} plan for ${program.name} breaks the fusion rules:\n` +
+        violations.map((v) => `  ${formatViolation(v)}`).join('\n'),
+    );
+  }
+}
+
+/**
+ * Every way a plan of a JSON graph (planGraph's input) breaks the rules; empty when it is
+ * valid. The graph must have passed the reader's checks (E610–E629; ./jsonGraph.ts).
+ */
+export function validateGraphPlan(json: GraphJson, plan: Plan): PlanViolation[] {
+  const out: PlanViolation[] = [];
+  validateBlock(jsonBlockGraph(json), plan.root, out);
+  return out;
+}
+
+/** Throws a CompilerBug listing the violations when the plan of a JSON graph is not valid. */
+export function assertValidGraphPlan(json: GraphJson, plan: Plan, pass = 'plan validation'): void {
+  const violations = validateGraphPlan(json, plan);
+  if (violations.length > 0) {
+    throw new CompilerBug(
+      pass,
+      `the ${plan.strategy} plan for the graph ${json.name ?? '(unnamed)'} breaks the fusion rules:\n` +
         violations.map((v) => `  ${formatViolation(v)}`).join('\n'),
     );
   }
