@@ -19,7 +19,7 @@ import {
 } from '../../src/check/index.js';
 import { CompilerBug, SourceFile } from '../../src/diagnostics/index.js';
 import { planGraph } from '../../src/graph/fromJson.js';
-import type { GraphJson } from '../../src/graph/jsonFormat.js';
+import type { BlockJson, GraphJson } from '../../src/graph/jsonFormat.js';
 import { graphToJson } from '../../src/graph/toJson.js';
 import type { Program } from '../../src/ir/types.js';
 import { lowerModule } from '../../src/lower/index.js';
@@ -93,9 +93,17 @@ describe('every plan of a JSON graph passes the checker', () => {
   });
 
   it('random programs with control flow, scatters and scans (40 cases, every strategy)', async () => {
+    const kinds = new Set<string>();
+    const collectKinds = (b: BlockJson): void => {
+      for (const n of b.nodes) {
+        kinds.add(n.kind);
+        n.blocks?.forEach(collectKinds);
+      }
+    };
     await fc.assert(
       fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 12 } }), async ({ program }) => {
         const json = jsonOf(program);
+        collectKinds(json);
         for (const strategy of strategies) {
           const p = await planGraph(json, { solver, cost: 'everything', strategy });
           const violations = validateGraphPlan(json, p);
@@ -105,6 +113,8 @@ describe('every plan of a JSON graph passes the checker', () => {
       }),
       { numRuns: 40, seed: 10 },
     );
+    // The cases reach every construct the checker's JSON graph handles.
+    for (const kind of ['if', 'while', 'scatter', 'gather', 'scanl', 'fold']) expect(kinds, kind).toContain(kind);
   });
 
   it('small random graphs: the ILP optimum equals the brute force minimum of the JSON graph (30 cases)', async () => {
@@ -270,7 +280,9 @@ describe('hand-broken plans of JSON graphs are caught', () => {
       edges: [{ from: 'xs', to: 'as', role: 'map-input' }, { from: 'as', to: 'ys', role: 'order', reason: 'shape' }],
       results: ['as', 'ys'],
     };
-    expect(validateGraphPlan(g, await planGraph(g, { solver }))).toEqual([]);
+    const p = await planGraph(g, { solver, cost: 'clusters' });
+    expect(validateGraphPlan(g, p)).toEqual([]);
+    expect(evaluateGraphPlan(g, p, parseCost('clusters')).total).toBe(2);
     const together: BlockPlan = { clusters: [{ nodes: [1, 0], manifest: ['as', 'ys'] }], orders: { 0: 0, 1: 0 }, children: {} };
     expect(await check(g, together)).toContain('dependence');
     const before: BlockPlan = { clusters: [{ nodes: [0], manifest: ['ys'] }, { nodes: [1], manifest: ['as'] }], orders: { 0: 0, 1: 0 }, children: {} };
