@@ -103,6 +103,30 @@ function readInfusibility(r: Read): string | null {
   }
 }
 
+/**
+ * Why the edge from `producer` to `consumer` is infusible (PLANNING.md "Edges", then what the
+ * JSON states: a reason, or an `order` edge between the two), or null when it is fusible.
+ */
+function pairInfusibility(
+  producer: GraphNode,
+  consumer: GraphNode,
+  reads: readonly Read[],
+  statedReasons: readonly JsonReason[],
+  ordering: string | undefined,
+): string | null {
+  if (isControlKind(producer.kind)) return `the producer ${producer.label} is control flow`;
+  if (isControlKind(consumer.kind)) return `the consumer ${consumer.label} is control flow`;
+  if (producer.kind === 'force') return 'the producer is a force';
+  if (producer.kind === 'scatter') return 'the producer is a scatter (its result is written in no order)';
+  for (const r of reads) {
+    const why = readInfusibility(r);
+    if (why !== null) return why;
+  }
+  if (statedReasons.length > 0) return `the graph states it infusible (${[...new Set(statedReasons)].join(', ')})`;
+  if (ordering !== undefined) return `${consumer.label} must come after ${producer.label} (${ordering})`;
+  return null;
+}
+
 function reasonsOf(e: EdgeJson): JsonReason[] {
   if (e.reason === undefined) return [];
   return typeof e.reason === 'string' ? [e.reason] : [...e.reason];
@@ -140,6 +164,11 @@ function idAllocator(taken: ReadonlySet<number>): Ids {
       return candidate++;
     },
   };
+}
+
+/** The arrays a node produces: `outs`, by default `[name]` for a combinator, none for `if`/`while`. */
+function outputNames(node: NodeJson): readonly string[] {
+  return node.outs ?? (isControlKind(node.kind) ? [] : [node.name]);
 }
 
 function elemsOf(facts: { readonly elems?: readonly ScalarType[] }, count: number): ScalarType[] {
@@ -195,28 +224,27 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
   // Nodes, with ids (the reader's numbering: this block's nodes first, in the JSON's order).
   const jsonNodes: JsonNode[] = block.nodes.map((json, position) => {
     const id = json.id ?? ids.next();
-    const control = isControlKind(json.kind);
-    const names = json.outs ?? (control ? [] : [json.name]);
+    const names = outputNames(json);
     const elems = elemsOf(json, names.length);
     return {
       json,
       id,
       position,
       kind: json.kind,
-      outs: control ? [] : names.map((name, i) => ({ name, elem: elems[i]! })),
+      outs: isControlKind(json.kind) ? [] : names.map((name, i) => ({ name, elem: elems[i]! })),
       label: `${json.kind} ${json.name} (#${id})`,
     };
   });
   const nodeByName = new Map(jsonNodes.map((n) => [n.json.name, n] as const));
   const producerOf = new Map<VarName, NodeId>();
-  for (const n of jsonNodes) for (const a of n.json.outs ?? (isControlKind(n.kind) ? [] : [n.json.name])) producerOf.set(a, n.id);
+  for (const n of jsonNodes) for (const a of outputNames(n.json)) producerOf.set(a, n.id);
 
   // Array groups: a combinator's outputs; an input (its components); an array a control-flow
   // node of the block defines (one array each).
   const groupOf = new Map<VarName, Group>();
   for (const n of jsonNodes) {
     if (isControlKind(n.kind)) {
-      const names = n.json.outs ?? [];
+      const names = outputNames(n.json);
       const elems = elemsOf(n.json, names.length);
       names.forEach((name, i) => groupOf.set(name, { name, components: [{ name, elem: elems[i]! }], producer: null }));
       continue;
@@ -241,7 +269,7 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
     if (e.role === 'order') return [];
     if (e.arrays !== undefined) return e.arrays;
     const producer = nodeByName.get(e.from);
-    if (producer !== undefined) return producer.json.outs ?? (isControlKind(producer.kind) ? [] : [producer.json.name]);
+    if (producer !== undefined) return outputNames(producer.json);
     const input = inputs.find((i) => i.name === e.from);
     return input?.components ?? [e.from];
   };
@@ -275,7 +303,8 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
     }
   }
 
-  // Scatter precedences: every other reader of a destination array runs before the scatter.
+  // The dependence order: a producer before its consumers (reads and `order` edges), and every
+  // other reader of a scatter's destination array before the scatter.
   const arcs: (readonly [NodeId, NodeId])[] = [];
   for (const e of edgesJson) {
     const producer = nodeByName.get(e.from);
@@ -312,18 +341,8 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
       byProducer.set(p, [...(byProducer.get(p) ?? []), r]);
     }
     for (const [p, reads] of byProducer) {
-      const producer = byId.get(p)!;
       const facts = stated.get(pairKey(p, c.id));
-      const ordering = orderings.get(c.id)?.get(p);
-      const infusible =
-        isControlKind(producer.kind) ? `the producer ${producer.label} is control flow`
-        : isControlKind(c.kind) ? `the consumer ${c.label} is control flow`
-        : producer.kind === 'force' ? 'the producer is a force'
-        : producer.kind === 'scatter' ? 'the producer is a scatter (its result is written in no order)'
-        : (reads.map(readInfusibility).find((why) => why !== null)
-          ?? (facts !== undefined && facts.reasons.length > 0 ? `the graph states it infusible (${[...new Set(facts.reasons)].join(', ')})`
-          : ordering !== undefined ? `${c.label} must come after ${producer.label} (${ordering})`
-          : null));
+      const infusible = pairInfusibility(byId.get(p)!, c, reads, facts?.reasons ?? [], orderings.get(c.id)?.get(p));
       edges.push({
         producer: p,
         consumer: c.id,
