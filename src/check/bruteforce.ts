@@ -1,6 +1,7 @@
-// The brute-force planner: enumerates every valid plan of a small program and returns one of
-// least cost. It is the test oracle for the ILP's optimality ("the ILP optimum equals the
-// exhaustive minimum"), so it leans on the independent validator and evaluator, not on the ILP.
+// The brute-force planner: enumerates every valid plan of a small program (or JSON graph) and
+// returns one of least cost. It is the test oracle for the ILP's optimality ("the ILP optimum
+// equals the exhaustive minimum"), so it leans on the independent validator and evaluator, not
+// on the ILP.
 //
 // Blocks are independent (a control-flow node is a cluster of its own and its blocks' plans do
 // not affect the enclosing block's cost), so each block is minimised on its own and the costs

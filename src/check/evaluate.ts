@@ -1,10 +1,11 @@
-// The cost evaluator: the cost of a plan under a CostSpec, computed from the IR and the plan
-// alone, exactly as docs/PLANNING.md "Cost functions" defines each term, summed over every
-// block. Independent of the ILP (no shared code), so that "ILP objective = evaluated cost of
-// its plan" checks the ILP's encoding of the costs.
+// The cost evaluator: the cost of a plan under a CostSpec, computed from the plan and the IR
+// (or a JSON graph) alone, exactly as docs/PLANNING.md "Cost functions" defines each term,
+// summed over every block. Independent of the ILP (no shared code), so that "ILP objective =
+// evaluated cost of its plan" checks the ILP's encoding of the costs.
 //
-// Byte weights need array sizes: `staticSizes` (src/graph/sizes.ts) evaluates shape expressions
-// where they are known at compile time from the entry shapes a program is planned for.
+// Byte weights need array sizes: for a program, `staticSizes` (src/graph/sizes.ts) evaluates
+// shape expressions where they are known at compile time from the entry shapes it is planned
+// for; a JSON graph states sizes and weights itself (options override them, as for planGraph).
 
 import { staticSizes, type EntrySizes } from '../graph/sizes.js';
 import { CompilerBug } from '../diagnostics/index.js';
