@@ -1,6 +1,7 @@
-// The brute-force planner: enumerates every valid plan of a small program and returns one of
-// least cost. It is the test oracle for the ILP's optimality ("the ILP optimum equals the
-// exhaustive minimum"), so it leans on the independent validator and evaluator, not on the ILP.
+// The brute-force planner: enumerates every valid plan of a small program (or JSON graph) and
+// returns one of least cost. It is the test oracle for the ILP's optimality ("the ILP optimum
+// equals the exhaustive minimum"), so it leans on the independent validator and evaluator, not
+// on the ILP.
 //
 // Blocks are independent (a control-flow node is a cluster of its own and its blocks' plans do
 // not affect the enclosing block's cost), so each block is minimised on its own and the costs
@@ -18,10 +19,12 @@
 // every partition's plan is costed by evaluateBlock, and the winner is validated as a whole.
 
 import { CompilerBug, userError } from '../diagnostics/index.js';
+import type { GraphJson } from '../graph/jsonFormat.js';
 import type { NodeId, Program } from '../ir/types.js';
 import type { CostSpec } from '../plan/cost.js';
-import { combine, evaluateBlock, evaluationContext, type EvaluateOptions, type EvaluationContext } from './evaluate.js';
-import { isControl, programGraph, readOrderOf, sameOrder, type BlockGraph, type GraphNode } from './reads.js';
+import { combine, evaluateBlock, evaluationContext, graphEvaluationContext, type EvaluateOptions, type EvaluationContext } from './evaluate.js';
+import { jsonBlockGraph } from './jsonGraph.js';
+import { isControlKind, programGraph, readOrderOf, sameOrder, scatterDestinations, type BlockGraph, type GraphNode } from './reads.js';
 import type { BlockPlan, Cluster, Order } from '../plan/types.js';
 import { formatViolation, validateBlock, type PlanViolation } from './validate.js';
 
@@ -42,6 +45,12 @@ export interface BruteForceResult {
 export function bruteForce(program: Program, cost: CostSpec, options: EvaluateOptions = {}): BruteForceResult {
   const ctx = evaluationContext(program, options);
   const best = bestBlockPlan(programGraph(program), cost, ctx);
+  return { plan: best.plan, objective: best.objective, clusterings: best.clusterings };
+}
+
+/** bruteForce for a JSON graph (weights and sizes as evaluateGraphPlan takes them). */
+export function bruteForceGraph(json: GraphJson, cost: CostSpec, options: EvaluateOptions = {}): BruteForceResult {
+  const best = bestBlockPlan(jsonBlockGraph(json), cost, graphEvaluationContext(options));
   return { plan: best.plan, objective: best.objective, clusterings: best.clusterings };
 }
 
@@ -119,7 +128,7 @@ function bestForPartition(
 
   const manifest = new Set<NodeId>();
   for (const node of g.nodes) {
-    if (isControl(node.stmt)) continue;
+    if (isControlKind(node.kind)) continue;
     const reads = g.edges.filter((e) => e.producer === node.id);
     if (g.results.has(node.id) || reads.length === 0 || reads.some((e) => clusterOfId.get(e.consumer) !== clusterOfId.get(node.id))) {
       manifest.add(node.id);
@@ -129,7 +138,7 @@ function bestForPartition(
     clusters: members.map(
       (nodes): Cluster => ({
         nodes: nodes.map((node) => node.id),
-        manifest: nodes.flatMap((node) => (!isControl(node.stmt) && manifest.has(node.id) ? node.stmt.outs.map((o) => o.name) : [])),
+        manifest: nodes.flatMap((node) => (!isControlKind(node.kind) && manifest.has(node.id) ? node.outs.map((o) => o.name) : [])),
       }),
     ),
     orders: Object.fromEntries(choices.flatMap((choice) => [...choice])),
@@ -172,12 +181,11 @@ function* clusterChoices(g: BlockGraph, members: readonly GraphNode[], clusterOf
   const free: NodeId[] = [];
   const options: (readonly Order[])[] = [];
   for (const node of members) {
-    const s = node.stmt;
-    if (isControl(s)) continue;
+    if (isControlKind(node.kind)) continue;
     const fusedConsumer = g.edges.some((e) => e.producer === node.id && clusterOfId.get(e.consumer) === clusterOfId.get(node.id));
     if (fusedConsumer) continue;
     free.push(node.id);
-    options.push(s.kind === 'scanl' ? [0] : s.kind === 'scanr' ? [1] : [0, 1]);
+    options.push(node.kind === 'scanl' ? [0] : node.kind === 'scanr' ? [1] : [0, 1]);
   }
   const total = options.reduce((p, c) => p * c.length, 1);
   for (let k = 0; k < total; k++) {
@@ -207,7 +215,7 @@ function* partitions(g: BlockGraph): Generator<readonly number[]> {
     conflict[a]![b] = conflict[b]![a] = true;
   }
   g.nodes.forEach((node, i) => {
-    if (isControl(node.stmt)) for (let j = 0; j < n; j++) if (j !== i) conflict[i]![j] = conflict[j]![i] = true;
+    if (isControlKind(node.kind)) for (let j = 0; j < n; j++) if (j !== i) conflict[i]![j] = conflict[j]![i] = true;
   });
   const assignment: number[] = [];
   function* extend(i: number, used: number): Generator<readonly number[]> {
@@ -238,7 +246,7 @@ function propagateOrders(
 ): boolean {
   for (let i = members.length - 1; i >= 0; i--) {
     const node = members[i]!;
-    if (isControl(node.stmt) || orders.has(node.id)) continue;
+    if (isControlKind(node.kind) || orders.has(node.id)) continue;
     let forced: Order | null = null;
     for (const e of g.edges) {
       if (e.producer !== node.id || clusterOfId.get(e.consumer) !== clusterOfId.get(node.id)) continue;
@@ -265,10 +273,10 @@ function clusterSequence(g: BlockGraph, clusterOfId: ReadonlyMap<NodeId, number>
     if (a !== b) succ[a]!.add(b);
   }
   for (const node of g.nodes) {
-    const s = node.stmt;
-    if (s.kind !== 'scatter') continue;
+    if (node.kind !== 'scatter') continue;
+    const dest = scatterDestinations(node);
     for (const other of g.nodes) {
-      if (other.id === node.id || !other.reads.some((r) => s.dest.includes(r.name))) continue;
+      if (other.id === node.id || !other.reads.some((r) => dest.includes(r.name))) continue;
       // Same cluster is invalid (rule 3); a self-loop makes the partition be rejected here.
       succ[clusterOfId.get(other.id)!]!.add(clusterOfId.get(node.id)!);
     }

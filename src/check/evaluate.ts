@@ -1,18 +1,20 @@
-// The cost evaluator: the cost of a plan under a CostSpec, computed from the IR and the plan
-// alone, exactly as docs/PLANNING.md "Cost functions" defines each term, summed over every
-// block. Independent of the ILP (no shared code), so that "ILP objective = evaluated cost of
-// its plan" checks the ILP's encoding of the costs.
+// The cost evaluator: the cost of a plan under a CostSpec, computed from the plan and the IR
+// (or a JSON graph) alone, exactly as docs/PLANNING.md "Cost functions" defines each term,
+// summed over every block. Independent of the ILP (no shared code), so that "ILP objective =
+// evaluated cost of its plan" checks the ILP's encoding of the costs.
 //
-// Byte weights need array sizes: `staticSizes` (src/graph/sizes.ts) evaluates shape expressions
-// where they are known at compile time from the entry shapes a program is planned for.
+// Byte weights need array sizes: for a program, `staticSizes` (src/graph/sizes.ts) evaluates
+// shape expressions where they are known at compile time from the entry shapes it is planned
+// for; a JSON graph states sizes and weights itself (options override them, as for planGraph).
 
-import { orderingDependences } from '../graph/orderings.js';
 import { staticSizes, type EntrySizes } from '../graph/sizes.js';
 import { CompilerBug } from '../diagnostics/index.js';
-import { binary, cast, elementBytes, mathFn, unary } from '../ir/scalarOps.js';
-import type { Block, Expr, NodeId, Program, Shape, VarName } from '../ir/types.js';
+import { elementBytes } from '../ir/scalarOps.js';
+import type { GraphJson } from '../graph/jsonFormat.js';
+import type { NodeId, Program, VarName } from '../ir/types.js';
+import { jsonBlockGraph } from './jsonGraph.js';
 import { type CostSpec, type CostTerm, type CostWeights } from '../plan/cost.js';
-import { isControl, orderKey, programGraph, readOrderOf, type BlockGraph, type GraphStmt, type Group } from './reads.js';
+import { isControlKind, orderKey, programGraph, readOrderOf, scatterDestinations, type BlockGraph, type GraphNode, type Group } from './reads.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
 
 export interface EvaluateOptions {
@@ -52,14 +54,37 @@ export function evaluateBlockPlan(program: Program, root: BlockPlan, cost: CostS
   return combine(evaluateBlock(programGraph(program), root, context), cost);
 }
 
-/** What evaluating any block of one program needs: weights and static sizes. */
+/**
+ * The cost of a plan of a JSON graph, with the graph's own weights and sizes; `options.weights`
+ * (by group name and `producer->consumer` node names) and `options.shapes` (by group name)
+ * override them, as they do for planGraph. The graph must have passed the reader's checks.
+ */
+export function evaluateGraphPlan(json: GraphJson, plan: Plan, cost: CostSpec, options: EvaluateOptions = {}): Evaluation {
+  return combine(evaluateBlock(jsonBlockGraph(json), plan.root, graphEvaluationContext(options)), cost);
+}
+
+/** The evaluation context of a JSON graph: stated sizes per group, overridden by `options.shapes`. */
+export function graphEvaluationContext(options: EvaluateOptions = {}): EvaluationContext {
+  const shapes = options.shapes ?? {};
+  return {
+    weights: options.weights ?? {},
+    elementsOf: (_name, group) => {
+      const shape = shapes[group.name];
+      return Array.isArray(shape) ? shape.reduce((a, b) => a * b, 1) : group.elements;
+    },
+  };
+}
+
+/** What evaluating any block of one program (or JSON graph) needs: weights and sizes. */
 export interface EvaluationContext {
   readonly weights: CostWeights;
-  readonly sizes: ReadonlyMap<VarName, Shape>;
+  /** The number of elements of an array of a group, when known at compile time. */
+  readonly elementsOf: (name: VarName, group: Group) => number | undefined;
 }
 
 export function evaluationContext(program: Program, options: EvaluateOptions = {}): EvaluationContext {
-  return { weights: options.weights ?? {}, sizes: staticSizes(program, options.shapes ?? {}) };
+  const sizes = staticSizes(program, options.shapes ?? {});
+  return { weights: options.weights ?? {}, elementsOf: (name) => sizes.get(name)?.reduce((a, b) => a * b, 1) };
 }
 
 export function combine(raw: RawTerms, cost: CostSpec): Evaluation {
@@ -95,14 +120,14 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
     if (c === undefined) throw new CompilerBug('plan evaluation', `${g.path}: node #${id} is in no cluster`);
     return c;
   };
-  const weight = (v: Group): number => ctx.weights.arrays?.[v.name] ?? 1;
+  const weight = (v: Group): number => ctx.weights.arrays?.[v.name] ?? v.weight ?? 1;
   const byteWeight = (v: Group): number => {
     let bytes = 0;
     let elements: number | null = null;
     for (const comp of v.components) {
-      const shape = ctx.sizes.get(comp.name);
-      if (shape === undefined) return 1;
-      elements = shape.reduce((a, b) => a * b, 1);
+      const count = ctx.elementsOf(comp.name, v);
+      if (count === undefined) return 1;
+      elements = count;
       bytes += elementBytes(comp.elem);
     }
     return elements === null ? 1 : elements * bytes;
@@ -112,14 +137,14 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
   const succ = plan.clusters.map(() => new Set<number>());
   for (const e of g.edges) if (cl(e.producer) !== cl(e.consumer)) succ[cl(e.producer)]!.add(cl(e.consumer));
   // Orderings without a read (control-flow scalars, run-time sizes) chain clusters too.
-  for (const [consumer, producers] of orderingDependences(g.block)) {
+  for (const [consumer, producers] of g.orderings) {
     for (const producer of producers.keys()) if (cl(producer) !== cl(consumer)) succ[cl(producer)]!.add(cl(consumer));
   }
   for (const n of g.nodes) {
-    const s = n.stmt;
-    if (s.kind !== 'scatter') continue;
+    if (n.kind !== 'scatter') continue;
+    const dest = scatterDestinations(n);
     for (const other of g.nodes) {
-      if (other.id !== n.id && other.reads.some((r) => s.dest.includes(r.name)) && cl(other.id) !== cl(n.id)) {
+      if (other.id !== n.id && other.reads.some((r) => dest.includes(r.name)) && cl(other.id) !== cl(n.id)) {
         succ[cl(other.id)]!.add(cl(n.id));
       }
     }
@@ -144,11 +169,8 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
   let fusedEdges = 0;
   for (const e of g.edges) {
     if (e.infusible !== null || cl(e.producer) === cl(e.consumer)) continue;
-    const name = (id: NodeId): string => {
-      const s = g.byId.get(id)!.stmt;
-      return isControl(s) ? `#${id}` : s.outs[0]!.name;
-    };
-    fusedEdges += ctx.weights.edges?.[`${name(e.producer)}->${name(e.consumer)}`] ?? 1;
+    const name = (id: NodeId): string => g.byId.get(id)!.weightName;
+    fusedEdges += ctx.weights.edges?.[`${name(e.producer)}->${name(e.consumer)}`] ?? e.weight ?? 1;
   }
 
   // intermediate-arrays: manifest combinator nodes.
@@ -156,9 +178,8 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
   let writes = 0;
   let byteWrites = 0;
   for (const n of g.nodes) {
-    const s = n.stmt;
-    if (isControl(s) || !s.outs.some((o) => listed.has(o.name))) continue;
-    const group = g.groupOf.get(s.outs[0]!.name)!;
+    if (isControlKind(n.kind) || !n.outs.some((o) => listed.has(o.name))) continue;
+    const group = g.groupOf.get(n.outs[0]!.name)!;
     writes += weight(group);
     byteWrites += byteWeight(group);
   }
@@ -189,11 +210,10 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
   let byteRecompute = 0;
   for (const n of g.nodes) {
     const o = plan.orders[n.id];
-    const s = n.stmt;
-    if (isControl(s) || o === undefined || typeof o === 'number') continue;
-    const factor = growthFactor(g.byId.get(o.gather)?.stmt, ctx.sizes);
+    if (isControlKind(n.kind) || o === undefined || typeof o === 'number') continue;
+    const factor = growthFactor(g, g.byId.get(o.gather), ctx);
     if (factor === null || factor <= 1) continue;
-    const group = g.groupOf.get(s.outs[0]!.name)!;
+    const group = g.groupOf.get(n.outs[0]!.name)!;
     recompute += weight(group) * (factor - 1);
     byteRecompute += byteWeight(group) * (factor - 1);
   }
@@ -219,14 +239,20 @@ function addInto(acc: RawTerms, x: RawTerms): void {
 }
 
 /**
- * |γ| / |src(γ)| of a gather statement from static sizes (0 for an empty source); null when
- * either is unknown. The source's size is its first component whose shape is known.
+ * |γ| / |src(γ)| of a gather node from static sizes (0 for an empty source); null when either
+ * is unknown. The source's size is its first component whose size is known.
  */
-function growthFactor(stmt: GraphStmt | undefined, sizes: ReadonlyMap<VarName, Shape>): number | null {
-  if (stmt === undefined || stmt.kind !== 'gather') return null;
-  const count = (shape: Shape): number => shape.reduce((a, b) => a * b, 1);
-  const out = sizes.get(stmt.outs[0]!.name);
-  const source = stmt.source.map((name) => sizes.get(name)).find((shape) => shape !== undefined);
+function growthFactor(g: BlockGraph, gather: GraphNode | undefined, ctx: EvaluationContext): number | null {
+  if (gather === undefined || gather.kind !== 'gather') return null;
+  const elementsOf = (name: VarName): number | undefined => {
+    const group = g.groupOf.get(name);
+    return group === undefined ? undefined : ctx.elementsOf(name, group);
+  };
+  const out = elementsOf(gather.outs[0]!.name);
+  const source = gather.reads
+    .filter((r) => r.role === 'gather-source')
+    .map((r) => elementsOf(r.name))
+    .find((count) => count !== undefined);
   if (out === undefined || source === undefined) return null;
-  return count(source) === 0 ? 0 : count(out) / count(source);
+  return source === 0 ? 0 : out / source;
 }

@@ -1,10 +1,13 @@
-// The validator's own view of a block: its nodes, every read each node makes (array, role,
-// read order), the edges between nodes with their fusibility, and the array groups costs are
-// counted over. Derived from the IR alone, following docs/PLANNING.md literally.
+// The checker's own view of a block (BlockGraph): its nodes, every read each node makes (array,
+// role, read order), the edges between nodes with their fusibility, and the array groups costs
+// are counted over; and its builder from the IR, following docs/PLANNING.md literally. The
+// other builder, from a JSON graph, is ./jsonGraph.ts; the validator, the evaluator and the
+// brute force work on a BlockGraph whichever entry it came from.
 //
-// This module deliberately shares no code with src/graph/ or the ILP: the validator, the cost
-// evaluator and the brute force are the independent cross-check of the ILP planner, so they
-// must re-derive reads and edges themselves (a shared bug would hide on both sides).
+// This module deliberately shares no code with the planner's graph builder or the ILP: the
+// checker is the independent cross-check of the planner, so it re-derives reads and edges
+// itself (a shared bug would hide on both sides). It shares only src/graph/orderings.ts, the
+// dependences that are not reads (when values exist, not fusion rules; docs/DESIGN.md).
 //
 // Two readings of PLANNING.md made precise here:
 //  - "indexing in a scalar statement the node uses (transitively)" counts scalar statements of
@@ -14,8 +17,10 @@
 //  - A control-flow node reads the arrays its blocks mention and do not define, where
 //    "mention" is a read (input, indexing, a result, a `while` init), never `dim(xs, k)`.
 
+import { orderingDependences } from '../graph/orderings.js';
 import type {
   Block,
+  CombinatorKind,
   CombinatorNode,
   ControlNode,
   Expr,
@@ -28,7 +33,12 @@ import type {
 } from '../ir/types.js';
 import type { Order } from '../plan/types.js';
 
-/** The role in which a node reads an array (PLANNING.md's table). */
+/**
+ * The role in which a node reads an array (PLANNING.md's table). The IR's reads use
+ * `scatter-src` for a scatter's index and values and `control` for everything a control-flow
+ * node reads; a JSON graph names them as its format does (`scatter-index`, `scatter-values`,
+ * `while-init`), and its messages and read streams follow the format's roles.
+ */
 export type ReadRole =
   | 'map-input'
   | 'gather-indices'
@@ -37,10 +47,13 @@ export type ReadRole =
   | 'scanl-input'
   | 'scanr-input'
   | 'scatter-src'
+  | 'scatter-index'
+  | 'scatter-values'
   | 'scatter-dest'
   | 'force-input'
   | 'indexed'
-  | 'control';
+  | 'control'
+  | 'while-init';
 
 /**
  * How the order of a read is fixed: the consumer's own output order (map, fold, gather
@@ -58,15 +71,26 @@ export interface Read {
   readonly order: ReadOrder;
 }
 
-export type GraphStmt = CombinatorNode | ControlNode;
+/** What a node is: one of the paper's combinators, or a control-flow construct. */
+export type NodeKind = CombinatorKind | ControlNode['kind'];
+
+/** An array a combinator node produces. */
+export interface NodeOutput {
+  readonly name: VarName;
+  readonly elem: ScalarType;
+}
 
 export interface GraphNode {
   readonly id: NodeId;
-  readonly stmt: GraphStmt;
-  /** Position among the block's statements (statements are in dependence order). */
+  readonly kind: NodeKind;
+  /** The arrays a combinator produces; empty for a control-flow node (its outputs are sources). */
+  readonly outs: readonly NodeOutput[];
+  /** Position among the block's nodes (a dependence order: statement order for the IR). */
   readonly index: number;
   /** A person-readable name: `map as` or `while #7`. */
   readonly label: string;
+  /** The node's name in CostWeights.edges keys (`producer->consumer`). */
+  readonly weightName: string;
   readonly reads: readonly Read[];
 }
 
@@ -77,37 +101,63 @@ export interface Edge {
   readonly reads: readonly Read[];
   /** Why the edge is infusible, or null when it is fusible. */
   readonly infusible: string | null;
+  /** w(p, c) as a JSON graph states it (CostWeights.edges overrides it; default 1). */
+  readonly weight?: number;
 }
 
 /** An array group (PLANNING.md "Arrays"): one combinator's outputs, or one source. */
 export interface Group {
-  /** The first component's name: the key of CostWeights.arrays. */
+  /** The key of CostWeights.arrays: the first component's name (a JSON input: its name). */
   readonly name: VarName;
   readonly components: readonly { readonly name: VarName; readonly elem: ScalarType }[];
   /** The combinator of this block producing it; null for a source group. */
   readonly producer: NodeId | null;
+  /** w(v) as a JSON graph states it (CostWeights.arrays overrides it; default 1). */
+  readonly weight?: number;
+  /** The number of elements as a JSON graph states it (IR: from static sizes instead). */
+  readonly elements?: number;
 }
+
+/**
+ * consumer id → producer id → why the consumer must come after the producer, though it reads
+ * none of its arrays: `control-flow` (a scalar the producer computes) or `shape` (a size known
+ * only once the producer has run); src/graph/orderings.ts for IR, `order` edges for JSON.
+ */
+export type OrderingDependences = ReadonlyMap<NodeId, ReadonlyMap<NodeId, string>>;
 
 export interface BlockGraph {
   /** Where the block is, for messages: `root`, `root/while #3 body`. */
   readonly path: string;
-  readonly block: Block;
   readonly nodes: readonly GraphNode[];
   readonly byId: ReadonlyMap<NodeId, GraphNode>;
   /** The node of this block defining a name (combinator or control-flow outputs). */
   readonly producerOf: ReadonlyMap<VarName, NodeId>;
   readonly edges: readonly Edge[];
+  /** Orderings that are no reads: a control-flow node's scalars, sizes known only at run time. */
+  readonly orderings: OrderingDependences;
   /** The group of every array name read in this block (scalars have none). */
   readonly groupOf: ReadonlyMap<VarName, Group>;
   readonly groups: readonly Group[];
   /** Combinator nodes whose outputs are block results (directly or through a result scalar). */
   readonly results: ReadonlySet<NodeId>;
+  /**
+   * Whether the in-place memory facts of rule 3 hold and are checked: a scatter's destination
+   * is an output of a combinator of its block, read by the scatter only as its destination.
+   * Lowering guarantees them for IR (src/ir/updates.ts); a JSON graph states no memory (its
+   * format lets a scatter update an input), so only the precedence part of rule 3 applies.
+   */
+  readonly ownsScatterDestinations: boolean;
   /** Child block graphs of control-flow nodes: [then, else] or [cond, body]. */
   readonly children: ReadonlyMap<NodeId, readonly BlockGraph[]>;
 }
 
-export function isControl(stmt: GraphStmt): stmt is ControlNode {
-  return stmt.kind === 'if' || stmt.kind === 'while';
+export function isControlKind(kind: NodeKind): kind is ControlNode['kind'] {
+  return kind === 'if' || kind === 'while';
+}
+
+/** The arrays a scatter node updates in place (its `scatter-dest` reads). */
+export function scatterDestinations(n: GraphNode): VarName[] {
+  return n.reads.filter((r) => r.role === 'scatter-dest').map((r) => r.name);
 }
 
 export function orderKey(order: Order): string {
@@ -423,6 +473,12 @@ function controlReads(s: ControlNode, facts: ProgramFacts, deps: DepsOf): Read[]
 // The block graph
 // ---------------------------------------------------------------------------------------------
 
+type GraphStmt = CombinatorNode | ControlNode;
+
+function isControl(s: GraphStmt): s is ControlNode {
+  return isControlKind(s.kind);
+}
+
 function nodeLabel(s: GraphStmt): string {
   if (isControl(s)) return `${s.kind} #${s.id}`;
   return `${s.kind} ${s.outs.map((o) => o.name).join(', ')} (#${s.id})`;
@@ -442,6 +498,7 @@ function infusibility(producer: GraphStmt, consumer: GraphStmt, reads: readonly 
       case 'scatter-dest':
         return `${r.name} is a scatter destination`;
       case 'control':
+      case 'while-init':
         return `${r.name} is read by control flow`;
       case 'map-input':
       case 'gather-indices':
@@ -450,6 +507,8 @@ function infusibility(producer: GraphStmt, consumer: GraphStmt, reads: readonly 
       case 'scanl-input':
       case 'scanr-input':
       case 'scatter-src':
+      case 'scatter-index':
+      case 'scatter-values':
         break;
       default:
         r.role satisfies never;
@@ -461,11 +520,15 @@ function infusibility(producer: GraphStmt, consumer: GraphStmt, reads: readonly 
 function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: ReadonlySet<Block>): BlockGraph {
   const deps = depsSeenFrom(facts, outer);
   const nodes: GraphNode[] = [];
+  const stmtOf = new Map<NodeId, GraphStmt>();
   const producerOf = new Map<VarName, NodeId>();
   b.stmts.forEach((s, index) => {
     if (s.kind === 'scalar') return;
     const reads = isControl(s) ? controlReads(s, facts, deps) : combinatorReads(s, deps);
-    nodes.push({ id: s.id, stmt: s, index, label: nodeLabel(s), reads });
+    const outs = isControl(s) ? [] : s.outs.map((o) => ({ name: o.name, elem: o.elem }));
+    const weightName = isControl(s) ? `#${s.id}` : s.outs[0]!.name;
+    nodes.push({ id: s.id, kind: s.kind, outs, index, label: nodeLabel(s), weightName, reads });
+    stmtOf.set(s.id, s);
     for (const o of s.outs) producerOf.set(o.name, s.id);
   });
   const byId = new Map(nodes.map((n) => [n.id, n] as const));
@@ -481,19 +544,15 @@ function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: Rea
       byProducer.set(p, list);
     }
     for (const [p, reads] of byProducer) {
-      edges.push({ producer: p, consumer: c.id, reads, infusible: infusibility(byId.get(p)!.stmt, c.stmt, reads) });
+      edges.push({ producer: p, consumer: c.id, reads, infusible: infusibility(stmtOf.get(p)!, stmtOf.get(c.id)!, reads) });
     }
   }
 
   const groupOf = new Map<VarName, Group>();
   for (const n of nodes) {
-    if (isControl(n.stmt)) continue;
-    const g: Group = {
-      name: n.stmt.outs[0]!.name,
-      components: n.stmt.outs.map((o) => ({ name: o.name, elem: o.elem })),
-      producer: n.id,
-    };
-    for (const o of n.stmt.outs) groupOf.set(o.name, g);
+    if (isControlKind(n.kind)) continue;
+    const g: Group = { name: n.outs[0]!.name, components: n.outs, producer: n.id };
+    for (const o of n.outs) groupOf.set(o.name, g);
   }
   for (const n of nodes) {
     for (const r of n.reads) {
@@ -513,14 +572,14 @@ function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: Rea
   for (const r of b.results) {
     for (const name of [r, ...deps(r)]) {
       const p = producerOf.get(name);
-      if (p !== undefined && !isControl(byId.get(p)!.stmt)) results.add(p);
+      if (p !== undefined && !isControlKind(byId.get(p)!.kind)) results.add(p);
     }
   }
 
   const children = new Map<NodeId, readonly BlockGraph[]>();
   const inner = new Set([...outer, b]);
   for (const n of nodes) {
-    const s = n.stmt;
+    const s = stmtOf.get(n.id)!;
     if (s.kind === 'if') {
       children.set(n.id, [
         buildBlockGraph(s.then, `${path}/if #${s.id} then`, facts, inner),
@@ -533,7 +592,8 @@ function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: Rea
       ]);
     }
   }
-  return { path, block: b, nodes, byId, producerOf, edges, groupOf, groups, results, children };
+  const orderings = orderingDependences(b);
+  return { path, nodes, byId, producerOf, edges, orderings, groupOf, groups, results, ownsScatterDestinations: true, children };
 }
 
 /** The graph of a program's entry block, with the graphs of every nested block. */

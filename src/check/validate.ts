@@ -1,19 +1,22 @@
 // The plan validator: checks a Plan against the fusion rules of the paper §3 as written down in
 // docs/PLANNING.md ("A plan and when it is valid"), rule by rule, on every block of the program.
 //
-// It re-derives nodes, reads and edges from the IR itself (./reads.ts), sharing no code with
-// the ILP planner, so "every ILP plan passes the validator" is an independent check. Each
-// violation names the rule, the block, the cluster and the nodes, in words.
+// It re-derives nodes, reads and edges itself, from the IR (./reads.ts) or from a JSON graph
+// (./jsonGraph.ts), sharing no code with the planner's graph or the ILP, so "every plan passes
+// the validator" is an independent check. Each violation names the rule, the block, the
+// cluster and the nodes, in words.
 
-import { orderingDependences } from '../graph/orderings.js';
 import { CompilerBug } from '../diagnostics/index.js';
+import type { GraphJson } from '../graph/jsonFormat.js';
 import type { NodeId, Program, VarName } from '../ir/types.js';
+import { jsonBlockGraph } from './jsonGraph.js';
 import {
-  isControl,
+  isControlKind,
   orderKey,
   programGraph,
   readOrderOf,
   sameOrder,
+  scatterDestinations,
   type BlockGraph,
   type GraphNode,
 } from './reads.js';
@@ -70,6 +73,28 @@ export function assertValidPlan(program: Program, plan: Plan, pass = 'plan valid
   }
 }
 
+/**
+ * Every way a plan of a JSON graph (planGraph's input) breaks the rules; empty when it is
+ * valid. The graph must have passed the reader's checks (E610–E629; ./jsonGraph.ts).
+ */
+export function validateGraphPlan(json: GraphJson, plan: Plan): PlanViolation[] {
+  const out: PlanViolation[] = [];
+  validateBlock(jsonBlockGraph(json), plan.root, out);
+  return out;
+}
+
+/** Throws a CompilerBug listing the violations when the plan of a JSON graph is not valid. */
+export function assertValidGraphPlan(json: GraphJson, plan: Plan, pass = 'plan validation'): void {
+  const violations = validateGraphPlan(json, plan);
+  if (violations.length > 0) {
+    throw new CompilerBug(
+      pass,
+      `the ${plan.strategy} plan for the graph ${json.name ?? '(unnamed)'} breaks the fusion rules:\n` +
+        violations.map((v) => `  ${formatViolation(v)}`).join('\n'),
+    );
+  }
+}
+
 /** Checks one block's plan and, recursively, its children; appends violations to `out`. */
 export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation[]): void {
   const report = (rule: ViolationRule, cluster: number | null, nodes: readonly NodeId[], message: string): void => {
@@ -95,7 +120,7 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     if (!clusterOf.has(n.id)) report('partition', null, [n.id], `${n.label} is in no cluster`);
   }
   plan.clusters.forEach((cluster, ci) => {
-    const control = cluster.nodes.filter((id) => g.byId.has(id) && isControl(g.byId.get(id)!.stmt));
+    const control = cluster.nodes.filter((id) => g.byId.has(id) && isControlKind(g.byId.get(id)!.kind));
     if (control.length > 0 && cluster.nodes.length > 1) {
       report('control-flow-alone', ci, cluster.nodes, `${control.map(label).join(', ')} must be alone in its cluster`);
     }
@@ -121,9 +146,9 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     }
   }
   // Orderings that are no reads (a control node's scalar outputs, sizes known only at run
-  // time): derived by src/graph/orderings.ts, the one piece of dependence analysis this
+  // time): for IR derived by src/graph/orderings.ts, the one piece of dependence analysis this
   // validator shares with the planner's graph, because it is about scheduling, not fusion rules.
-  for (const [consumer, producers] of orderingDependences(g.block)) {
+  for (const [consumer, producers] of g.orderings) {
     for (const [producer, why] of producers) {
       const cp = clusterOf.get(producer);
       const cc = clusterOf.get(consumer);
@@ -133,19 +158,20 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     }
   }
   for (const n of g.nodes) {
-    const s = n.stmt;
-    if (s.kind !== 'scatter' || !clusterOf.has(n.id)) continue;
-    const dest = new Set(s.dest);
+    if (n.kind !== 'scatter' || !clusterOf.has(n.id)) continue;
+    const destinations = scatterDestinations(n);
+    const dest = new Set(destinations);
     // The scatter updates `dest` in place while it runs, so it must not read `dest` itself
     // (as index, values, or by indexing in its op), and the memory must be this block's own.
+    // Facts of the IR's memory, not of a JSON graph (BlockGraph.ownsScatterDestinations).
     const selfReads = n.reads.filter((r) => dest.has(r.name) && r.role !== 'scatter-dest');
-    if (selfReads.length > 0) {
+    if (g.ownsScatterDestinations && selfReads.length > 0) {
       report('scatter-uniqueness', clusterOf.get(n.id)!, [n.id],
         `${label(n.id)} reads ${selfReads[0]!.name} (${selfReads[0]!.role}) while it updates it in place`);
     }
-    for (const d of s.dest) {
+    for (const d of g.ownsScatterDestinations ? destinations : []) {
       const p = g.producerOf.get(d);
-      if (p === undefined || isControl(g.byId.get(p)!.stmt)) {
+      if (p === undefined || isControlKind(g.byId.get(p)!.kind)) {
         report('scatter-uniqueness', clusterOf.get(n.id)!, [n.id],
           `${label(n.id)} updates ${d} in place, but no combinator of this block produces ${d} (it needs a copy first)`);
       }
@@ -165,12 +191,11 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     const id = Number(key);
     const n = g.byId.get(id);
     if (n === undefined) report('order', null, [id], `an order is given for #${key}, which is not a node of this block`);
-    else if (isControl(n.stmt)) report('order', clusterOf.get(id) ?? null, [id], `${n.label} is control flow and has no order`);
+    else if (isControlKind(n.kind)) report('order', clusterOf.get(id) ?? null, [id], `${n.label} is control flow and has no order`);
   }
   const orderOf = (id: NodeId): Order | undefined => plan.orders[id];
   for (const n of g.nodes) {
-    const s = n.stmt;
-    if (isControl(s)) continue;
+    if (isControlKind(n.kind)) continue;
     const ci = clusterOf.get(n.id) ?? null;
     const o = orderOf(n.id);
     if (o === undefined) {
@@ -179,13 +204,13 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     }
     if (o !== 0 && o !== 1) {
       const target = g.byId.get(o.gather);
-      if (target === undefined || target.stmt.kind !== 'gather') {
+      if (target === undefined || target.kind !== 'gather') {
         report('gather-label', ci, [n.id], `${n.label} has order ${orderKey(o)}, which is not a gather of this block`);
       }
     }
-    if (s.kind === 'scanl' && o !== 0) report('order', ci, [n.id], `${n.label} is a scanl and must have order 0, not ${orderKey(o)}`);
-    if (s.kind === 'scanr' && o !== 1) report('order', ci, [n.id], `${n.label} is a scanr and must have order 1, not ${orderKey(o)}`);
-    if (s.kind === 'scatter' && o !== 0 && o !== 1) {
+    if (n.kind === 'scanl' && o !== 0) report('order', ci, [n.id], `${n.label} is a scanl and must have order 0, not ${orderKey(o)}`);
+    if (n.kind === 'scanr' && o !== 1) report('order', ci, [n.id], `${n.label} is a scanr and must have order 1, not ${orderKey(o)}`);
+    if (n.kind === 'scatter' && o !== 0 && o !== 1) {
       report('order', ci, [n.id], `${n.label} is a scatter and must have order 0 or 1, not ${orderKey(o)}`);
     }
   }
@@ -214,10 +239,9 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     }
   });
   for (const n of g.nodes) {
-    const s = n.stmt;
-    if (isControl(s) || !clusterOf.has(n.id)) continue;
+    if (isControlKind(n.kind) || !clusterOf.has(n.id)) continue;
     const ci = clusterOf.get(n.id)!;
-    const names = s.outs.map((o) => o.name);
+    const names = n.outs.map((o) => o.name);
     const present = names.filter((x) => listed.has(x));
     if (present.length > 0 && present.length < names.length) {
       report('manifest', ci, [n.id], `only some outputs of ${n.label} are manifest (${present.join(', ')}); a tuple array is written whole`);
@@ -267,7 +291,7 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
   // Children: every control-flow node has the plans of its blocks, each valid.
   for (const key of Object.keys(plan.children)) {
     const n = g.byId.get(Number(key));
-    if (n === undefined || !isControl(n.stmt)) {
+    if (n === undefined || !isControlKind(n.kind)) {
       report('children', null, [Number(key)], `child plans are given for #${key}, which is not a control-flow node of this block`);
     }
   }

@@ -23,7 +23,7 @@ import { componentsOf, shapeProblem, type InterfaceValue } from '../ir/values.js
 import { interpret } from '../interp/index.js';
 import { planFrom, type PlannedGraphs, type PlanOptions } from '../plan/index.js';
 import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
-import { assertValidPlan } from '../check/validate.js';
+import { assertValidGraphPlan, assertValidPlan } from '../check/index.js';
 import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
@@ -72,13 +72,13 @@ export async function plan(program: Program, options: PlanOptions = {}): Promise
 
 /**
  * Plans a dependence graph given in the JSON graph format (docs/PLAN-FORMAT.md): read, plan,
- * check. Reading counts against the time limit, as building a program's graphs does. Sizes in
+ * check (the checker's own graph of the JSON, src/check/jsonGraph.ts; CompilerBug if the plan
+ * breaks a fusion rule). Reading counts against the time limit, as building a program's graphs does. Sizes in
  * `options.shapes` and weights in `options.weights` override the graph's own.
  */
 export async function planGraphJson(json: string | unknown, options: PlanOptions = {}, sourceName = 'graph.json'): Promise<PlannedGraph> {
   const planned = await planFrom(() => readGraphJson(json, options, sourceName), options);
-  // The check of a JSON graph's plan (validateGraphPlan of src/check, on planned.json) belongs
-  // here, as assertValidPlan is in planProgram; until it exists these plans are not checked.
+  assertValidGraphPlan(planned.json, planned.plan);
   return planned;
 }
 

@@ -205,7 +205,7 @@ describe('no valid plan beats the brute force', () => {
   const randomPlan = (g: BlockGraph, rng: Rng): BlockPlan => {
     const count = rng.int(1, g.nodes.length);
     const clusterOf = new Map(g.nodes.map((n) => [n.id, rng.int(0, count - 1)] as const));
-    const gathers = g.nodes.filter((n) => n.stmt.kind === 'gather').map((n): Order => ({ gather: n.id }));
+    const gathers = g.nodes.filter((n) => n.kind === 'gather').map((n): Order => ({ gather: n.id }));
     const orderChoices: Order[] = [0, 1, ...gathers];
     // Consumers first; a node usually (not always) takes the order a fused consumer reads it in.
     const orders: Record<number, Order> = {};
@@ -225,7 +225,7 @@ describe('no valid plan beats the brute force', () => {
       .sort((a, b) => a[0]!.index - b[0]!.index)
       .map((members) => ({
         nodes: members.map((n) => n.id),
-        manifest: members.flatMap((n) => (n.stmt.kind !== 'if' && n.stmt.kind !== 'while' && manifest(n.id) ? n.stmt.outs.map((o) => o.name) : [])),
+        manifest: members.flatMap((n) => (n.kind !== 'if' && n.kind !== 'while' && manifest(n.id) ? n.outs.map((o) => o.name) : [])),
       }));
     return { clusters, orders, children: {} };
   };

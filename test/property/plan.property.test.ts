@@ -223,7 +223,7 @@ describe('regressions: differences found between the ILP\'s graph and the valida
 
   // gen is sized by dim(zs, 0), zs an output of an `if`: its size is known only once the `if`
   // has run, so the graph orders gen after it (reason `shape`) and the ILP's `clusters` chain
-  // of the root is 2; the evaluator (src/plan/evaluate.ts) has no such arc and counts 1.
+  // of the root is 2; the evaluator (src/check/evaluate.ts) once had no such arc and counted 1.
   const sizedByIf = buildProgram(
     'sizedByIf',
     [arrayParam('xs', 'f64', 1), scalarParam('c', 'bool')],

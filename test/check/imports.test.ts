@@ -1,0 +1,118 @@
+// The checker's independence, enforced on the import specifiers of the source files
+// (docs/DESIGN.md "The checker is independent"):
+//  - nothing in src/plan imports src/check (the planner must not lean on its own cross-check);
+//  - src/check imports only its own files, src/util, src/diagnostics, src/ir, the Plan and
+//    CostSpec data types (src/plan/types.ts, src/plan/cost.ts), the shared facts about values
+//    (src/graph/orderings.ts, src/graph/sizes.ts) and the graph JSON format's types
+//    (src/graph/jsonFormat.ts) — no strategy, no ILP, no graph builder or reader.
+// Specifiers are read from the text (static imports and re-exports, `import type`, dynamic
+// `import('…')`) and resolved against the importing file.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, posix, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Every .ts file under a folder of the repository, as repository-relative posix paths. */
+function tsFiles(folder: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = posix.join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts')) out.push(path);
+    }
+  };
+  walk(folder);
+  return out.sort();
+}
+
+/** The module specifiers a TypeScript source imports or re-exports. */
+function importSpecifiers(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const out: string[] = [];
+  const patterns = [
+    /\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g,
+    /\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\})\s+from\s+['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const m of code.matchAll(pattern)) out.push(m[1]!);
+  return out;
+}
+
+/** A specifier as a repository path (`src/ir/types.ts`), or the bare specifier for a package. */
+function resolveSpecifier(file: string, specifier: string): string {
+  if (!specifier.startsWith('.')) return specifier;
+  return posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.js$/, '.ts');
+}
+
+const checkerMayImport: readonly ((target: string) => boolean)[] = [
+  (t) => t.startsWith('src/check/'),
+  (t) => t.startsWith('src/util/'),
+  (t) => t.startsWith('src/diagnostics/'),
+  (t) => t.startsWith('src/ir/'),
+  (t) => t === 'src/plan/types.ts' || t === 'src/plan/cost.ts',
+  (t) => t === 'src/graph/orderings.ts' || t === 'src/graph/sizes.ts' || t === 'src/graph/jsonFormat.ts',
+];
+
+/** Every import breaking the checker's independence, as `file: specifier (why)`. */
+function independenceViolations(files: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, text] of files) {
+    for (const specifier of importSpecifiers(text)) {
+      const target = resolveSpecifier(file, specifier);
+      if (file.startsWith('src/plan/') && target.startsWith('src/check/')) {
+        out.push(`${file}: ${specifier} (src/plan must not import the checker)`);
+      }
+      if (file.startsWith('src/check/') && !checkerMayImport.some((ok) => ok(target))) {
+        out.push(`${file}: ${specifier} (the checker may not import ${target})`);
+      }
+    }
+  }
+  return out;
+}
+
+function sources(): Map<string, string> {
+  return new Map([...tsFiles('src/plan'), ...tsFiles('src/check')].map((f) => [f, readFileSync(join(root, f), 'utf8')]));
+}
+
+describe('the checker is independent of the planner', () => {
+  it('no file of src/plan imports src/check, and src/check imports only what it may', () => {
+    const files = sources();
+    expect([...files.keys()].some((f) => f.startsWith('src/check/'))).toBe(true);
+    expect([...files.keys()].some((f) => f.startsWith('src/plan/ilp/'))).toBe(true);
+    expect(independenceViolations(files)).toEqual([]);
+  });
+
+  it('the rule catches each kind of bad import (checked on edited copies of the real files)', () => {
+    const files = sources();
+    const edited = (file: string, line: string): Map<string, string> => new Map([...files, [file, `${line}\n${files.get(file)!}`]]);
+    expect(independenceViolations(edited('src/plan/greedy.ts', "import { validatePlan } from '../check/validate.js';"))).toEqual([
+      'src/plan/greedy.ts: ../check/validate.js (src/plan must not import the checker)',
+    ]);
+    expect(independenceViolations(edited('src/plan/ilp/model.ts', "export * from '../../check/index.js';"))).toHaveLength(1);
+    expect(independenceViolations(edited('src/check/validate.ts', "import type { DependenceGraph } from '../graph/types.js';"))).toEqual([
+      'src/check/validate.ts: ../graph/types.js (the checker may not import src/graph/types.ts)',
+    ]);
+    expect(independenceViolations(edited('src/check/reads.ts', "import { planGraphs } from '../plan/index.js';"))).toHaveLength(1);
+    expect(independenceViolations(edited('src/check/evaluate.ts', "const fs = await import('node:fs');"))).toHaveLength(1);
+    expect(independenceViolations(edited('src/check/jsonGraph.ts', "import {\n  parseGraphJson,\n} from '../graph/fromJson.js';"))).toHaveLength(1);
+  });
+
+  it('reads every form of import specifier', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      "import * as c from 'c';",
+      "import './d.js';",
+      "export { e } from './e.js';",
+      "export type { F } from './f.js';",
+      "export * from './g.js';",
+      "const h = await import('./h.js');",
+      "// import { no } from './comment.js';",
+    ].join('\n');
+    expect(importSpecifiers(text).sort()).toEqual(['../b.js', './a.js', './d.js', './e.js', './f.js', './g.js', './h.js', 'c']);
+  });
+});
