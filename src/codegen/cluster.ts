@@ -20,7 +20,7 @@
 
 import { CompilerBug } from '../diagnostics/index.js';
 import type { CombinatorNode, FoldNode, NodeId, ScalarType, ScanlNode, ScanrNode, VarName } from '../ir/types.js';
-import type { Order } from '../plan/types.js';
+import { orderKey, type Order } from '../plan/types.js';
 import {
   add, arr, assign, bin, call, constDecl, exprStmt, id, index, letDecl, member, mul, num, un, type JsExpr, type JsStmt,
 } from './jsast.js';
@@ -75,10 +75,6 @@ interface Scope {
    * fold (forwards) or a scan (its own direction); `null` while nothing inside cares.
    */
   readonly own: { readonly key: string; down: boolean | null } | null;
-}
-
-function orderKey(o: Order): string {
-  return typeof o === 'number' ? String(o) : `g${o.gather}`;
 }
 
 /** Rows are shared by order key, the rank of the point they extend, and extent. */

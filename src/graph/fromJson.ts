@@ -26,6 +26,7 @@ import type {
   StrictPrecedence,
 } from './types.js';
 import { elementBytes } from '../ir/scalarOps.js';
+import { fusionRule, roleRule } from '../ir/rules.js';
 import { scalarTypes, type ArrayVar, type Block, type CombinatorNode, type ControlNode, type Lambda, type NodeId, type ScalarType } from '../ir/types.js';
 import { edgeWeightKey } from '../plan/cost.js';
 import { planGraphs, type BlockGraphs, type PlanOptions } from '../plan/index.js';
@@ -39,7 +40,6 @@ import {
   isControlKind,
   maxGraphBlockDepth,
   nodeKinds,
-  orderRuleOf,
   rolesOf,
 } from './jsonFormat.js';
 
@@ -393,8 +393,8 @@ function readEdges(ctx: ReadContext, v: Json, path: string, nodes: ReadonlyMap<s
         fail(where, 'E616', `${p}.role`, `unknown read role ${show(roleValue)}`, [`roles: ${graphReadRoles.join(', ')}, or \`order\` for an ordering without a read`]);
       }
       role = roleValue as GraphReadRole;
-      if (!rolesOf[consumer.kind].includes(role)) {
-        fail(where, 'E616', `${p}.role`, `a ${consumer.kind} does not read in role \`${role}\``, [`a ${consumer.kind} reads in: ${rolesOf[consumer.kind].join(', ')}`]);
+      if (!rolesOf(consumer.kind).includes(role)) {
+        fail(where, 'E616', `${p}.role`, `a ${consumer.kind} does not read in role \`${role}\``, [`a ${consumer.kind} reads in: ${rolesOf(consumer.kind).join(', ')}`]);
       }
       const available = producer?.outs ?? input!.components;
       arrays = o['arrays'] === undefined ? available : stringsAt(where, o['arrays'], `${p}.arrays`);
@@ -423,16 +423,13 @@ function producerName(e: EdgeInfo): string {
   return e.producer?.name ?? e.input!.name;
 }
 
-/** Why the roles and kinds make an edge infusible (the rules of src/graph/build.ts). */
+/** Why the roles and kinds make an edge infusible (the nodes' rules, as src/graph/build.ts reads them). */
 function impliedReasons(e: EdgeInfo): InfusibleReason[] {
   const out: InfusibleReason[] = [];
-  if (e.role === 'indexed') out.push('indexed');
-  if (e.role === 'force-input') out.push('force-input');
-  if (e.role === 'scatter-dest') out.push('scatter-dest');
-  if (e.role === 'control' || e.role === 'while-init') out.push('control-flow');
-  if (e.producer?.kind === 'force') out.push('force-output');
-  if (e.producer?.kind === 'scatter') out.push('scatter-output');
-  if ((e.producer !== null && isControlKind(e.producer.kind)) || isControlKind(e.consumer.kind)) out.push('control-flow');
+  const byRole = e.role === 'order' ? null : roleRule(e.role).infusible;
+  if (byRole !== null) out.push(byRole);
+  const byKinds = new Set([e.producer === null ? null : fusionRule(e.producer.kind).infusibleOutput, fusionRule(e.consumer.kind).infusibleInput]);
+  for (const reason of byKinds) if (reason !== null) out.push(reason);
   return out;
 }
 
@@ -642,7 +639,7 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     for (const a of e.arrays) {
       const group = sourceGroup(e, a);
       const existing = reads.findIndex((r) => r.consumer === e.consumer.id && r.group === group && r.role === role);
-      if (existing < 0) reads.push({ consumer: e.consumer.id, group, role, order: orderRuleOf[role], arrays: [a] });
+      if (existing < 0) reads.push({ consumer: e.consumer.id, group, role, order: roleRule(role).order, arrays: [a] });
       else if (!reads[existing]!.arrays.includes(a)) reads[existing] = { ...reads[existing]!, arrays: [...reads[existing]!.arrays, a] };
     }
   }
@@ -655,7 +652,7 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     name: n.name,
     outs: n.outs,
     group: groupOfNode.get(n.id) ?? null,
-    label: n.kind === 'gather' ? 2 + gatherCount++ : null,
+    label: fusionRule(n.kind).labelled ? 2 + gatherCount++ : null,
     stmt: placeholderStmt(n, reads),
     span: noSpan,
   }));

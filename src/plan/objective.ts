@@ -6,13 +6,8 @@
 import type { DependenceGraph } from '../graph/types.js';
 import type { CostSpec } from './cost.js';
 import { gatherFactor, type ModelWeights } from './ilp/model.js';
-import type { BlockPlan, Order } from './types.js';
+import { orderKey, type BlockPlan } from './types.js';
 import type { NodeId } from '../ir/types.js';
-
-function orderKey(o: Order | undefined): string {
-  if (o === undefined) return '?';
-  return typeof o === 'number' ? String(o) : `g${o.gather}`;
-}
 
 /** Cost of one block's plan (nested blocks not included). */
 export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: CostSpec, weights: ModelWeights): number {
@@ -47,8 +42,9 @@ export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: Cos
             }
             if (group.producer !== null && sameCluster(group.producer, r.consumer)) continue;
             const consumer = graph.nodes.find((n) => n.id === r.consumer)!;
+            const own = plan.orders[r.consumer];
             const o =
-              r.order === 'output' ? orderKey(plan.orders[r.consumer]) : r.order === 'zero' ? '0' : r.order === 'one' ? '1' : `g${consumer.id}`;
+              r.order === 'output' ? (own === undefined ? '?' : orderKey(own)) : r.order === 'zero' ? '0' : r.order === 'one' ? '1' : `g${consumer.id}`;
             keys.add(`o/${clusterOf.get(r.consumer)}/${o}`);
           }
           total += t.coefficient * weights.array(group.index, t.byteWeighted) * keys.size;

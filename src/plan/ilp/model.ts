@@ -37,6 +37,7 @@
 import type { CostSpec } from '../cost.js';
 import type { DependenceGraph, GraphEdge, GraphNode, GraphRead } from '../../graph/types.js';
 import { CompilerBug } from '../../diagnostics/index.js';
+import { fusionRule } from '../../ir/rules.js';
 import { blockStructure, type BlockStructure } from './structure.js';
 export interface Column {
   readonly name: string;
@@ -109,7 +110,7 @@ export interface ModelWeights {
  * components of a source share one shape).
  */
 export function gatherFactor(graph: DependenceGraph, gather: GraphNode, weights: ModelWeights): number | null {
-  if (gather.kind !== 'gather' || gather.group === null) return null;
+  if (!fusionRule(gather.kind).labelled || gather.group === null) return null;
   const out = weights.elements(gather.group);
   const sourceSizes = graph.reads
     .filter((r) => r.consumer === gather.id && r.order === 'label')
