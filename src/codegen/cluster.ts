@@ -20,7 +20,7 @@
 
 import { CompilerBug } from '../diagnostics/index.js';
 import type { CombinatorNode, FoldNode, NodeId, ScalarType, ScanlNode, ScanrNode, VarName } from '../ir/types.js';
-import type { Order } from '../plan/types.js';
+import { orderKey, type Order } from '../plan/types.js';
 import {
   add, arr, assign, bin, call, constDecl, exprStmt, id, index, letDecl, mul, num, un, type JsExpr, type JsStmt,
 } from './jsast.js';
@@ -78,10 +78,6 @@ interface Scope {
   readonly own: { readonly key: string; down: boolean | null } | null;
 }
 
-function orderKey(o: Order): string {
-  return typeof o === 'number' ? String(o) : `g${o.gather}`;
-}
-
 /** Rows are shared by order key, the rank of the point they extend, and extent. */
 function rowKeyOf(key: string, rank: number, extent: JsExpr): string {
   return `${key}\u0000${rank}\u0000${JSON.stringify(extent)}`;
@@ -115,8 +111,9 @@ class ClusterGen {
       n.outs.forEach((o, k) => this.producer.set(o.name, { node: n, component: k }));
     }
     for (const n of spec.nodes) {
-      if (n.kind !== 'scanr') continue;
-      for (const dims of [this.env.array(n.input[0]!).dims, this.env.array(n.outs[0]!.name).dims]) {
+      const scan = loopTraits(n).rowScan;
+      if (scan === null || scan.direction !== 'backward') continue;
+      for (const dims of [this.env.array(scan.input).dims, this.env.array(n.outs[0]!.name).dims]) {
         this.backwardRows.add(rowKeyOf(orderKey(this.order(n)), dims.length - 1, dims[dims.length - 1]!));
       }
     }
@@ -181,7 +178,7 @@ class ClusterGen {
     if (known !== undefined) return known;
     const values = this.compute(n, o, target);
     target.values.set(n.id, values);
-    if (n.kind !== 'scatter') this.storeIfManifest(n, values, target, key);
+    if (loopTraits(n).inPlace === null) this.storeIfManifest(n, values, target, key);
     return values;
   }
 
@@ -362,7 +359,7 @@ class ClusterGen {
 
   private scan(n: ScanlNode | ScanrNode, o: Order, scope: Scope): readonly JsExpr[] {
     const key = orderKey(o);
-    const down = n.kind === 'scanr';
+    const down = loopTraits(n).rowScan?.direction === 'backward';
     if (scope.own === null || scope.own.key !== key) throw bug(`${n.kind} ${n.id} is not in a loop along its rows`);
     this.direct(scope, down);
     const out = scope.body as JsStmt[];
@@ -430,7 +427,7 @@ class ClusterGen {
   private feedsFromScan(n: CombinatorNode, seen = new Set<NodeId>()): boolean {
     if (seen.has(n.id)) return false;
     seen.add(n.id);
-    if (n.kind === 'scanl' || n.kind === 'scanr') return true;
+    if (loopTraits(n).rowScan !== null) return true;
     return inputArrays(n).some((a) => {
       const p = this.producer.get(a);
       return p !== undefined && this.feedsFromScan(p.node, seen);
@@ -439,11 +436,11 @@ class ClusterGen {
 
   /** The rank and shape a root is computed over: a scatter over its source, others their output. */
   private rootDims(n: CombinatorNode): readonly JsExpr[] {
-    return this.env.array(n.kind === 'scatter' ? n.values[0]! : n.outs[0]!.name).dims;
+    return this.env.array(loopTraits(n).iterates).dims;
   }
 
   generate(): JsStmt[] {
-    const roots = this.spec.nodes.filter((n) => n.kind === 'scatter' || n.outs.some((o) => this.spec.manifest.has(o.name)));
+    const roots = this.spec.nodes.filter((n) => loopTraits(n).inPlace !== null || n.outs.some((o) => this.spec.manifest.has(o.name)));
     if (roots.length === 0) throw bug('a cluster without manifest outputs');
     const rootOrders = new Set(roots.map((r) => orderKey(this.order(r))));
     if (rootOrders.size !== 1) throw bug(`cluster roots in several orders (${[...rootOrders].join(', ')})`);
@@ -531,6 +528,39 @@ class ClusterGen {
     if (s.values.has(nodeId)) return true;
     for (const r of s.rows.values()) if (this.evaluatedSomewhere(nodeId, r)) return true;
     return false;
+  }
+}
+
+/**
+ * How a combinator's loop differs by kind, beyond what `compute` emits for it: the arrays it
+ * updates in place (a scatter's destination: its output is that buffer, never stored, and it
+ * is always a root of its cluster), whether it carries a value along its rows and which way
+ * (a scan: the loop over its rows must run that way), and the array whose shape its loop runs
+ * over (a scatter's values, anything else its output). A closed switch: a new combinator fails
+ * to compile here until its loop is decided.
+ */
+export interface LoopTraits {
+  readonly inPlace: readonly VarName[] | null;
+  readonly rowScan: { readonly direction: 'forward' | 'backward'; readonly input: VarName } | null;
+  readonly iterates: VarName;
+}
+
+export function loopTraits(n: CombinatorNode): LoopTraits {
+  switch (n.kind) {
+    case 'generate':
+    case 'map':
+    case 'gather':
+    case 'fold':
+    case 'force':
+      return { inPlace: null, rowScan: null, iterates: n.outs[0]!.name };
+    case 'scanl':
+      return { inPlace: null, rowScan: { direction: 'forward', input: n.input[0]! }, iterates: n.outs[0]!.name };
+    case 'scanr':
+      return { inPlace: null, rowScan: { direction: 'backward', input: n.input[0]! }, iterates: n.outs[0]!.name };
+    case 'scatter':
+      return { inPlace: n.dest, rowScan: null, iterates: n.values[0]! };
+    default:
+      return n satisfies never;
   }
 }
 

@@ -7,12 +7,13 @@
 // function of the locals it uses, so its loop nest reads like the paper's listings.
 
 import { CompilerBug } from '../diagnostics/index.js';
+import { outputShapeOf, type OutputShape } from '../ir/rules.js';
 import { exprUses } from '../ir/walk.js';
 import type {
   Block, CombinatorNode, ControlNode, Expr, NodeId, Program, ScalarType, Stmt, Value, VarName,
 } from '../ir/types.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
-import { generateCluster } from './cluster.js';
+import { generateCluster, loopTraits } from './cluster.js';
 import {
   arr, assign, bin, call, comment, constDecl, exprStmt, forEachNode, id, index, letDecl, member, mul, num, un,
   type JsExpr, type JsStmt,
@@ -130,8 +131,9 @@ class ProgramGen {
   }
 
   private shapeInputsReady(n: CombinatorNode, env: Env): boolean {
-    if (n.kind === 'generate') return n.shape.every((e) => this.ready(e, env));
-    return this.shapeable(env, shapeSource(n));
+    const rule = outputShapeOf(n);
+    if (rule.kind === 'sizes') return rule.sizes.every((e) => this.ready(e, env));
+    return this.shapeable(env, shapeSource(n, rule));
   }
 
   private arrayRef(env: Env, name: VarName): ArrayRef {
@@ -302,18 +304,19 @@ class ProgramGen {
     state.shaped.add(n.id);
     const out = state.out;
     let dims: readonly JsExpr[];
-    if (n.kind === 'generate') {
-      const env1 = this.exprEnv(env, 'generate', n.span);
-      dims = n.shape.map((e, axis) => {
+    const rule = outputShapeOf(n);
+    if (rule.kind === 'sizes') {
+      const env1 = this.exprEnv(env, n.kind, n.span);
+      dims = rule.sizes.map((e, axis) => {
         const d = this.fresh('n');
         out.push(constDecl(d, compileExpr(e, env1)));
-        const site = this.tables.site({ kind: 'size', what: 'generate', detail: String(axis), span: e.span ?? n.span });
+        const site = this.tables.site({ kind: 'size', what: n.kind, detail: String(axis), span: e.span ?? n.span });
         out.push({ kind: 'if', test: bin('<', id(d), num(0)), then: [exprStmt(callHelper('size', [num(site), id(d)]))], else: [] });
         return id(d);
       });
     } else {
-      const like = this.arrayRef(env, shapeSource(n)).dims;
-      dims = n.kind === 'fold' ? like.slice(0, -1) : like;
+      const like = this.arrayRef(env, shapeSource(n, rule)).dims;
+      dims = rule.dropInnermost ? like.slice(0, -1) : like;
     }
     for (const o of n.outs) {
       env.vars.set(o.name, { kind: 'array', ref: { name: o.name, elem: o.elem, data: fusedAway, dims }, materialized: false });
@@ -340,25 +343,8 @@ class ProgramGen {
         out.push({ kind: 'if', test: differ, then: [exprStmt(callHelper('shapes', [num(site), arr(first), arr(dims)]))], else: [] });
       }
     };
-    switch (n.kind) {
-      case 'generate':
-        return;
-      case 'map':
-        return same(n.inputs, 'inputs');
-      case 'gather':
-        same(n.source, 'source components');
-        return same(n.indices, 'index arrays');
-      case 'scatter':
-        same([...n.index, ...n.values], 'index and value arrays');
-        return same(n.dest, 'destination components');
-      case 'fold':
-      case 'scanl':
-      case 'scanr':
-      case 'force':
-        return same(n.input, 'input components');
-      default:
-        return n satisfies never;
-    }
+    const rule = outputShapeOf(n);
+    if (rule.kind === 'like') for (const group of rule.agree) same(group.arrays, group.what);
   }
 
   /** The buffers of a node's outputs: fresh for manifest ones, none for fused-away ones. */
@@ -367,16 +353,17 @@ class ProgramGen {
     this.checkShapes(n, env, out);
     const dims = this.arrayRef(env, n.outs[0]!.name).dims;
     const size = dims.reduce<JsExpr>((a, d) => mul(a, d), num(1));
+    const inPlace = loopTraits(n).inPlace;
     n.outs.forEach((o, k) => {
       let data = fusedAway;
       let materialized = false;
-      if (n.kind === 'scatter') {
+      if (inPlace !== null) {
         // The scatter updates its destination in place: the IR makes it dest's last use. A
         // destination that came from outside this block (an input) is copied first.
-        const dest = this.lookup(env, n.dest[k]!);
-        if (dest.kind !== 'array' || !dest.materialized) throw bug(`scatter ${n.id}: its destination is not in memory`);
+        const dest = this.lookup(env, inPlace[k]!);
+        if (dest.kind !== 'array' || !dest.materialized) throw bug(`${n.kind} ${n.id}: its destination is not in memory`);
         data = dest.ref.data;
-        if (!(env.vars.has(n.dest[k]!) && this.producedInBlock.has(n.dest[k]!))) {
+        if (!(env.vars.has(inPlace[k]!) && this.producedInBlock.has(inPlace[k]!))) {
           this.allocations.push({ array: o.name, elem: o.elem });
           data = callHelper('copy', [num(this.allocations.length - 1), data]);
         }
@@ -458,32 +445,12 @@ class ProgramGen {
 }
 
 /**
- * The array whose extents a (non-generate) node's output takes, as graph/orderings.ts has it:
- * the other inputs must agree with it (`checkShapes`), but the extents need only this one.
+ * The array whose extents a node's output takes (its rule's `like`, as graph/orderings.ts has
+ * it): the other inputs must agree with it (`checkShapes`), but the extents need only this one.
  */
-function shapeSource(n: Exclude<CombinatorNode, { kind: 'generate' }>): VarName {
-  let like: VarName | undefined;
-  switch (n.kind) {
-    case 'map':
-      like = n.inputs[0];
-      break;
-    case 'gather':
-      like = n.indices[0];
-      break;
-    case 'scatter':
-      like = n.dest[0];
-      break;
-    case 'fold':
-    case 'scanl':
-    case 'scanr':
-    case 'force':
-      like = n.input[0];
-      break;
-    default:
-      return n satisfies never;
-  }
-  if (like === undefined) throw bug(`${n.kind} ${n.id} has no input to take its extents from`);
-  return like;
+function shapeSource(n: CombinatorNode, rule: Extract<OutputShape, { kind: 'like' }>): VarName {
+  if (rule.like === undefined) throw bug(`${n.kind} ${n.id} has no input to take its extents from`);
+  return rule.like;
 }
 
 function sameExpr(a: JsExpr, b: JsExpr): boolean {

@@ -7,6 +7,7 @@
 
 import type { Span } from '../diagnostics/index.js';
 import type { ScalarType } from '../ir/types.js';
+import { orderKey } from '../plan/types.js';
 
 export type SiteKind =
   /** An index out of range: `xs[i]` in element code, or a gather/scatter index. */
@@ -47,9 +48,7 @@ export interface CounterSlot {
 
 /** A stable text key for an order, for maps and test expectations: `0`, `1`, `g3`, `indexed`. */
 export function readOrderKey(order: ReadOrder): string {
-  if (order === 0 || order === 1) return String(order);
-  if (order === 'indexed' || order === 'unordered') return order;
-  return `g${order.gather}`;
+  return order === 'indexed' || order === 'unordered' ? order : orderKey(order);
 }
 
 /** Collects sites and slots while code is generated; frozen into arrays afterwards. */

@@ -21,7 +21,8 @@
 
 import { CompilerBug, userError, type SourceFile } from '../diagnostics/index.js';
 import type { Block, CombinatorNode, ControlNode, NodeId, ScalarType, Shape, Stmt, VarName } from '../ir/types.js';
-import { scalarIndexedArrays, stmtReads, type ReadRole } from '../ir/walk.js';
+import { fusionRule, readRuleOf, type NodeKind, type ReadRule } from '../ir/rules.js';
+import { scalarIndexedArrays, stmtReads } from '../ir/walk.js';
 import { orderingDependences, type Orderings } from './orderings.js';
 import { edgeWeightKey, elementCount, type CostWeights } from './weights.js';
 import type {
@@ -32,7 +33,6 @@ import type {
   GraphRead,
   GraphReadRole,
   InfusibleReason,
-  ReadOrderRule,
   StrictPrecedence,
 } from './types.js';
 
@@ -50,25 +50,18 @@ export interface GraphContext {
   readonly weights?: CostWeights;
 }
 
-const orderOfRole: { readonly [R in ReadRole]: ReadOrderRule } = {
-  'map-input': 'output',
-  'gather-indices': 'output',
-  'gather-source': 'label',
-  'fold-input': 'output',
-  'scanl-input': 'zero',
-  'scanr-input': 'one',
-  'scatter-index': 'output',
-  'scatter-values': 'output',
-  'scatter-dest': 'unordered',
-  'force-input': 'unordered',
-  'while-init': 'unordered',
-};
-
 function isControl(s: Stmt): s is ControlNode {
   return s.kind === 'if' || s.kind === 'while';
 }
 
 type GraphStmt = CombinatorNode | ControlNode;
+
+/** What a read in `role` by a node of `kind` implies; a role the kind's rule lacks is our bug. */
+function readRule(kind: NodeKind, role: GraphReadRole): ReadRule {
+  const rule = readRuleOf(kind, role);
+  if (rule === undefined) throw new CompilerBug('graph', `a ${kind} read in role ${role}, which its rule does not name`);
+  return rule;
+}
 
 /** Builds the dependence graph of `block`. Throws UserError E601/E602 for impossible scatters. */
 export function buildGraph(block: Block, context: GraphContext): DependenceGraph {
@@ -108,7 +101,7 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
       for (const o of outs) groupByName.set(o, group);
       producerOfGroup.set(group, s.id);
     }
-    const label = s.kind === 'gather' ? 2 + gatherCount++ : null;
+    const label = fusionRule(s.kind).labelled ? 2 + gatherCount++ : null;
     const elems = isControl(s) ? s.outs.filter((o) => o.kind === 'array').map((o) => o.elem) : s.outs.map((o) => o.elem);
     const dest = s.kind === 'scatter' ? s.dest : [];
     return { id: s.id, index, kind: s.kind, name: outs[0] ?? `${s.kind}#${s.id}`, outs, elems, dest, group, label, span: s.span };
@@ -171,7 +164,7 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     for (const a of indexed) add(a, control ? 'control' : 'indexed');
     if (control) for (const name of r.captured) add(name, 'control');
     for (const { group, role, arrays } of found.values()) {
-      const order: ReadOrderRule = role === 'indexed' || role === 'control' ? 'unordered' : orderOfRole[role];
+      const order = readRule(s.kind, role).order;
       reads.push({ consumer: s.id, group, role, order, arrays });
     }
   }
@@ -216,16 +209,12 @@ function buildEdges(
     if (p === undefined || c === undefined) throw new CompilerBug('graph', `edge ${key} names an unknown node`);
     const reasons = new Set<InfusibleReason>();
     for (const r of edgeReads) {
-      if (r.role === 'indexed') reasons.add('indexed');
-      if (r.role === 'force-input') reasons.add('force-input');
-      if (r.role === 'scatter-dest') reasons.add('scatter-dest');
-      if (r.role === 'control' || r.role === 'while-init') reasons.add('control-flow');
+      const why = readRule(c.kind, r.role).infusible;
+      if (why !== null) reasons.add(why);
     }
     const ordering = orderings.get(to)?.get(from);
     if (ordering !== undefined) reasons.add(ordering);
-    if (p.kind === 'force') reasons.add('force-output');
-    if (p.kind === 'scatter') reasons.add('scatter-output');
-    if (p.kind === 'if' || p.kind === 'while' || c.kind === 'if' || c.kind === 'while') reasons.add('control-flow');
+    for (const why of [fusionRule(p.kind).infusibleOutput, fusionRule(c.kind).infusibleInput]) if (why !== null) reasons.add(why);
     const weight = weights.edges?.[edgeWeightKey(p.name, c.name)] ?? 1;
     edges.push({ from, to, fusible: reasons.size === 0, reasons: [...reasons], reads: edgeReads, weight });
   }

@@ -28,6 +28,7 @@ import type {
   InfusibleReason,
   StrictPrecedence,
 } from './types.js';
+import { fusionRule, roleRule } from '../ir/rules.js';
 import { scalarTypes, type NodeId, type ScalarType } from '../ir/types.js';
 import type { BlockGraphs } from './program.js';
 import type { EntrySizes } from './sizes.js';
@@ -42,7 +43,6 @@ import {
   isControlKind,
   maxGraphBlockDepth,
   nodeKinds,
-  orderRuleOf,
   rolesOf,
 } from './jsonFormat.js';
 
@@ -324,8 +324,8 @@ function readEdges(ctx: ReadContext, v: Json, path: string, nodes: ReadonlyMap<s
         fail(where, 'E616', `${p}.role`, `unknown read role ${show(roleValue)}`, [`roles: ${graphReadRoles.join(', ')}, or \`order\` for an ordering without a read`]);
       }
       role = roleValue as GraphReadRole;
-      if (!rolesOf[consumer.kind].includes(role)) {
-        fail(where, 'E616', `${p}.role`, `a ${consumer.kind} does not read in role \`${role}\``, [`a ${consumer.kind} reads in: ${rolesOf[consumer.kind].join(', ')}`]);
+      if (!rolesOf(consumer.kind).includes(role)) {
+        fail(where, 'E616', `${p}.role`, `a ${consumer.kind} does not read in role \`${role}\``, [`a ${consumer.kind} reads in: ${rolesOf(consumer.kind).join(', ')}`]);
       }
       const available = producer?.outs ?? input!.components;
       arrays = o['arrays'] === undefined ? available : stringsAt(where, o['arrays'], `${p}.arrays`);
@@ -354,16 +354,13 @@ function producerName(e: EdgeInfo): string {
   return e.producer?.name ?? e.input!.name;
 }
 
-/** Why the roles and kinds make an edge infusible (the rules of src/graph/build.ts). */
+/** Why the roles and kinds make an edge infusible (the nodes' rules, as src/graph/build.ts reads them). */
 function impliedReasons(e: EdgeInfo): InfusibleReason[] {
   const out: InfusibleReason[] = [];
-  if (e.role === 'indexed') out.push('indexed');
-  if (e.role === 'force-input') out.push('force-input');
-  if (e.role === 'scatter-dest') out.push('scatter-dest');
-  if (e.role === 'control' || e.role === 'while-init') out.push('control-flow');
-  if (e.producer?.kind === 'force') out.push('force-output');
-  if (e.producer?.kind === 'scatter') out.push('scatter-output');
-  if ((e.producer !== null && isControlKind(e.producer.kind)) || isControlKind(e.consumer.kind)) out.push('control-flow');
+  const byRole = e.role === 'order' ? null : roleRule(e.role).infusible;
+  if (byRole !== null) out.push(byRole);
+  const byKinds = new Set([e.producer === null ? null : fusionRule(e.producer.kind).infusibleOutput, fusionRule(e.consumer.kind).infusibleInput]);
+  for (const reason of byKinds) if (reason !== null) out.push(reason);
   return out;
 }
 
@@ -496,7 +493,7 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     for (const a of e.arrays) {
       const group = sourceGroup(e, a);
       const existing = reads.findIndex((r) => r.consumer === e.consumer.id && r.group === group && r.role === role);
-      if (existing < 0) reads.push({ consumer: e.consumer.id, group, role, order: orderRuleOf[role], arrays: [a] });
+      if (existing < 0) reads.push({ consumer: e.consumer.id, group, role, order: roleRule(role).order, arrays: [a] });
       else if (!reads[existing]!.arrays.includes(a)) reads[existing] = { ...reads[existing]!, arrays: [...reads[existing]!.arrays, a] };
     }
   }
@@ -512,7 +509,7 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     // The arrays its destination edges carry (from one producer, checked above).
     dest: reads.filter((r) => r.consumer === n.id && r.role === 'scatter-dest').flatMap((r) => r.arrays),
     group: groupOfNode.get(n.id) ?? null,
-    label: n.kind === 'gather' ? 2 + gatherCount++ : null,
+    label: fusionRule(n.kind).labelled ? 2 + gatherCount++ : null,
     span: noSpan,
   }));
 

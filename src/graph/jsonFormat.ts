@@ -1,10 +1,10 @@
-// The JSON graph format, version 1 (docs/PLAN-FORMAT.md "JSON graph input"): its types, and
-// the tables that say what a read role implies (its order rule), which reasons exist, and which
-// roles each kind of node may read in. Shared by the reader (graphJson.ts) and the writer
-// (graphToJson.ts).
+// The JSON graph format, version 1 (docs/PLAN-FORMAT.md "JSON graph input"): its types and the
+// reasons it names. What a read role implies and which roles each kind of node may read in are
+// the nodes' rules (src/ir/rules.ts). Shared by the reader (fromJson.ts) and the writer
+// (toJson.ts).
 
-import type { GraphNodeKind, GraphReadRole, InfusibleReason, ReadOrderRule } from './types.js';
-import type { ControlNode, ScalarType } from '../ir/types.js';
+import type { GraphNodeKind, GraphReadRole, InfusibleReason } from './types.js';
+import type { ScalarType } from '../ir/types.js';
 
 export const graphJsonFormat = 'arrayfuse-graph';
 export const graphJsonVersion = 1;
@@ -84,15 +84,6 @@ export interface EdgeJson {
   readonly weight?: number;
 }
 
-/** The order rule each role fixes (the table of src/graph/build.ts and PLANNING.md). */
-export const orderRuleOf: { readonly [R in GraphReadRole]: ReadOrderRule } = {
-  'map-input': 'output', 'gather-indices': 'output', 'fold-input': 'output', 'scatter-index': 'output', 'scatter-values': 'output',
-  'gather-source': 'label', 'scanl-input': 'zero', 'scanr-input': 'one',
-  'scatter-dest': 'unordered', 'force-input': 'unordered', 'while-init': 'unordered', indexed: 'unordered', control: 'unordered',
-};
-
-export const graphReadRoles = Object.keys(orderRuleOf) as GraphReadRole[];
-
 /** Typed as a record so that a new reason fails to compile until the format names it. */
 export const infusibleReasonSet: { readonly [R in InfusibleReason]: true } = {
   indexed: true, 'force-input': true, 'force-output': true, 'scatter-dest': true, 'scatter-output': true, 'control-flow': true, shape: true,
@@ -100,22 +91,6 @@ export const infusibleReasonSet: { readonly [R in InfusibleReason]: true } = {
 
 export const infusibleReasons = Object.keys(infusibleReasonSet) as InfusibleReason[];
 
-/** The roles in which each kind of node may read (PLANNING.md's table). */
-export const rolesOf: { readonly [K in GraphNodeKind]: readonly GraphReadRole[] } = {
-  generate: ['indexed'],
-  map: ['map-input', 'indexed'],
-  gather: ['gather-indices', 'gather-source', 'indexed'],
-  scatter: ['scatter-dest', 'scatter-index', 'scatter-values', 'indexed'],
-  fold: ['fold-input', 'indexed'],
-  scanl: ['scanl-input', 'indexed'],
-  scanr: ['scanr-input', 'indexed'],
-  force: ['force-input', 'indexed'],
-  if: ['control'],
-  while: ['control', 'while-init'],
-};
-
-export const nodeKinds = Object.keys(rolesOf) as GraphNodeKind[];
-
-export function isControlKind(kind: GraphNodeKind): kind is ControlNode['kind'] {
-  return kind === 'if' || kind === 'while';
-}
+// What each role implies and in which roles each kind of node may read are the nodes' rules
+// (src/ir/rules.ts), which the reader checks a graph against.
+export { graphReadRoles, isControlKind, nodeKinds, rolesOf } from '../ir/rules.js';

@@ -10,6 +10,7 @@
 // Both become infusible edges (reason `control-flow`, resp. `shape`); neither is a read, so
 // they cost nothing.
 
+import { outputShapeOf } from '../ir/rules.js';
 import type { Block, Expr, NodeId, Stmt, VarName } from '../ir/types.js';
 import { exprUses, stmtReads } from '../ir/walk.js';
 import type { InfusibleReason } from './types.js';
@@ -48,28 +49,17 @@ function scalarClosures(block: Block): ReadonlyMap<VarName, ScalarClosure> {
   return closures;
 }
 
-/** The expressions that decide a combinator's output shape (not its contents). */
+/** The expressions that decide a combinator's output shape (not its contents), by its rule. */
 function shapeInputs(s: Stmt): { readonly exprs: readonly Expr[]; readonly like: VarName | null } {
   switch (s.kind) {
-    case 'generate':
-      return { exprs: s.shape, like: null };
-    case 'map':
-      return { exprs: [], like: s.inputs[0] ?? null };
-    case 'gather':
-      return { exprs: [], like: s.indices[0] ?? null };
-    case 'scatter':
-      return { exprs: [], like: s.dest[0] ?? null };
-    case 'fold':
-    case 'scanl':
-    case 'scanr':
-    case 'force':
-      return { exprs: [], like: s.input[0] ?? null };
     case 'scalar':
     case 'if':
     case 'while':
       return { exprs: [], like: null };
-    default:
-      return s satisfies never;
+    default: {
+      const rule = outputShapeOf(s);
+      return rule.kind === 'sizes' ? { exprs: rule.sizes, like: null } : { exprs: [], like: rule.like ?? null };
+    }
   }
 }
 

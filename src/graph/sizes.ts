@@ -5,6 +5,7 @@
 // it matters (docs/DESIGN.md).
 
 import { binary, cast, mathFn, unary } from '../ir/scalarOps.js';
+import { outputShapeOf } from '../ir/rules.js';
 import type { Block, Expr, Program, Shape, VarName } from '../ir/types.js';
 
 /** What the planner knows of the entry: array shapes and scalar values, by entry or component name. */
@@ -58,32 +59,17 @@ export function staticSizes(program: Program, entry: EntrySizes): ReadonlyMap<Va
           visit(s.cond);
           visit(s.body);
           continue;
-        case 'generate': {
-          const dims = s.shape.map(evalExpr);
-          shape = dims.every((d) => d !== undefined) ? (dims as number[]) : undefined;
-          break;
+        default: {
+          // A combinator: its output shape by its rule (src/ir/rules.ts).
+          const rule = outputShapeOf(s);
+          if (rule.kind === 'sizes') {
+            const dims = rule.sizes.map(evalExpr);
+            shape = dims.every((d) => d !== undefined) ? (dims as number[]) : undefined;
+          } else {
+            const input = from(rule.like);
+            shape = rule.dropInnermost ? input?.slice(0, -1) : input;
+          }
         }
-        case 'map':
-          shape = from(s.inputs[0]);
-          break;
-        case 'gather':
-          shape = from(s.indices[0]);
-          break;
-        case 'scatter':
-          shape = from(s.dest[0]);
-          break;
-        case 'fold': {
-          const input = from(s.input[0]);
-          shape = input?.slice(0, -1);
-          break;
-        }
-        case 'scanl':
-        case 'scanr':
-        case 'force':
-          shape = from(s.input[0]);
-          break;
-        default:
-          s satisfies never;
       }
       if (shape !== undefined) for (const o of s.outs) shapes.set(o.name, shape);
     }

@@ -11,32 +11,12 @@
 // from a Program (build.ts) and one read from JSON (fromJson.ts) are the same kind of value.
 
 import type { Span } from '../diagnostics/index.js';
-import type { CombinatorKind, ControlNode, NodeId, ScalarType, VarName } from '../ir/types.js';
-import type { ReadRole } from '../ir/walk.js';
+import type { ControlNode, NodeId, ScalarType, VarName } from '../ir/types.js';
+import type { GraphReadRole, InfusibleReason, NodeKind, ReadOrderRule } from '../ir/rules.js';
 
-/** A read role: a combinator input role, or an indexing / control-flow read. */
-export type GraphReadRole = ReadRole | 'indexed' | 'control';
-
-/**
- * How the order in which a read traverses its array follows from its consumer (PLANNING.md):
- * `output` — the consumer's output order (map, fold, gather indices, scatter index/values);
- * `zero` / `one` — fixed (scanl / scanr); `label` — the consumer gather's own label;
- * `unordered` — a random-access read that never shares a stream and never fuses.
- */
-export type ReadOrderRule = 'output' | 'zero' | 'one' | 'label' | 'unordered';
-
-/** Why an edge cannot be fused (for the plan explanation and the DOT output). */
-export type InfusibleReason =
-  | 'indexed'
-  | 'force-input'
-  | 'force-output'
-  | 'scatter-dest'
-  | 'scatter-output'
-  | 'control-flow'
-  /** The consumer needs a size known only once the producer has run (data-dependent shapes). */
-  | 'shape';
-
-export type GraphNodeKind = CombinatorKind | ControlNode['kind'];
+// What a role, a kind and a reason mean is the nodes' rules (src/ir/rules.ts).
+export type { GraphReadRole, InfusibleReason, ReadOrderRule } from '../ir/rules.js';
+export type GraphNodeKind = NodeKind;
 
 export interface GraphNode {
   readonly id: NodeId;

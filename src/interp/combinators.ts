@@ -26,7 +26,7 @@ import type {
   VarName,
 } from '../ir/types.js';
 import { type ArrayValue, sizeOf } from '../ir/values.js';
-import { combinatorInputs } from '../ir/walk.js';
+import { combinatorInputs, outputShapeOf } from '../ir/rules.js';
 import { type EvalEnv, evalScalarExpr, flatOffset, interpPass, lambdaApplier, shapeText } from './eval.js';
 import { earlier, type Fault, observe } from './poison.js';
 
@@ -57,8 +57,8 @@ function commonShape(
 }
 
 /** The sizes of a `generate`: each must be a non-negative integer (E404). */
-function generateShape(n: GenerateNode, env: EvalEnv): readonly number[] {
-  return n.shape.map((e, axis) => {
+function generateShape(sizes: readonly Expr[], env: EvalEnv): readonly number[] {
+  return sizes.map((e, axis) => {
     const { value: size, fault } = evalScalarExpr(e, env);
     observe(fault);
     if (!Number.isInteger(size) || size < 0) {
@@ -72,38 +72,23 @@ function generateShape(n: GenerateNode, env: EvalEnv): readonly number[] {
 }
 
 /**
- * The shape of a combinator's outputs (all components share it), from the shapes of its
- * inputs; throws E403 when inputs that must agree do not, E404 for a bad generate size.
+ * The shape of a combinator's outputs (all components share it), by its rule (src/ir/rules.ts)
+ * from the shapes of its inputs; throws E403 when inputs that must agree do not, E404 for a bad
+ * generate size.
  */
 export function combinatorOutputShape(
   n: CombinatorNode,
   shapeOf: (name: VarName) => readonly number[],
   env: EvalEnv,
 ): readonly number[] {
-  switch (n.kind) {
-    case 'generate':
-      return generateShape(n, env);
-    case 'map':
-      return commonShape(n.inputs, shapeOf, env, 'inputs');
-    case 'gather':
-      commonShape(n.source, shapeOf, env, 'source components');
-      return commonShape(n.indices, shapeOf, env, 'index arrays');
-    case 'scatter': {
-      commonShape([...n.index, ...n.values], shapeOf, env, 'index and value arrays');
-      return commonShape(n.dest, shapeOf, env, 'destination components');
-    }
-    case 'fold': {
-      const shape = commonShape(n.input, shapeOf, env, 'input components');
-      if (shape.length === 0) throw new CompilerBug(interpPass, 'fold of a rank-0 array');
-      return shape.slice(0, -1);
-    }
-    case 'scanl':
-    case 'scanr':
-    case 'force':
-      return commonShape(n.input, shapeOf, env, 'input components');
-    default:
-      return n satisfies never;
-  }
+  const rule = outputShapeOf(n);
+  if (rule.kind === 'sizes') return generateShape(rule.sizes, env);
+  for (const group of rule.agree) commonShape(group.arrays, shapeOf, env, group.what);
+  if (rule.like === undefined) throw new CompilerBug(interpPass, `${env.context}: no input to take the shape of`);
+  const shape = shapeOf(rule.like);
+  if (!rule.dropInnermost) return shape;
+  if (shape.length === 0) throw new CompilerBug(interpPass, `${n.kind} of a rank-0 array`);
+  return shape.slice(0, -1);
 }
 
 /** Calls `visit` with every multi-index of `shape` in row-major order, and its flat offset. */
@@ -168,7 +153,7 @@ function joinFaults(a: readonly (Fault | null)[], aLength: number, b: readonly (
 }
 
 function evalGenerate(n: GenerateNode, env: EvalEnv): ArrayValue[] {
-  const shape = generateShape(n, env);
+  const shape = generateShape(n.shape, env);
   const outs = outputs(n, shape, env);
   const fn = lambdaApplier(n.fn, env);
   forEachIndex(shape, (index, flat) => store(outs, flat, fn(index), fn.faults, env));

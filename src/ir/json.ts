@@ -139,7 +139,11 @@ const binaryOps: readonly BinaryOp[] = ['+', '-', '*', '/', '//', '%', '**', '==
 const unaryOps: readonly UnaryOp[] = ['neg', 'not'];
 const mathFns: readonly MathFn[] = ['sqrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil'];
 const exprKinds: readonly Expr['kind'][] = ['const', 'var', 'unary', 'binary', 'call', 'cast', 'select', 'index', 'dim'];
-const stmtKinds: readonly Stmt['kind'][] = ['scalar', 'generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force', 'if', 'while'];
+// A record, so that a new kind of statement fails to compile until the reader accepts it.
+const stmtKindSet: { readonly [K in Stmt['kind']]: true } = {
+  scalar: true, generate: true, map: true, gather: true, scatter: true, fold: true, scanl: true, scanr: true, force: true, if: true, while: true,
+};
+const stmtKinds = Object.keys(stmtKindSet) as readonly Stmt['kind'][];
 
 function constValue(r: Reader, j: unknown, path: string): number {
   if (typeof j === 'number') return j;

@@ -278,9 +278,12 @@ export type CombinatorNode =
 
 export type CombinatorKind = CombinatorNode['kind'];
 
-export const combinatorKinds: readonly CombinatorKind[] = [
-  'generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force',
-];
+/** A record, so that a new combinator fails to compile until it is listed (in IR order). */
+const combinatorKindSet: { readonly [K in CombinatorKind]: true } = {
+  generate: true, map: true, gather: true, scatter: true, fold: true, scanl: true, scanr: true, force: true,
+};
+
+export const combinatorKinds = Object.keys(combinatorKindSet) as readonly CombinatorKind[];
 
 /**
  * An array-level scalar binding (`n = size(xs)`, `s = zs!0`, `t = n * 2`). Not a graph node:

@@ -18,6 +18,7 @@ import type {
   Value,
   VarName,
 } from './types.js';
+import { combinatorInputs, type RoleRead } from './rules.js';
 
 /** What an expression, lambda or statement mentions, by kind of use. */
 export interface Uses {
@@ -95,25 +96,9 @@ export function lambdaUses(l: Lambda): Uses {
   return acc;
 }
 
-/** The role in which a combinator reads one of its array inputs (docs/PLANNING.md, "Reads"). */
-export type ReadRole =
-  | 'map-input'
-  | 'gather-indices'
-  | 'gather-source'
-  | 'scatter-dest'
-  | 'scatter-index'
-  | 'scatter-values'
-  | 'fold-input'
-  | 'scanl-input'
-  | 'scanr-input'
-  | 'force-input'
-  /** A `while`'s initial values (control flow: unordered). */
-  | 'while-init';
-
-export interface RoleRead {
-  readonly name: VarName;
-  readonly role: ReadRole;
-}
+// The roles a combinator reads in, and its inputs by role, are its rule (./rules.ts).
+export type { ReadRole, RoleRead } from './rules.js';
+export { combinatorInputs } from './rules.js';
 
 /** Everything one statement reads: its ordered inputs by role, plus the uses of its expressions. */
 export interface StmtReads extends Uses {
@@ -123,31 +108,6 @@ export interface StmtReads extends Uses {
   readonly captured: ReadonlySet<VarName>;
   /** For `if`/`while`: names its blocks take from outside only to ask their shape (`dim`). */
   readonly capturedDims: ReadonlySet<VarName>;
-}
-
-/** The array inputs of a combinator, by role, in the order the node lists them. */
-export function combinatorInputs(n: CombinatorNode): readonly RoleRead[] {
-  const as = (names: readonly VarName[], role: ReadRole): RoleRead[] => names.map((name) => ({ name, role }));
-  switch (n.kind) {
-    case 'generate':
-      return [];
-    case 'map':
-      return as(n.inputs, 'map-input');
-    case 'gather':
-      return [...as(n.indices, 'gather-indices'), ...as(n.source, 'gather-source')];
-    case 'scatter':
-      return [...as(n.dest, 'scatter-dest'), ...as(n.index, 'scatter-index'), ...as(n.values, 'scatter-values')];
-    case 'fold':
-      return as(n.input, 'fold-input');
-    case 'scanl':
-      return as(n.input, 'scanl-input');
-    case 'scanr':
-      return as(n.input, 'scanr-input');
-    case 'force':
-      return as(n.input, 'force-input');
-    default:
-      return n satisfies never;
-  }
 }
 
 /** The expressions and lambdas a combinator evaluates (not its array inputs). */

@@ -18,6 +18,7 @@
 
 import type { DependenceGraph } from '../graph/types.js';
 import { CompilerBug } from '../diagnostics/index.js';
+import { fusionRule } from '../ir/rules.js';
 import { readOrderValue, type Assignment } from './clusters.js';
 import { stronglyConnectedComponents, unionFind, type CompactSuccessors } from '../util/graphs.js';
 
@@ -95,8 +96,9 @@ function closeFused(ctx: FeasibilityContext, fusedEdges: ReadonlySet<number>): A
     const ord = unionFind(n + g + 2);
     const constant = (value: number): number => n + value;
     for (const node of graph.nodes) {
-      if (node.kind === 'scanl') ord.union(node.index, constant(0));
-      if (node.kind === 'scanr') ord.union(node.index, constant(1));
+      const domain = fusionRule(node.kind).outputOrder;
+      if (domain === 'zero') ord.union(node.index, constant(0));
+      if (domain === 'one') ord.union(node.index, constant(1));
     }
     fused.forEach((isFused, k) => {
       if (!isFused) return;
@@ -118,7 +120,7 @@ function closeFused(ctx: FeasibilityContext, fusedEdges: ReadonlySet<number>): A
     for (const node of graph.nodes) {
       if (node.group === null || order[node.index]! <= 1) continue;
       const out = outEdges[node.index]!;
-      if (results.has(node.group) || out.length === 0 || node.kind === 'scatter' || node.kind === 'force') return null;
+      if (results.has(node.group) || out.length === 0 || fusionRule(node.kind).outputOrder !== 'any') return null;
       for (const k of out) {
         if (fused[k]) continue;
         if (!graph.edges[k]!.fusible) return null;

@@ -7,13 +7,8 @@ import type { DependenceGraph } from '../graph/types.js';
 import type { CostSpec } from './cost.js';
 import { groupWeight } from '../graph/weights.js';
 import { gatherFactor } from './ilp/model.js';
-import type { BlockPlan, Order } from './types.js';
+import { orderKey, type BlockPlan } from './types.js';
 import type { NodeId } from '../ir/types.js';
-
-function orderKey(o: Order | undefined): string {
-  if (o === undefined) return '?';
-  return typeof o === 'number' ? String(o) : `g${o.gather}`;
-}
 
 /** Cost of one block's plan (nested blocks not included). */
 export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: CostSpec): number {
@@ -48,8 +43,9 @@ export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: Cos
             }
             if (group.producer !== null && sameCluster(group.producer, r.consumer)) continue;
             const consumer = graph.nodes.find((n) => n.id === r.consumer)!;
+            const own = plan.orders[r.consumer];
             const o =
-              r.order === 'output' ? orderKey(plan.orders[r.consumer]) : r.order === 'zero' ? '0' : r.order === 'one' ? '1' : `g${consumer.id}`;
+              r.order === 'output' ? (own === undefined ? '?' : orderKey(own)) : r.order === 'zero' ? '0' : r.order === 'one' ? '1' : `g${consumer.id}`;
             keys.add(`o/${clusterOf.get(r.consumer)}/${o}`);
           }
           total += t.coefficient * groupWeight(group, t.byteWeighted) * keys.size;

@@ -14,6 +14,14 @@ import type { NodeId, VarName } from '../ir/types.js';
  */
 export type Order = 0 | 1 | { readonly gather: NodeId };
 
+/**
+ * A stable text key for an order, for maps and comparisons (planner, code generator, counters):
+ * `0`, `1`, `g<gather id>`. The checker keeps its own wording (src/check/reads.ts).
+ */
+export function orderKey(o: Order): string {
+  return typeof o === 'number' ? String(o) : `g${o.gather}`;
+}
+
 export type Strategy = 'ilp' | 'greedy-down' | 'greedy-up' | 'none';
 
 export interface Cluster {

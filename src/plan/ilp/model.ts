@@ -38,6 +38,7 @@ import type { CostSpec } from '../cost.js';
 import type { ArrayGroup, DependenceGraph, GraphNode, GraphRead } from '../../graph/types.js';
 import { groupWeight } from '../../graph/weights.js';
 import { CompilerBug } from '../../diagnostics/index.js';
+import { fusionRule } from '../../ir/rules.js';
 import { blockStructure, type BlockStructure } from './structure.js';
 import { addBit, emptyWords, hasBit, unionInto } from '../../util/bitset.js';
 export interface Column {
@@ -101,7 +102,7 @@ export interface IlpModel {
  * components of a source share one shape).
  */
 export function gatherFactor(graph: DependenceGraph, gather: GraphNode): number | null {
-  if (gather.kind !== 'gather' || gather.group === null) return null;
+  if (!fusionRule(gather.kind).labelled || gather.group === null) return null;
   const out = graph.groups[gather.group]!.size;
   const sourceSizes = graph.reads
     .filter((r) => r.consumer === gather.id && r.order === 'label')

@@ -23,6 +23,7 @@ import type { DependenceGraph, GraphNode } from '../../graph/types.js';
 import { CompilerBug } from '../../diagnostics/index.js';
 import { addBit, bitSetOf, emptyWords, popCount, unionInto, type BitSet } from '../../util/bitset.js';
 import { topologicalOrder } from '../../util/graphs.js';
+import { fusionRule, type OutputOrderDomain } from '../../ir/rules.js';
 
 /** A set of node indices as a bit set (n bits). */
 export type NodeSet = BitSet;
@@ -79,6 +80,23 @@ function arcOrder(out: readonly (readonly Arc[])[]): number[] {
   return topo;
 }
 
+/** The bounds of a node's order variable: its output-order domain, and the labels it may carry. */
+function orderBounds(domain: OutputOrderDomain, labels: ReadonlySet<number>): readonly [number, number] {
+  switch (domain) {
+    case 'zero':
+    case 'none':
+      return [0, 0];
+    case 'one':
+      return [1, 1];
+    case 'linear':
+      return [0, 1];
+    case 'any':
+      return [0, Math.max(1, ...labels)];
+    default:
+      return domain satisfies never;
+  }
+}
+
 /** The labels a node's order may take beyond 0 and 1 (see the header), per node index. */
 function possibleLabels(graph: DependenceGraph, topo: readonly number[], neverFused: readonly boolean[]): readonly (ReadonlySet<number>)[] {
   const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
@@ -90,7 +108,7 @@ function possibleLabels(graph: DependenceGraph, topo: readonly number[], neverFu
     if (neverFused[k]) unfusedOut[idx.get(e.from)!] = true;
   });
   const labels: Set<number>[] = graph.nodes.map(() => new Set());
-  const free = (node: GraphNode): boolean => node.kind !== 'scanl' && node.kind !== 'scanr' && node.kind !== 'scatter' && node.kind !== 'force';
+  const free = (node: GraphNode): boolean => fusionRule(node.kind).outputOrder === 'any';
   for (const i of [...topo].reverse()) {
     const node = graph.nodes[i]!;
     const out = outEdges[i]!;
@@ -178,7 +196,7 @@ function structureWith(graph: DependenceGraph, neverFused: readonly boolean[]): 
   const orderUpper: number[] = [];
   for (const node of graph.nodes) {
     const [lo, hi] =
-      node.group === null ? [0, 0] : node.kind === 'scanl' ? [0, 0] : node.kind === 'scanr' ? [1, 1] : [0, Math.max(1, ...labels[node.index]!)];
+      node.group === null ? [0, 0] : orderBounds(fusionRule(node.kind).outputOrder, labels[node.index]!);
     orderLower.push(lo);
     orderUpper.push(hi);
   }
