@@ -5,48 +5,12 @@
 //    CostSpec data types (src/plan/types.ts, src/plan/cost.ts), the shared facts about values
 //    (src/graph/orderings.ts, src/graph/sizes.ts) and the graph JSON format's types
 //    (src/graph/jsonFormat.ts) — no strategy, no ILP, no graph builder or reader.
-// Specifiers are read from the text (static imports and re-exports, `import type`, dynamic
-// `import('…')`) and resolved against the importing file.
+// Specifiers come from test/util/sources.ts and are resolved against the importing file.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, posix, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Every .ts file under a folder of the repository, as repository-relative posix paths. */
-function tsFiles(folder: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-      const path = posix.join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) out.push(path);
-    }
-  };
-  walk(folder);
-  return out.sort();
-}
-
-/** The module specifiers a TypeScript source imports or re-exports. */
-function importSpecifiers(text: string): string[] {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  const out: string[] = [];
-  const patterns = [
-    /\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g,
-    /\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\})\s+from\s+['"]([^'"]+)['"]/g,
-    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ];
-  for (const pattern of patterns) for (const m of code.matchAll(pattern)) out.push(m[1]!);
-  return out;
-}
-
-/** A specifier as a repository path (`src/ir/types.ts`), or the bare specifier for a package. */
-function resolveSpecifier(file: string, specifier: string): string {
-  if (!specifier.startsWith('.')) return specifier;
-  return posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.js$/, '.ts');
-}
+import { importSpecifiers, repoRoot as root, resolveSpecifier, sourceFiles as tsFiles } from '../util/sources.js';
 
 const checkerMayImport: readonly ((target: string) => boolean)[] = [
   (t) => t.startsWith('src/check/'),

@@ -3,14 +3,11 @@
 // src/runtime/io/files.ts (value files and directories; the .npy and JSON encodings it uses
 // are pure, on bytes and strings). The browser bundle test checks the result from the outside.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { importSpecifiers as importsOf, repoRoot as root, sourceFiles } from '../util/sources.js';
 
 /** Where Node built-ins may be imported: the CLI, and the one Node I/O module. */
 function mayImportNode(file: string): boolean {
@@ -21,19 +18,6 @@ function isNodeBuiltin(specifier: string): boolean {
   return specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
 }
 
-/** Every module specifier a source text imports, re-exports or `import()`s. */
-function importsOf(text: string): string[] {
-  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
-    return /\.ts$/.test(e.name) ? [relative(root, path)] : [];
-  });
-}
-
 /** `file: specifier` for every Node built-in imported where it may not be. */
 function misplacedNodeImports(files: readonly string[], read: (file: string) => string): string[] {
   return files.filter((f) => !mayImportNode(f)).flatMap((f) => importsOf(read(f)).filter(isNodeBuiltin).map((s) => `${f}: ${s}`));
@@ -41,7 +25,7 @@ function misplacedNodeImports(files: readonly string[], read: (file: string) => 
 
 describe('Node built-ins', () => {
   it('are imported only by src/cli and src/runtime/io/files.ts', () => {
-    const files = sourceFiles(join(root, 'src'));
+    const files = sourceFiles('src');
     expect(files).toContain('src/index.ts');
     expect(misplacedNodeImports(files, (f) => readFileSync(join(root, f), 'utf8'))).toEqual([]);
   });
