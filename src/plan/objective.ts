@@ -1,7 +1,7 @@
 // The cost of a finished BlockPlan under a CostSpec, computed from the graph (PLANNING.md
 // "Cost functions"). Every strategy reports this number as its objective; for the ILP it must
 // equal the solver's objective when the solver proves optimality (checked in plan/index.ts),
-// and the independent evaluator (src/plan/evaluate.ts) must agree with it (checked in tests).
+// and the independent evaluator (src/check/evaluate.ts) must agree with it (checked in tests).
 
 import type { DependenceGraph } from '../graph/types.js';
 import type { CostSpec } from './cost.js';

@@ -1,4 +1,4 @@
-// The JSON graph format (src/plan/graphJson.ts, docs/PLAN-FORMAT.md): a hand-written graph plans
+// The JSON graph format (src/graph/fromJson.ts, docs/PLAN-FORMAT.md): a hand-written graph plans
 // like the program it describes; program → graph JSON → planGraph gives the same graph and the
 // same objective as plan(program), on the examples and on random programs with control flow;
 // weights and sizes in the JSON and in the options count; every malformed graph is one
