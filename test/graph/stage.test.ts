@@ -85,7 +85,7 @@ describe('a scalar output of an `if`/`while` is no array', () => {
   const file = new SourceFile('twoLoops.fuse', source);
   const program = lowerModule(parseModule(file), file);
 
-  it('it only orders the loops: no group, an edge without arrays, and the JSON reads back', () => {
+  it('it only orders the loops: no group of it, the edge between them carries only ys, and the JSON reads back', () => {
     const graphs = programGraphs(program);
     const [first, second] = graphs.graph.nodes;
     expect(graphs.graph.groups.flatMap((g) => g.names).filter((n) => n.startsWith('it'))).toEqual([]);
