@@ -70,9 +70,14 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
   // Arrays in scope and their element types; groups are created lazily for sources.
   const elemOf = new Map<VarName, ScalarType>(context.outerArrays);
   for (const p of block.params) if (p.kind === 'array') elemOf.set(p.name, p.elem);
+  // A control-flow node's scalar outputs are not arrays: a use of one (a `while`'s counter
+  // carried into a later loop) only orders the two nodes (orderings.ts), it is no array read.
   for (const s of stmts) {
-    if (isControl(s)) for (const o of s.outs) if (o.kind === 'array') elemOf.set(o.name, o.elem);
-    else for (const o of s.outs) elemOf.set(o.name, o.elem);
+    if (isControl(s)) {
+      for (const o of s.outs) if (o.kind === 'array') elemOf.set(o.name, o.elem);
+    } else {
+      for (const o of s.outs) elemOf.set(o.name, o.elem);
+    }
   }
 
   // Every component of a group has one shape; the first whose shape is known gives its size.

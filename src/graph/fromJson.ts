@@ -432,11 +432,11 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
   };
 
   // Scatter destinations first: they give precedences, which the node order must respect. They
-  // act on array groups (a combinator's outputs, an input, one output of a control-flow node).
-  const groupKey = (e: EdgeInfo, array: string): string =>
-    e.input !== null ? `input ${e.input.name}` : isControlKind(e.producer!.kind) ? `array ${array}` : `node ${e.producer!.name}`;
+  // act per array, not per group (PLANNING.md rule 3, as build.ts): a scatter into one component
+  // of a tuple leaves the others alone, so their readers are not ordered by it and another
+  // scatter may update them. Array names are unique in a block (E614), so a name is the key.
   const destOf = new Map<NodeId, EdgeInfo>();
-  const scatterOfGroup = new Map<string, EdgeInfo>();
+  const scatterOfArray = new Map<string, EdgeInfo>();
   for (const e of edges) {
     if (e.role !== 'scatter-dest') continue;
     const previous = destOf.get(e.consumer.id);
@@ -446,13 +446,15 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     destOf.set(e.consumer.id, e);
   }
   for (const n of nodes) if (n.kind === 'scatter' && !destOf.has(n.id)) fail(where, 'E621', n.path, `the scatter \`${n.name}\` has no destination (an edge to it in role \`scatter-dest\`)`);
-  for (const e of destOf.values()) {
+  // Every destination edge (a scatter may split its destination's arrays over several).
+  for (const e of edges) {
+    if (e.role !== 'scatter-dest') continue;
     for (const a of e.arrays) {
-      const other = scatterOfGroup.get(groupKey(e, a));
+      const other = scatterOfArray.get(a);
       if (other !== undefined && other.consumer.id !== e.consumer.id) {
         fail(where, 'E622', e.path, `\`${a}\` is the destination of two scatters, \`${other.consumer.name}\` and \`${e.consumer.name}\`; a scatter updates its destination in place, so only one may`);
       }
-      scatterOfGroup.set(groupKey(e, a), e);
+      scatterOfArray.set(a, e);
     }
   }
 
@@ -461,7 +463,7 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
   for (const e of edges) if (e.producer !== null) arcs.push([e.producer.id, e.consumer.id]);
   const precedences: StrictPrecedence[] = [];
   for (const e of edges) {
-    const scatters = new Set(e.arrays.map((a) => scatterOfGroup.get(groupKey(e, a))).filter((s) => s !== undefined && s.consumer.id !== e.consumer.id).map((s) => s!.consumer.id));
+    const scatters = new Set(e.arrays.map((a) => scatterOfArray.get(a)).filter((s) => s !== undefined && s.consumer.id !== e.consumer.id).map((s) => s!.consumer.id));
     for (const s of scatters) {
       if (!precedences.some((p) => p.before === e.consumer.id && p.scatter === s)) precedences.push({ before: e.consumer.id, scatter: s });
       arcs.push([e.consumer.id, s]);

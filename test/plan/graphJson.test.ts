@@ -20,6 +20,10 @@ import { programGraphs, type BlockGraphs } from '../../src/graph/program.js';
 import { renderPlanDot, renderPlanJson, renderPlanText } from '../../src/report/render.js';
 import { parseModule } from '../../src/syntax/index.js';
 import { arbitraryCase } from '../util/index.js';
+import { lowerText } from '../lower/helpers.js';
+import { evaluateGraphPlan } from '../../src/check/evaluate.js';
+import { formatViolation, validateGraphPlan } from '../../src/check/validate.js';
+import { parseCost } from '../../src/plan/cost.js';
 import { arr, arrayParam, bin, block, cast, i32, lam, nodes, program as buildProgram, scalarParam, scalarStmt, scalarValue, v } from '../ir/builders.js';
 
 const solver = createSolverLoader();
@@ -85,6 +89,32 @@ function broken(edit: (g: Record<string, any>) => void): unknown {
   const g = structuredClone(simple1) as Record<string, any>;
   edit(g);
   return g;
+}
+
+/** `ab` makes the tuple (p0, p1); `u0` scatters into p0, `u1` into `dest1`; `reader` reads p0. */
+function twoScatters(dest1: readonly string[]): GraphJson {
+  return {
+    format: 'arrayfuse-graph',
+    version: 1,
+    inputs: [{ name: 'xs' }, { name: 'is', elems: ['i32'] }],
+    nodes: [
+      { name: 'ab', kind: 'map', outs: ['p0', 'p1'] },
+      { name: 'reader', kind: 'map' },
+      { name: 'u0', kind: 'scatter' },
+      { name: 'u1', kind: 'scatter' },
+    ],
+    edges: [
+      { from: 'xs', to: 'ab', role: 'map-input' },
+      { from: 'ab', to: 'reader', role: 'map-input', arrays: ['p0'] },
+      { from: 'ab', to: 'u0', role: 'scatter-dest', arrays: ['p0'] },
+      { from: 'is', to: 'u0', role: 'scatter-index' },
+      { from: 'xs', to: 'u0', role: 'scatter-values' },
+      { from: 'ab', to: 'u1', role: 'scatter-dest', arrays: [...dest1] },
+      { from: 'is', to: 'u1', role: 'scatter-index' },
+      { from: 'xs', to: 'u1', role: 'scatter-values' },
+    ],
+    results: ['reader', 'u0', 'u1'],
+  };
 }
 
 describe('planGraph on hand-written graphs', () => {
@@ -175,23 +205,43 @@ describe('planGraph on hand-written graphs', () => {
     expect(p.root.clusters.flatMap((c) => c.manifest).sort()).toEqual(['bs', 'cs', 'result']);
   });
 
-  it('a scatter on one component of an input of tuples runs after every other reader of that input', () => {
+  it('a scatter on one component of an input of tuples orders the readers of that component only', () => {
+    // Per array (PLANNING.md rule 3): `up` updates p0 in place; p1 is another array.
     const g: GraphJson = {
       format: 'arrayfuse-graph',
       version: 1,
       inputs: [{ name: 'ps', components: ['p0', 'p1'] }, { name: 'is', elems: ['i32'] }],
-      nodes: [{ name: 'up', kind: 'scatter' }, { name: 'reader', kind: 'map' }],
+      nodes: [{ name: 'up', kind: 'scatter' }, { name: 'other', kind: 'map' }, { name: 'same', kind: 'map' }],
       edges: [
         { from: 'ps', to: 'up', role: 'scatter-dest', arrays: ['p0'] },
         { from: 'is', to: 'up', role: 'scatter-index' },
         { from: 'is', to: 'up', role: 'scatter-values' },
-        { from: 'ps', to: 'reader', role: 'map-input', arrays: ['p1'] },
+        { from: 'ps', to: 'other', role: 'map-input', arrays: ['p1'] },
+        { from: 'ps', to: 'same', role: 'map-input', arrays: ['p0'] },
       ],
-      results: ['up', 'reader'],
+      results: ['up', 'other', 'same'],
     };
     const { graph } = parseGraphJson(g);
-    expect(graph.nodes.map((n) => n.name)).toEqual(['reader', 'up']);
-    expect(graph.precedences).toEqual([{ before: 1, scatter: 0 }]);
+    expect(graph.nodes.map((n) => n.name)).toEqual(['other', 'same', 'up']);
+    expect(graph.precedences).toEqual([{ before: 2, scatter: 0 }]);
+  });
+
+  it('scatters into two components of one tuple-producing node plan, and the plan is valid (per array)', async () => {
+    const g = twoScatters(['p1']);
+    const graphs = parseGraphJson(g);
+    expect(graphs.graph.nodes.filter((n) => n.kind === 'scatter').map((n) => `${n.name}:${n.dest.join(',')}`)).toEqual(['u0:p0', 'u1:p1']);
+    // `reader` reads p0, which u0 updates: it alone runs before a scatter.
+    const id = (name: string): number => graphs.graph.nodes.find((n) => n.name === name)!.id;
+    expect(graphs.graph.precedences).toEqual([{ before: id('reader'), scatter: id('u0') }]);
+    for (const strategy of ['ilp', 'greedy-down', 'greedy-up', 'none'] as const) {
+      const p = await planGraph(g, { solver, strategy, cost: 'reads+writes' });
+      expect(validateGraphPlan(g, p).map(formatViolation), strategy).toEqual([]);
+      expect(evaluateGraphPlan(g, p, parseCost('reads+writes')).total, strategy).toBe(p.stats.objective);
+    }
+  });
+
+  it('two scatters into one component of a tuple are E622, naming that component and both scatters', () => {
+    expect(() => parseGraphJson(twoScatters(['p0']))).toThrow('$.edges[5]: `p0` is the destination of two scatters, `u0` and `u1`');
   });
 
   it('an `order` edge orders two nodes without a read, and is never fused', async () => {
@@ -292,6 +342,23 @@ describe('round trip: program → graph JSON → planGraph', () => {
     expect(summary(parseGraphJson(json))).toEqual(summary(graphs));
     for (const cost of ['clusters', 'everything']) {
       expect((await planGraph(json, { solver, cost })).stats.objective).toBe((await plan(program, { solver, cost })).stats.objective);
+    }
+  });
+
+  it.each([
+    ['two scatters into the two components of one map', 'def main(xs: f64[n], is: i32[m]):\n  a, b = map(lam x: (x, x + 1.0), xs)\n  r = scatter(+, a, zip(is, xs))\n  q = scatter(+, b, zip(is, xs))\n  return r, q\n'],
+    ['a scatter into one component, a reader of the other', 'def main(xs: f64[n], is: i32[m]):\n  a, b = map(lam x: (x, x + 1.0), xs)\n  r = scatter(+, a, zip(is, xs))\n  return map(lam x: x + 2.0, b), r\n'],
+    ['a reader of the scatter\'s result and of the other component', 'def main(xs: f64[n], is: i32[m]):\n  a, b = map(lam x: (x, x + 1.0), xs)\n  r = scatter(+, a, zip(is, xs))\n  return map(lam x, y: x + y, zip(r, b))\n'],
+  ])('scatter precedences are per array on both entries: %s', async (_, source) => {
+    const program = lowerText(source);
+    const graphs = programGraphs(program);
+    const json = graphToJson(graphs);
+    expect(summary(parseGraphJson(json))).toEqual(summary(graphs));
+    for (const cost of ['reads+writes', 'everything']) {
+      for (const strategy of ['ilp', 'greedy-down'] as const) {
+        const direct = await plan(program, { solver, cost, strategy });
+        expect((await planGraph(json, { solver, cost, strategy })).stats.objective, `${strategy}, ${cost}`).toBe(direct.stats.objective);
+      }
     }
   });
 
