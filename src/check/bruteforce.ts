@@ -24,7 +24,8 @@ import type { NodeId, Program } from '../ir/types.js';
 import type { CostSpec } from '../plan/cost.js';
 import { combine, evaluateBlock, evaluationContext, graphEvaluationContext, type EvaluateOptions, type EvaluationContext } from './evaluate.js';
 import { jsonBlockGraph } from './jsonGraph.js';
-import { isControlKind, programGraph, readOrderOf, sameOrder, scatterDestinations, type BlockGraph, type GraphNode } from './reads.js';
+import { factsOf, freeOrders, inPlaceDestinations, updatesInPlace } from './kinds.js';
+import { isControlKind, programGraph, readOrderOf, sameOrder, type BlockGraph, type GraphNode } from './reads.js';
 import type { BlockPlan, Cluster, Order } from '../plan/types.js';
 import { formatViolation, validateBlock, type PlanViolation } from './validate.js';
 
@@ -185,7 +186,7 @@ function* clusterChoices(g: BlockGraph, members: readonly GraphNode[], clusterOf
     const fusedConsumer = g.edges.some((e) => e.producer === node.id && clusterOfId.get(e.consumer) === clusterOfId.get(node.id));
     if (fusedConsumer) continue;
     free.push(node.id);
-    options.push(node.kind === 'scanl' ? [0] : node.kind === 'scanr' ? [1] : [0, 1]);
+    options.push(freeOrders(factsOf(node.kind)?.outputOrders ?? 'any'));
   }
   const total = options.reduce((p, c) => p * c.length, 1);
   for (let k = 0; k < total; k++) {
@@ -273,8 +274,8 @@ function clusterSequence(g: BlockGraph, clusterOfId: ReadonlyMap<NodeId, number>
     if (a !== b) succ[a]!.add(b);
   }
   for (const node of g.nodes) {
-    if (node.kind !== 'scatter') continue;
-    const dest = scatterDestinations(node);
+    if (!updatesInPlace(node.kind)) continue;
+    const dest = inPlaceDestinations(node);
     for (const other of g.nodes) {
       if (other.id === node.id || !other.reads.some((r) => dest.includes(r.name))) continue;
       // Same cluster is invalid (rule 3); a self-loop makes the partition be rejected here.

@@ -14,7 +14,8 @@ import type { GraphJson } from '../graph/jsonFormat.js';
 import type { NodeId, Program, VarName } from '../ir/types.js';
 import { jsonBlockGraph } from './jsonGraph.js';
 import { type CostSpec, type CostTerm, type CostWeights } from '../plan/cost.js';
-import { isControlKind, orderKey, programGraph, readOrderOf, scatterDestinations, type BlockGraph, type GraphNode, type Group } from './reads.js';
+import { factsOf, inPlaceDestinations, updatesInPlace } from './kinds.js';
+import { isControlKind, orderKey, programGraph, readOrderOf, type BlockGraph, type GraphNode, type Group } from './reads.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
 
 export interface EvaluateOptions {
@@ -141,8 +142,8 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
     for (const producer of producers.keys()) if (cl(producer) !== cl(consumer)) succ[cl(producer)]!.add(cl(consumer));
   }
   for (const n of g.nodes) {
-    if (n.kind !== 'scatter') continue;
-    const dest = scatterDestinations(n);
+    if (!updatesInPlace(n.kind)) continue;
+    const dest = inPlaceDestinations(n);
     for (const other of g.nodes) {
       if (other.id !== n.id && other.reads.some((r) => dest.includes(r.name)) && cl(other.id) !== cl(n.id)) {
         succ[cl(other.id)]!.add(cl(n.id));
@@ -243,7 +244,7 @@ function addInto(acc: RawTerms, x: RawTerms): void {
  * is unknown. The source's size is its first component whose size is known.
  */
 function growthFactor(g: BlockGraph, gather: GraphNode | undefined, ctx: EvaluationContext): number | null {
-  if (gather === undefined || gather.kind !== 'gather') return null;
+  if (gather === undefined || factsOf(gather.kind)?.labelled !== true) return null;
   const elementsOf = (name: VarName): number | undefined => {
     const group = g.groupOf.get(name);
     return group === undefined ? undefined : ctx.elementsOf(name, group);

@@ -43,6 +43,7 @@ import {
   type ReadOrder,
   type ReadRole,
 } from './reads.js';
+import { factsOf } from './kinds.js';
 
 /** A role in which a JSON edge reads (every role of the format but `order`). */
 type JsonReadRole = Exclude<EdgeJson['role'], 'order'>;
@@ -116,8 +117,8 @@ function pairInfusibility(
 ): string | null {
   if (isControlKind(producer.kind)) return `the producer ${producer.label} is control flow`;
   if (isControlKind(consumer.kind)) return `the consumer ${consumer.label} is control flow`;
-  if (producer.kind === 'force') return 'the producer is a force';
-  if (producer.kind === 'scatter') return 'the producer is a scatter (its result is written in no order)';
+  const unstreamed = factsOf(producer.kind)?.unstreamedOutput ?? null;
+  if (unstreamed !== null) return unstreamed;
   for (const r of reads) {
     const why = readInfusibility(r);
     if (why !== null) return why;
@@ -311,8 +312,9 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
     if (producer !== undefined) arcs.push([producer.id, nodeByName.get(e.to)!.id]);
   }
   for (const s of jsonNodes) {
-    if (s.kind !== 'scatter') continue;
-    const dest = new Set(readsOf.get(s.id)!.filter((r) => r.role === 'scatter-dest').map((r) => r.name));
+    const role = factsOf(s.kind)?.updatesInPlace ?? null;
+    if (role === null) continue;
+    const dest = new Set(readsOf.get(s.id)!.filter((r) => r.role === role).map((r) => r.name));
     for (const other of jsonNodes) {
       if (other.id !== s.id && readsOf.get(other.id)!.some((r) => dest.has(r.name))) arcs.push([other.id, s.id]);
     }

@@ -32,6 +32,7 @@ import type {
   VarName,
 } from '../ir/types.js';
 import type { Order } from '../plan/types.js';
+import { kindFacts } from './kinds.js';
 
 /**
  * The role in which a node reads an array (PLANNING.md's table). The IR's reads use
@@ -153,11 +154,6 @@ export interface BlockGraph {
 
 export function isControlKind(kind: NodeKind): kind is ControlNode['kind'] {
   return kind === 'if' || kind === 'while';
-}
-
-/** The arrays a scatter node updates in place (its `scatter-dest` reads). */
-export function scatterDestinations(n: GraphNode): VarName[] {
-  return n.reads.filter((r) => r.role === 'scatter-dest').map((r) => r.name);
 }
 
 export function orderKey(order: Order): string {
@@ -487,8 +483,8 @@ function nodeLabel(s: GraphStmt): string {
 function infusibility(producer: GraphStmt, consumer: GraphStmt, reads: readonly Read[]): string | null {
   if (isControl(producer)) return `the producer ${nodeLabel(producer)} is control flow`;
   if (isControl(consumer)) return `the consumer ${nodeLabel(consumer)} is control flow`;
-  if (producer.kind === 'force') return `the producer is a force`;
-  if (producer.kind === 'scatter') return `the producer is a scatter (its result is written in no order)`;
+  const unstreamed = kindFacts[producer.kind].unstreamedOutput;
+  if (unstreamed !== null) return unstreamed;
   for (const r of reads) {
     switch (r.role) {
       case 'indexed':

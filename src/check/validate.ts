@@ -10,13 +10,13 @@ import { CompilerBug } from '../diagnostics/index.js';
 import type { GraphJson } from '../graph/jsonFormat.js';
 import type { NodeId, Program, VarName } from '../ir/types.js';
 import { jsonBlockGraph } from './jsonGraph.js';
+import { allowsOrder, factsOf, inPlaceDestinations, ordersText, updatesInPlace } from './kinds.js';
 import {
   isControlKind,
   orderKey,
   programGraph,
   readOrderOf,
   sameOrder,
-  scatterDestinations,
   type BlockGraph,
   type GraphNode,
 } from './reads.js';
@@ -158,13 +158,13 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     }
   }
   for (const n of g.nodes) {
-    if (n.kind !== 'scatter' || !clusterOf.has(n.id)) continue;
-    const destinations = scatterDestinations(n);
+    if (!updatesInPlace(n.kind) || !clusterOf.has(n.id)) continue;
+    const destinations = inPlaceDestinations(n);
     const dest = new Set(destinations);
     // The scatter updates `dest` in place while it runs, so it must not read `dest` itself
     // (as index, values, or by indexing in its op), and the memory must be this block's own.
     // Facts of the IR's memory, not of a JSON graph (BlockGraph.ownsScatterDestinations).
-    const selfReads = n.reads.filter((r) => dest.has(r.name) && r.role !== 'scatter-dest');
+    const selfReads = n.reads.filter((r) => dest.has(r.name) && r.role !== factsOf(n.kind)?.updatesInPlace);
     if (g.ownsScatterDestinations && selfReads.length > 0) {
       report('scatter-uniqueness', clusterOf.get(n.id)!, [n.id],
         `${label(n.id)} reads ${selfReads[0]!.name} (${selfReads[0]!.role}) while it updates it in place`);
@@ -181,7 +181,7 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
       const reads = other.reads.filter((r) => dest.has(r.name));
       if (reads.length > 0 && clusterOf.get(other.id)! >= clusterOf.get(n.id)!) {
         report('scatter-uniqueness', clusterOf.get(n.id)!, [n.id, other.id],
-          `${label(other.id)} reads ${reads[0]!.name}, which ${label(n.id)} updates in place, so it must be in a cluster before the scatter's (it is in cluster ${clusterOf.get(other.id)})`);
+          `${label(other.id)} reads ${reads[0]!.name}, which ${label(n.id)} updates in place, so it must be in a cluster before the ${n.kind}'s (it is in cluster ${clusterOf.get(other.id)})`);
       }
     }
   }
@@ -204,14 +204,13 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     }
     if (o !== 0 && o !== 1) {
       const target = g.byId.get(o.gather);
-      if (target === undefined || target.kind !== 'gather') {
+      if (target === undefined || factsOf(target.kind)?.labelled !== true) {
         report('gather-label', ci, [n.id], `${n.label} has order ${orderKey(o)}, which is not a gather of this block`);
       }
     }
-    if (n.kind === 'scanl' && o !== 0) report('order', ci, [n.id], `${n.label} is a scanl and must have order 0, not ${orderKey(o)}`);
-    if (n.kind === 'scanr' && o !== 1) report('order', ci, [n.id], `${n.label} is a scanr and must have order 1, not ${orderKey(o)}`);
-    if (n.kind === 'scatter' && o !== 0 && o !== 1) {
-      report('order', ci, [n.id], `${n.label} is a scatter and must have order 0 or 1, not ${orderKey(o)}`);
+    const orders = factsOf(n.kind)?.outputOrders ?? 'any';
+    if (orders !== 'any' && !allowsOrder(orders, o)) {
+      report('order', ci, [n.id], `${n.label} is a ${n.kind} and must have order ${ordersText(orders)}, not ${orderKey(o)}`);
     }
   }
   for (const e of g.edges) {

@@ -21,7 +21,7 @@
 
 import { CompilerBug, userError, type SourceFile } from '../diagnostics/index.js';
 import type { Block, CombinatorNode, ControlNode, NodeId, ScalarType, Shape, Stmt, VarName } from '../ir/types.js';
-import { fusionRule, readRuleOf, type NodeKind, type ReadRule } from '../ir/rules.js';
+import { fusionRule, inPlaceDestinations, readRuleOf, type NodeKind, type ReadRule } from '../ir/rules.js';
 import { scalarIndexedArrays, stmtReads } from '../ir/walk.js';
 import { orderingDependences, type Orderings } from './orderings.js';
 import { edgeWeightKey, elementCount, type CostWeights } from './weights.js';
@@ -108,7 +108,7 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
     }
     const label = fusionRule(s.kind).labelled ? 2 + gatherCount++ : null;
     const elems = isControl(s) ? s.outs.filter((o) => o.kind === 'array').map((o) => o.elem) : s.outs.map((o) => o.elem);
-    const dest = s.kind === 'scatter' ? s.dest : [];
+    const dest = isControl(s) ? [] : inPlaceDestinations(s);
     return { id: s.id, index, kind: s.kind, name: outs[0] ?? `${s.kind}#${s.id}`, outs, elems, dest, group, label, span: s.span };
   });
 
@@ -291,10 +291,10 @@ function checkAcyclic(
         const scatter = nodes.find((x) => x.id === p.scatter)!;
         const dests = scatter.dest;
         const dest = reads.find((r) => r.consumer === p.before && r.arrays.some((a) => dests.includes(a)))?.arrays.find((a) => dests.includes(a)) ?? dests[0] ?? '?';
-        throw userError('E602', `\`${dest}\` is read here after the scatter that updates it in place`, {
+        throw userError('E602', `\`${dest}\` is read here after the ${scatter.kind} that updates it in place`, {
           file: context.file,
           span: reader.span,
-        }, [`the scatter producing \`${scatter.name}\` overwrites \`${dest}\`; read \`${scatter.name}\` instead, or copy \`${dest}\` first`]);
+        }, [`the ${scatter.kind} producing \`${scatter.name}\` overwrites \`${dest}\`; read \`${scatter.name}\` instead, or copy \`${dest}\` first`]);
       }
       if (seen.has(n)) continue;
       seen.add(n);

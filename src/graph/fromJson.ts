@@ -437,18 +437,22 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
   // scatter may update them. Array names are unique in a block (E614), so a name is the key.
   const destOf = new Map<NodeId, EdgeInfo>();
   const scatterOfArray = new Map<string, EdgeInfo>();
+  const inPlaceRole = (kind: GraphNodeKind): string | null => fusionRule(kind).updatesInPlace?.role ?? null;
   for (const e of edges) {
-    if (e.role !== 'scatter-dest') continue;
+    if (e.role !== inPlaceRole(e.consumer.kind)) continue;
     const previous = destOf.get(e.consumer.id);
     if (previous !== undefined && producerName(previous) !== producerName(e)) {
-      fail(where, 'E621', e.path, `the scatter \`${e.consumer.name}\` already has the destination \`${producerName(previous)}\`; a scatter has one`);
+      fail(where, 'E621', e.path, `the ${e.consumer.kind} \`${e.consumer.name}\` already has the destination \`${producerName(previous)}\`; a ${e.consumer.kind} has one`);
     }
     destOf.set(e.consumer.id, e);
   }
-  for (const n of nodes) if (n.kind === 'scatter' && !destOf.has(n.id)) fail(where, 'E621', n.path, `the scatter \`${n.name}\` has no destination (an edge to it in role \`scatter-dest\`)`);
-  // Every destination edge (a scatter may split its destination's arrays over several).
+  for (const n of nodes) {
+    const role = inPlaceRole(n.kind);
+    if (role !== null && !destOf.has(n.id)) fail(where, 'E621', n.path, `the ${n.kind} \`${n.name}\` has no destination (an edge to it in role \`${role}\`)`);
+  }
+  // Every destination edge (an update may split its destination's arrays over several).
   for (const e of edges) {
-    if (e.role !== 'scatter-dest') continue;
+    if (e.role !== inPlaceRole(e.consumer.kind)) continue;
     for (const a of e.arrays) {
       const other = scatterOfArray.get(a);
       if (other !== undefined && other.consumer.id !== e.consumer.id) {
@@ -509,7 +513,7 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     outs: n.outs,
     elems: n.elems,
     // The arrays its destination edges carry (from one producer, checked above).
-    dest: reads.filter((r) => r.consumer === n.id && r.role === 'scatter-dest').flatMap((r) => r.arrays),
+    dest: reads.filter((r) => r.consumer === n.id && r.role === inPlaceRole(n.kind)).flatMap((r) => r.arrays),
     group: groupOfNode.get(n.id) ?? null,
     label: fusionRule(n.kind).labelled ? 2 + gatherCount++ : null,
     span: noSpan,

@@ -29,7 +29,7 @@ export interface GraphNode {
   readonly outs: readonly VarName[];
   /** The element type of each of `outs`. */
   readonly elems: readonly ScalarType[];
-  /** A scatter's destination arrays, which it updates in place; empty for every other kind. */
+  /** The arrays it updates in place (a scatter's destination, rules.ts `updatesInPlace`); else empty. */
   readonly dest: readonly VarName[];
   /** The array group of a combinator's outputs; null for control-flow nodes (theirs are sources). */
   readonly group: number | null;

@@ -93,6 +93,13 @@ export interface FusionRule<K extends NodeKind> {
   readonly infusibleInput: InfusibleReason | null;
   /** Whether it carries a label ℓ of its own: the order its `label` reads traverse (a gather). */
   readonly labelled: boolean;
+  /**
+   * Whether it updates arrays in place (a scatter: its destination), naming the role it reads
+   * them in; null when it updates nothing. The graph orders every other reader of such an array
+   * before it (and rejects two updaters of one array, E601/E622); lowering copies an array
+   * whose update could be observed (src/ir/updates.ts), and the IR verifier checks that.
+   */
+  readonly updatesInPlace: { readonly role: RolesOfKind[K] } | null;
 }
 
 /** The combinator node of kind K. */
@@ -120,8 +127,16 @@ export type OutputShape =
   | { readonly kind: 'sizes'; readonly sizes: readonly Expr[] }
   | { readonly kind: 'like'; readonly like: VarName | undefined; readonly dropInnermost: boolean; readonly agree: readonly AgreeGroup[] };
 
+/** How a combinator updates arrays in place: the role of those reads, and how to retarget it. */
+export interface InPlaceUpdate<K extends CombinatorKind> {
+  readonly role: RolesOfKind[K] & ReadRole;
+  /** The same node updating `dest` instead (lowering's copy of an observable destination). */
+  readonly updating: (n: CombinatorOf<K>, dest: readonly VarName[]) => CombinatorOf<K>;
+}
+
 /** A combinator's rule: its fusion semantics plus what it reads and the shape it produces. */
 export interface CombinatorRule<K extends CombinatorKind> extends FusionRule<K> {
+  readonly updatesInPlace: InPlaceUpdate<K> | null;
   /** Its array inputs by role, in the order the node lists them. */
   readonly inputs: (n: CombinatorOf<K>) => readonly RoleRead[];
   readonly shape: (n: CombinatorOf<K>) => OutputShape;
@@ -147,6 +162,7 @@ export const combinatorRules: { readonly [K in CombinatorKind]: CombinatorRule<K
     infusibleOutput: null,
     infusibleInput: null,
     labelled: false,
+    updatesInPlace: null,
     inputs: () => [],
     shape: (n) => ({ kind: 'sizes', sizes: n.shape }),
   },
@@ -156,6 +172,7 @@ export const combinatorRules: { readonly [K in CombinatorKind]: CombinatorRule<K
     infusibleOutput: null,
     infusibleInput: null,
     labelled: false,
+    updatesInPlace: null,
     inputs: (n) => as(n.inputs, 'map-input'),
     shape: (n) => like([{ arrays: n.inputs, what: 'inputs' }]),
   },
@@ -165,6 +182,7 @@ export const combinatorRules: { readonly [K in CombinatorKind]: CombinatorRule<K
     infusibleOutput: null,
     infusibleInput: null,
     labelled: true,
+    updatesInPlace: null,
     inputs: (n) => [...as(n.indices, 'gather-indices'), ...as(n.source, 'gather-source')],
     shape: (n) => like([{ arrays: n.source, what: 'source components' }, { arrays: n.indices, what: 'index arrays' }]),
   },
@@ -176,6 +194,7 @@ export const combinatorRules: { readonly [K in CombinatorKind]: CombinatorRule<K
     infusibleOutput: 'scatter-output',
     infusibleInput: null,
     labelled: false,
+    updatesInPlace: { role: 'scatter-dest', updating: (n, dest) => ({ ...n, dest }) },
     inputs: (n) => [...as(n.dest, 'scatter-dest'), ...as(n.index, 'scatter-index'), ...as(n.values, 'scatter-values')],
     shape: (n) => like([{ arrays: [...n.index, ...n.values], what: 'index and value arrays' }, { arrays: n.dest, what: 'destination components' }]),
   },
@@ -185,6 +204,7 @@ export const combinatorRules: { readonly [K in CombinatorKind]: CombinatorRule<K
     infusibleOutput: null,
     infusibleInput: null,
     labelled: false,
+    updatesInPlace: null,
     inputs: (n) => as(n.input, 'fold-input'),
     shape: (n) => like([{ arrays: n.input, what: 'input components' }], true),
   },
@@ -194,6 +214,7 @@ export const combinatorRules: { readonly [K in CombinatorKind]: CombinatorRule<K
     infusibleOutput: null,
     infusibleInput: null,
     labelled: false,
+    updatesInPlace: null,
     inputs: (n) => as(n.input, 'scanl-input'),
     shape: (n) => like([{ arrays: n.input, what: 'input components' }]),
   },
@@ -203,6 +224,7 @@ export const combinatorRules: { readonly [K in CombinatorKind]: CombinatorRule<K
     infusibleOutput: null,
     infusibleInput: null,
     labelled: false,
+    updatesInPlace: null,
     inputs: (n) => as(n.input, 'scanr-input'),
     shape: (n) => like([{ arrays: n.input, what: 'input components' }]),
   },
@@ -212,6 +234,7 @@ export const combinatorRules: { readonly [K in CombinatorKind]: CombinatorRule<K
     infusibleOutput: 'force-output',
     infusibleInput: null,
     labelled: false,
+    updatesInPlace: null,
     inputs: (n) => as(n.input, 'force-input'),
     shape: (n) => like([{ arrays: n.input, what: 'input components' }]),
   },
@@ -225,6 +248,7 @@ export const controlRules: { readonly [K in ControlKind]: FusionRule<K> } = {
     infusibleOutput: 'control-flow',
     infusibleInput: 'control-flow',
     labelled: false,
+    updatesInPlace: null,
   },
   while: {
     reads: { control: unordered('control-flow'), 'while-init': unordered('control-flow') },
@@ -232,6 +256,7 @@ export const controlRules: { readonly [K in ControlKind]: FusionRule<K> } = {
     infusibleOutput: 'control-flow',
     infusibleInput: 'control-flow',
     labelled: false,
+    updatesInPlace: null,
   },
 };
 
@@ -289,4 +314,10 @@ export function combinatorInputs(n: CombinatorNode): readonly RoleRead[] {
 /** Where a combinator's output shape comes from. */
 export function outputShapeOf(n: CombinatorNode): OutputShape {
   return combinatorRule(n).shape(n);
+}
+
+/** The arrays a combinator updates in place (its reads in its rule's in-place role); none for most kinds. */
+export function inPlaceDestinations(n: CombinatorNode): VarName[] {
+  const update = combinatorRule(n).updatesInPlace;
+  return update === null ? [] : combinatorInputs(n).filter((r) => r.role === update.role).map((r) => r.name);
 }

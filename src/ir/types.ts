@@ -330,6 +330,11 @@ export type ControlNode = IfNode | WhileNode;
 
 export type Stmt = ScalarStmt | CombinatorNode | ControlNode;
 
+/** Whether a statement is a combinator (not a scalar binding, not control flow). */
+export function isCombinator(s: Stmt): s is CombinatorNode {
+  return Object.hasOwn(combinatorKindSet, s.kind);
+}
+
 /** A sequence of statements with parameters (for `while` bodies) and named results. */
 export interface Block {
   readonly params: readonly Value[];

@@ -1,7 +1,10 @@
 // When may a scatter update its destination in place? The one definition of the IR's rule
 // (types.ts, ScatterNode): lowering copies every destination this finds a hazard for
 // (src/lower/finish.ts), and the IR verifier rejects a program where any remains
-// (src/ir/verify.ts), so a pass that breaks the rule is caught instead of miscompiled.
+// (src/ir/verify.ts), so a pass that breaks the rule is caught instead of miscompiled. It
+// applies to every combinator whose rule updates in place (rules.ts `updatesInPlace`; a
+// scatter is the one today): its destination is its reads in that role, its other inputs and
+// lambdas are what it must not read the destination through.
 //
 // The interpreter gives scatter value semantics: it returns a new array. An in-place update is
 // the same only when nothing can observe the old array after the first element is written:
@@ -19,16 +22,27 @@
 // Readers that come *before* the scatter are ordered by the dependence graph's precedences
 // (src/graph/build.ts; the plan validator checks them again): they run strictly earlier.
 
-import type { Block, Stmt, VarName } from './types.js';
-import { lambdaUses, scalarIndexedArrays, stmtFreeVars } from './walk.js';
+import { combinatorInputs, combinatorRule, rolesOf, type InPlaceUpdate } from './rules.js';
+import { isCombinator, type Block, type CombinatorKind, type CombinatorNode, type Stmt, type VarName } from './types.js';
+import { combinatorLambdas, lambdaUses, scalarIndexedArrays, stmtFreeVars } from './walk.js';
+
+/** The rule by which a statement updates arrays in place, or null when it updates none. */
+export function inPlaceUpdateOf(s: Stmt): InPlaceUpdate<CombinatorKind> | null {
+  return isCombinator(s) ? combinatorRule(s).updatesInPlace : null;
+}
 
 /**
- * Why the scatter at `b.stmts[k]` may not update its destination in place: one sentence per
- * hazard, empty when the update is unobservable. Throws if `b.stmts[k]` is not a scatter.
+ * Why the combinator at `b.stmts[k]` (one that updates in place) may not update its destination
+ * in place: one sentence per hazard, empty when the update is unobservable. Throws if it does
+ * not update in place.
  */
 export function inPlaceHazards(b: Block, k: number): string[] {
   const s = b.stmts[k];
-  if (s === undefined || s.kind !== 'scatter') throw new Error(`inPlaceHazards: statement ${k} is not a scatter`);
+  const update = s === undefined ? null : inPlaceUpdateOf(s);
+  if (s === undefined || !isCombinator(s) || update === null) throw new Error(`inPlaceHazards: statement ${k} updates nothing in place`);
+  const inputs = combinatorInputs(s);
+  const destinations = inputs.filter((r) => r.role === update.role).map((r) => r.name);
+  const sources = inputs.filter((r) => r.role !== update.role).map((r) => r.name);
   const hazards: string[] = [];
   const viaScalars = scalarIndexedArrays(b);
   const reachedBy = (names: Iterable<VarName>): Set<VarName> => {
@@ -40,7 +54,7 @@ export function inPlaceHazards(b: Block, k: number): string[] {
     return out;
   };
   const owned = combinatorOutputs(b);
-  for (const dest of s.dest) {
+  for (const dest of destinations) {
     if (!owned.has(dest)) {
       hazards.push(`its destination ${dest} is not an array a combinator of this block produces (its memory may belong to someone else)`);
       continue;
@@ -48,16 +62,22 @@ export function inPlaceHazards(b: Block, k: number): string[] {
     const aliases = mayAlias(b, dest);
     const others = [...aliases].filter((a) => a !== dest);
     if (others.length > 0) hazards.push(`its destination ${dest} may share its memory with ${others.join(', ')} (an if or while output)`);
-    const own = [...s.index, ...s.values].filter((a) => aliases.has(a));
-    if (own.length > 0) hazards.push(`it reads its destination ${dest} as its index or values (${own.join(', ')})`);
-    const opUses = lambdaUses(s.op);
-    const byOp = [...reachedBy([...opUses.indexed, ...opUses.scalars])].filter((a) => aliases.has(a));
+    const own = sources.filter((a) => aliases.has(a));
+    if (own.length > 0) hazards.push(`it reads its destination ${dest} as its ${sourceRolesText(s, update.role)} (${own.join(', ')})`);
+    const opUses = combinatorLambdas(s).map(lambdaUses);
+    const byOp = [...reachedBy(opUses.flatMap((u) => [...u.indexed, ...u.scalars]))].filter((a) => aliases.has(a));
     if (byOp.length > 0) hazards.push(`its op reads its destination ${dest} (${byOp.join(', ')}), directly or through a scalar statement`);
     const later = b.stmts.slice(k + 1).find((t) => [...reachedBy(stmtFreeVars(t))].some((a) => aliases.has(a)));
     if (later !== undefined) hazards.push(`its destination ${dest} is used after it (by a ${later.kind}${stmtName(later)})`);
     if ([...reachedBy(b.results)].some((a) => aliases.has(a))) hazards.push(`its destination ${dest} is a result of the block, or read by one`);
   }
   return hazards;
+}
+
+/** Its other input roles in words, the kind's prefix dropped: a scatter's `index or values`. */
+function sourceRolesText(s: CombinatorNode, destRole: string): string {
+  const roles = rolesOf(s.kind).filter((r) => r !== destRole && r !== 'indexed');
+  return roles.map((r) => r.slice(r.indexOf('-') + 1)).join(' or ');
 }
 
 function stmtName(s: Stmt): string {
@@ -68,7 +88,7 @@ function stmtName(s: Stmt): string {
 /** Arrays of `b` whose memory a combinator of `b` allocates (a scatter's: its destination's). */
 function combinatorOutputs(b: Block): Set<VarName> {
   const out = new Set<VarName>();
-  for (const s of b.stmts) if (s.kind !== 'scalar' && s.kind !== 'if' && s.kind !== 'while') for (const o of s.outs) out.add(o.name);
+  for (const s of b.stmts) if (isCombinator(s)) for (const o of s.outs) out.add(o.name);
   return out;
 }
 

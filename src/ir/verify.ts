@@ -10,9 +10,9 @@
 
 import { CompilerBug } from '../diagnostics/index.js';
 import { binaryResultType, isFloat, wrap } from './scalarOps.js';
-import type { Block, CombinatorNode, Expr, Lambda, Program, ScalarType, Stmt, Value, VarName } from './types.js';
+import { isCombinator, type Block, type CombinatorNode, type Expr, type Lambda, type Program, type ScalarType, type Stmt, type Value, type VarName } from './types.js';
 import { stmtDefs } from './walk.js';
-import { inPlaceHazards } from './updates.js';
+import { inPlaceHazards, inPlaceUpdateOf } from './updates.js';
 
 type Binding = { readonly kind: 'array'; readonly elem: ScalarType; readonly rank: number } | { readonly kind: 'scalar'; readonly elem: ScalarType };
 
@@ -279,7 +279,7 @@ function checkBlock(ctx: Ctx, b: Block, parent: Scope, where: string): readonly 
   for (const p of b.params) declare(ctx, scope, p.name, valueBinding(p), `${where}, parameters`);
   b.stmts.forEach((s, i) => {
     checkStmt(ctx, s, scope);
-    if (s.kind === 'scatter' && ctx.inPlaceUpdates) checkInPlace(b, i, `scatter #${s.id}`);
+    if (isCombinator(s) && inPlaceUpdateOf(s) !== null && ctx.inPlaceUpdates) checkInPlace(b, i, `${s.kind} #${s.id}`);
   });
   return b.results.map((name) => lookup(ctx, scope, name, `${where}, results`));
 }

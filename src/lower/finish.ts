@@ -16,8 +16,10 @@ import type {
   Value,
   VarName,
 } from '../ir/types.js';
+import { isCombinator } from '../ir/types.js';
 import type { ProgramPass } from '../ir/passes.js';
-import { inPlaceHazards } from '../ir/updates.js';
+import { inPlaceDestinations } from '../ir/rules.js';
+import { inPlaceHazards, inPlaceUpdateOf } from '../ir/updates.js';
 import { stmtDefs, stmtFreeVars } from '../ir/walk.js';
 import { hintUser, type HintLevel } from './values.js';
 
@@ -74,7 +76,8 @@ export interface NameSupply {
 }
 
 /**
- * In the IR a scatter updates its destination in place, so lowering copies the destination
+ * In the IR a scatter (every combinator whose rule `updatesInPlace`, src/ir/rules.ts) updates
+ * its destination in place, so lowering copies the destination
  * first (a `map` of the identity) wherever the update could be observed: the hazards of
  * src/ir/updates.ts (the one definition of the rule, which the IR verifier checks again).
  * The copy is a combinator output of the block that only the scatter reads, so the scatter
@@ -87,23 +90,25 @@ export function copyScatterDestinations(p: Program, names: NameSupply): Program 
       let s = s0;
       if (s.kind === 'if') s = { ...s, then: fix(s.then), else: fix(s.else) };
       if (s.kind === 'while') s = { ...s, cond: fix(s.cond), body: fix(s.body) };
-      if (s.kind !== 'scatter' || inPlaceHazards(b, k).length === 0) {
+      const update = inPlaceUpdateOf(s);
+      if (update === null || !isCombinator(s) || inPlaceHazards(b, k).length === 0) {
         out.push(s);
         return;
       }
-      const copy = identityCopy(s, names);
-      out.push(copy, { ...s, dest: copy.outs.map((o) => o.name) });
+      const copy = identityCopy(s, inPlaceDestinations(s), names);
+      out.push(copy, update.updating(s, copy.outs.map((o) => o.name)));
     });
     return { ...b, stmts: out };
   };
   return { ...p, body: fix(p.body) };
 }
 
-function identityCopy(s: Extract<CombinatorNode, { kind: 'scatter' }>, names: NameSupply): MapNode {
+/** A `map` of the identity copying `dest`, the destination of `s` (its outputs have their types). */
+function identityCopy(s: CombinatorNode, dest: readonly VarName[], names: NameSupply): MapNode {
   const outs: ArrayVar[] = s.outs.map((o) => ({ name: names.fresh('copy'), elem: o.elem, rank: o.rank }));
   const params = outs.map((o) => ({ name: names.fresh('x'), type: o.elem }));
   const fn: Lambda = { params, lets: [], results: params.map((q) => ({ kind: 'var', name: q.name, type: q.type })) };
-  return { kind: 'map', id: names.nodeId(), outs, span: s.span, inputs: s.dest, fn };
+  return { kind: 'map', id: names.nodeId(), outs, span: s.span, inputs: dest, fn };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -88,6 +88,18 @@ describe('node rules', () => {
     for (const k of nodeKinds) expect(fusionRule(k).labelled).toBe(Object.values(fusionRule(k).reads).some((r) => r?.order === 'label'));
   });
 
+  it('update in place only through an unordered, infusible role of the kind (a scatter its destination)', () => {
+    expect(nodeKinds.filter((k) => fusionRule(k).updatesInPlace !== null)).toEqual(['scatter']);
+    for (const k of nodeKinds) {
+      const role = fusionRule(k).updatesInPlace?.role;
+      if (role === undefined) continue;
+      expect(rolesOf(k)).toContain(role);
+      expect(readRuleOf(k, role)).toEqual({ order: 'unordered', infusible: role });
+      // Its output is the updated array, which exists only once every update is done.
+      expect(fusionRule(k).infusibleOutput).not.toBeNull();
+    }
+  });
+
   it("are where the graph builder's read orders, labels and edge reasons come from", () => {
     const g = graphOf(everyKind);
     expect(new Set(g.nodes.map((n) => n.kind))).toEqual(new Set(nodeKinds.filter((k) => k !== 'if')));

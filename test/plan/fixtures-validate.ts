@@ -109,6 +109,15 @@ export function scanOnly(): Program {
   ], ['ys']);
 }
 
+/** A force and a gather: fs = force(xs) (0), ys = gather(is, xs) (1), both results. */
+export function forceBesideGather(): Program {
+  const n = nodes();
+  return program('forceBesideGather', [arrayParam('xs', 'f64', 1), arrayParam('is', 'i32', 1)], [
+    n.force([arr('fs', 'f64', 1)], ['xs']),
+    n.gather([arr('ys', 'f64', 1)], ['is'], ['xs']),
+  ], ['fs', 'ys']);
+}
+
 /** Two maps over one source: ys = map(+1, xs) (0), zs = map(*2, xs) (1), both results. */
 export function twoMapsOfOneSource(): Program {
   const n = nodes();
