@@ -33,6 +33,7 @@ import type { BlockJson, EdgeJson, GraphJson, InputJson, NodeJson } from '../gra
 import type { NodeId, ScalarType, VarName } from '../ir/types.js';
 import {
   isControlKind,
+  readInfusibility,
   type BlockGraph,
   type Edge,
   type GraphNode,
@@ -74,33 +75,6 @@ function readOfRole(role: JsonReadRole, consumer: NodeId): { readonly role: Read
       return { role, order: { kind: 'unordered' } };
     default:
       return role satisfies never;
-  }
-}
-
-/** Why a read makes its edge infusible (PLANNING.md "Edges"), or null. */
-function readInfusibility(r: Read): string | null {
-  switch (r.role) {
-    case 'indexed':
-      return `${r.name} is read by indexing`;
-    case 'force-input':
-      return `${r.name} is the input of a force`;
-    case 'scatter-dest':
-      return `${r.name} is a scatter destination`;
-    case 'control':
-    case 'while-init':
-      return `${r.name} is read by control flow`;
-    case 'map-input':
-    case 'gather-indices':
-    case 'gather-source':
-    case 'fold-input':
-    case 'scanl-input':
-    case 'scanr-input':
-    case 'scatter-src':
-    case 'scatter-index':
-    case 'scatter-values':
-      return null;
-    default:
-      return r.role satisfies never;
   }
 }
 

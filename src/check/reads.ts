@@ -486,31 +486,37 @@ function infusibility(producer: GraphStmt, consumer: GraphStmt, reads: readonly 
   const unstreamed = kindFacts[producer.kind].unstreamedOutput;
   if (unstreamed !== null) return unstreamed;
   for (const r of reads) {
-    switch (r.role) {
-      case 'indexed':
-        return `${r.name} is read by indexing`;
-      case 'force-input':
-        return `${r.name} is the input of a force`;
-      case 'scatter-dest':
-        return `${r.name} is a scatter destination`;
-      case 'control':
-      case 'while-init':
-        return `${r.name} is read by control flow`;
-      case 'map-input':
-      case 'gather-indices':
-      case 'gather-source':
-      case 'fold-input':
-      case 'scanl-input':
-      case 'scanr-input':
-      case 'scatter-src':
-      case 'scatter-index':
-      case 'scatter-values':
-        break;
-      default:
-        r.role satisfies never;
-    }
+    const why = readInfusibility(r);
+    if (why !== null) return why;
   }
   return null;
+}
+
+/** Why a read makes its edge infusible (PLANNING.md "Edges"), or null. */
+export function readInfusibility(r: Read): string | null {
+  switch (r.role) {
+    case 'indexed':
+      return `${r.name} is read by indexing`;
+    case 'force-input':
+      return `${r.name} is the input of a force`;
+    case 'scatter-dest':
+      return `${r.name} is a scatter destination`;
+    case 'control':
+    case 'while-init':
+      return `${r.name} is read by control flow`;
+    case 'map-input':
+    case 'gather-indices':
+    case 'gather-source':
+    case 'fold-input':
+    case 'scanl-input':
+    case 'scanr-input':
+    case 'scatter-src':
+    case 'scatter-index':
+    case 'scatter-values':
+      return null;
+    default:
+      return r.role satisfies never;
+  }
 }
 
 function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: ReadonlySet<Block>): BlockGraph {
