@@ -20,6 +20,7 @@ import {
 import { CompilerBug, SourceFile } from '../../src/diagnostics/index.js';
 import { planGraph } from '../../src/driver/index.js';
 import type { BlockJson, GraphJson } from '../../src/graph/jsonFormat.js';
+import { simple1 } from '../plan/graphJsonFixtures.js';
 import { graphToJson } from '../../src/graph/toJson.js';
 import type { Program } from '../../src/ir/types.js';
 import { lowerModule } from '../../src/lower/index.js';
@@ -133,24 +134,6 @@ describe('every plan of a JSON graph passes the checker', () => {
     );
   });
 });
-
-/** simple1 (paper §3.2) by hand, ids left to the reader: as = 0, bs = 1. */
-const simple1: GraphJson = {
-  format: 'arrayfuse-graph',
-  version: 1,
-  name: 'simple1',
-  inputs: [{ name: 'is', elems: ['i32'] }, { name: 'xs' }],
-  nodes: [
-    { name: 'as', kind: 'map' },
-    { name: 'bs', kind: 'gather' },
-  ],
-  edges: [
-    { from: 'xs', to: 'as', role: 'map-input' },
-    { from: 'is', to: 'bs', role: 'gather-indices' },
-    { from: 'as', to: 'bs', role: 'gather-source' },
-  ],
-  results: ['bs'],
-};
 
 /** a → b → c, three maps (ids 0, 1, 2); only c is a result. */
 const chain: GraphJson = {

@@ -14,6 +14,7 @@ import { parseGraphJson } from '../../src/graph/fromJson.js';
 import { planGraph } from '../../src/driver/index.js';
 import { maxGraphBlockDepth, type GraphJson } from '../../src/graph/jsonFormat.js';
 import { graphToJson } from '../../src/graph/toJson.js';
+import { simple1 } from './graphJsonFixtures.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { plan } from '../../src/plan/index.js';
 import { programGraphs, type BlockGraphs } from '../../src/graph/program.js';
@@ -53,24 +54,6 @@ function summary(bg: BlockGraphs): unknown {
     children: Object.fromEntries(Object.entries(bg.children).map(([id, blocks]) => [id, blocks.map(summary)])),
   };
 }
-
-/** The graph JSON of simple1 (paper §3.2), written by hand as another compiler would. */
-const simple1: GraphJson = {
-  format: 'arrayfuse-graph',
-  version: 1,
-  name: 'simple1',
-  inputs: [{ name: 'is', elems: ['i32'] }, { name: 'xs' }],
-  nodes: [
-    { name: 'as', kind: 'map' },
-    { name: 'bs', kind: 'gather' },
-  ],
-  edges: [
-    { from: 'xs', to: 'as', role: 'map-input' },
-    { from: 'is', to: 'bs', role: 'gather-indices' },
-    { from: 'as', to: 'bs', role: 'gather-source' },
-  ],
-  results: ['bs'],
-};
 
 /** A graph of `depth` `if` nodes, each in the then-block of the one before (built without recursion). */
 function nestedIfs(depth: number): GraphJson {
