@@ -304,7 +304,12 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
   }
 
   // The dependence order: a producer before its consumers (reads and `order` edges), and every
-  // other reader of a scatter's destination array before the scatter.
+  // other reader of a scatter's destination before the scatter. The rule (validate.ts) is per
+  // array; this order orders every reader of the destination's group (a tuple's other
+  // components too), as the reader does (src/graph/fromJson.ts, E622 is per group as well): a
+  // stricter order, so still one the rule allows, and the one the reader numbers nested blocks'
+  // nodes in — with the per-array order alone, the ids of nodes inside two `if`/`while` blocks
+  // could be swapped relative to the reader's, and a valid plan would be reported as a bug.
   const arcs: (readonly [NodeId, NodeId])[] = [];
   for (const e of edgesJson) {
     const producer = nodeByName.get(e.from);
@@ -312,9 +317,9 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
   }
   for (const s of jsonNodes) {
     if (s.kind !== 'scatter') continue;
-    const dest = new Set(readsOf.get(s.id)!.filter((r) => r.role === 'scatter-dest').map((r) => r.name));
+    const destGroups = new Set(readsOf.get(s.id)!.filter((r) => r.role === 'scatter-dest').map((r) => groupOf.get(r.name)));
     for (const other of jsonNodes) {
-      if (other.id !== s.id && readsOf.get(other.id)!.some((r) => dest.has(r.name))) arcs.push([other.id, s.id]);
+      if (other.id !== s.id && readsOf.get(other.id)!.some((r) => destGroups.has(groupOf.get(r.name)))) arcs.push([other.id, s.id]);
     }
   }
   const ordered = dependenceOrder(jsonNodes, arcs, path);

@@ -118,6 +118,49 @@ describe('every plan of a JSON graph passes the checker', () => {
     for (const kind of ['if', 'while', 'scatter', 'gather', 'scanl', 'fold']) expect(kinds, kind).toContain(kind);
   });
 
+  it('a scatter into one component of a tuple orders readers of the others (as the reader does), so nested ids agree', async () => {
+    // The reader orders R (a reader of p1) before S (the scatter into p0), which delays S and
+    // the `if` reading it behind Q; by the per-array rule alone Ia would come before Ib, and the
+    // unnumbered nodes of their blocks would get each other's ids (a CompilerBug on a valid plan).
+    const inner = (k: number): BlockJson => ({
+      inputs: [{ name: 'z' }],
+      nodes: Array.from({ length: k }, (_, i) => ({ name: `m${i}`, kind: 'map' as const })),
+      edges: Array.from({ length: k }, (_, i) => ({ from: i === 0 ? 'z' : `m${i - 1}`, to: `m${i}`, role: 'map-input' as const })),
+      results: [`m${k - 1}`],
+    });
+    const g: GraphJson = {
+      format: 'arrayfuse-graph',
+      version: 1,
+      inputs: [{ name: 'xs' }, { name: 'is' }],
+      nodes: [
+        { name: 'P', kind: 'map', outs: ['p0', 'p1'] },
+        { name: 'S', kind: 'scatter' },
+        { name: 'Ia', kind: 'if', blocks: [inner(1), inner(1)] },
+        { name: 'R', kind: 'map' },
+        { name: 'Ib', kind: 'if', blocks: [inner(3), inner(2)] },
+        { name: 'Q', kind: 'map' },
+      ],
+      edges: [
+        { from: 'xs', to: 'P', role: 'map-input' },
+        { from: 'P', to: 'S', role: 'scatter-dest', arrays: ['p0'] },
+        { from: 'is', to: 'S', role: 'scatter-index' },
+        { from: 'xs', to: 'S', role: 'scatter-values' },
+        { from: 'S', to: 'Ia', role: 'control' },
+        { from: 'P', to: 'R', role: 'map-input', arrays: ['p1'] },
+        { from: 'Q', to: 'R', role: 'map-input' },
+        { from: 'xs', to: 'Q', role: 'map-input' },
+        { from: 'xs', to: 'Ib', role: 'control' },
+      ],
+      results: ['R', 'S'],
+    };
+    for (const strategy of strategies) {
+      const p = await planGraph(g, { solver, strategy });
+      expect(validateGraphPlan(g, p), strategy).toEqual([]);
+      // Ib's blocks are read first: its then-block holds ids 6, 7, 8.
+      expect(p.root.children[4]![0]!.clusters.flatMap((c) => c.nodes).sort(), strategy).toEqual([6, 7, 8]);
+    }
+  });
+
   it('small random graphs: the ILP optimum equals the brute force minimum of the JSON graph (30 cases)', async () => {
     await fc.assert(
       fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 6 } }), async ({ program }) => {
