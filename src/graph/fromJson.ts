@@ -437,8 +437,10 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     e.input !== null ? `input ${e.input.name}` : isControlKind(e.producer!.kind) ? `array ${array}` : `node ${e.producer!.name}`;
   const destOf = new Map<NodeId, EdgeInfo>();
   const scatterOfGroup = new Map<string, EdgeInfo>();
-  for (const e of edges) {
-    if (e.role !== 'scatter-dest') continue;
+  // Every destination edge counts: a scatter may name the arrays of its one destination in
+  // several edges (e.g. two outputs of an `if`), and each array it names is updated in place.
+  const destEdges = edges.filter((e) => e.role === 'scatter-dest');
+  for (const e of destEdges) {
     const previous = destOf.get(e.consumer.id);
     if (previous !== undefined && producerName(previous) !== producerName(e)) {
       fail(where, 'E621', e.path, `the scatter \`${e.consumer.name}\` already has the destination \`${producerName(previous)}\`; a scatter has one`);
@@ -446,7 +448,7 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
     destOf.set(e.consumer.id, e);
   }
   for (const n of nodes) if (n.kind === 'scatter' && !destOf.has(n.id)) fail(where, 'E621', n.path, `the scatter \`${n.name}\` has no destination (an edge to it in role \`scatter-dest\`)`);
-  for (const e of destOf.values()) {
+  for (const e of destEdges) {
     for (const a of e.arrays) {
       const other = scatterOfGroup.get(groupKey(e, a));
       if (other !== undefined && other.consumer.id !== e.consumer.id) {

@@ -161,6 +161,41 @@ describe('every plan of a JSON graph passes the checker', () => {
     }
   });
 
+  it('a scatter naming its destination arrays in several edges updates all of them (readers of each come first)', async () => {
+    const blk: BlockJson = { inputs: [{ name: 'z' }], nodes: [], results: ['z'] };
+    const g: GraphJson = {
+      format: 'arrayfuse-graph',
+      version: 1,
+      inputs: [{ name: 'xs' }, { name: 'is' }],
+      nodes: [
+        { name: 'C', kind: 'if', outs: ['o1', 'o2'], blocks: [blk, blk] },
+        { name: 'S', kind: 'scatter' },
+        { name: 'R', kind: 'map' },
+      ],
+      edges: [
+        { from: 'xs', to: 'C', role: 'control' },
+        { from: 'C', to: 'S', role: 'scatter-dest', arrays: ['o1'] },
+        { from: 'C', to: 'S', role: 'scatter-dest', arrays: ['o2'] },
+        { from: 'is', to: 'S', role: 'scatter-index' },
+        { from: 'xs', to: 'S', role: 'scatter-values' },
+        { from: 'C', to: 'R', role: 'map-input', arrays: ['o1'] },
+      ],
+      results: ['R', 'S'],
+    };
+    for (const strategy of strategies) {
+      const p = await planGraph(g, { solver, strategy });
+      expect(validateGraphPlan(g, p), strategy).toEqual([]);
+      expect(p.root.clusters.map((c) => c.nodes), strategy).toEqual([[0], [2], [1]]);
+    }
+    // A second scatter into o1 is E622, whichever of S's edges names o1.
+    const twice: GraphJson = {
+      ...g,
+      nodes: [...g.nodes, { name: 'T', kind: 'scatter' }],
+      edges: [...g.edges!, { from: 'C', to: 'T', role: 'scatter-dest', arrays: ['o1'] }, { from: 'is', to: 'T', role: 'scatter-index' }, { from: 'xs', to: 'T', role: 'scatter-values' }],
+    };
+    await expect(planGraph(twice, { solver })).rejects.toThrow(/E622|destination of two scatters/);
+  });
+
   it('small random graphs: the ILP optimum equals the brute force minimum of the JSON graph (30 cases)', async () => {
     await fc.assert(
       fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 6 } }), async ({ program }) => {
