@@ -71,3 +71,23 @@ test('a disposed JavaScript executable lets go of its module', () => {
   expect(() => exe.source).toThrow(ExecutableDisposedError);
   expect(() => exe.run([array('f64', [1], [1])], { counters: true })).toThrow(ExecutableDisposedError);
 });
+
+test('runs already under way when dispose() is called finish, whatever tick dispose() comes in', async () => {
+  // The window is a few microtask ticks after a run has asked for its executable; dispose()
+  // must not dispose it under the run (it did while `executable` was an async wrapper).
+  const source = 'def main(xs):\n  return map(lam x: x * 2.0, reverse(xs))\n';
+  const xs = new Float64Array([1, 2, 3]);
+  const expected = { result: { data: new Float64Array([6, 4, 2]), shape: [3] } };
+  for (const strategy of ['none', 'greedy-down'] as const) {
+    for (let ticks = 0; ticks < 12; ticks++) {
+      const program = compile(source);
+      const runs = [program.run({ xs }, { strategy }), program.run({ xs }, { strategy })];
+      for (let i = 0; i < ticks; i++) await Promise.resolve();
+      const disposed = program.dispose();
+      expect(await Promise.all(runs), `${strategy}, dispose after ${ticks} ticks`).toEqual([expected, expected]);
+      await disposed;
+      expect(await program.run({ xs }, { strategy })).toEqual(expected);
+      await program.dispose();
+    }
+  }
+});
