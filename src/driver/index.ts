@@ -152,6 +152,8 @@ export class Compiler {
     this.module = parsePass.run(this.file);
     this.entry = entryDef(this.module, this.file, options.entry);
     this.solver = options.solver ?? createSolverLoader();
+    // An unknown back end is the caller's mistake: say so now, not at the first fused run.
+    backendNamed(options.backend ?? 'js');
   }
 
   /** The entry parameters' names, in order. */
