@@ -100,3 +100,15 @@ test('an unknown back end name (from plain JavaScript) is a TypeError naming the
   }
   expect(compile(source, { backend: undefined }).parameters).toEqual(['xs']);
 });
+
+test('compileProgram returns a plain object, as it always has: run works detached, the compiled state is hidden', () => {
+  const c = paperCases[0]!();
+  const inputs = [array('f64', [3], [1, 2, 3])];
+  const exe = jsBackend.compile(c.program, c.plan);
+  const { run } = exe;
+  expectSameValues(run(inputs).results, interpret(c.program, inputs));
+  expect(Object.keys(exe).sort()).toEqual(['backend', 'dispose', 'plan', 'program', 'run']);
+  expect(exe.source).toContain('function main(rt, inputs)');
+  exe.dispose();
+  expect(() => run(inputs)).toThrow(ExecutableDisposedError);
+});
