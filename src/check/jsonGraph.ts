@@ -279,7 +279,9 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
   }
 
   // The dependence order: a producer before its consumers (reads and `order` edges), and every
-  // other reader of a scatter's destination array before the scatter.
+  // other reader of a scatter's destination array before the scatter — per array, as the rule
+  // (validate.ts) and the reader (src/graph/fromJson.ts) are, so that nested blocks' unnumbered
+  // nodes get the reader's ids.
   const arcs: (readonly [NodeId, NodeId])[] = [];
   for (const e of edgesJson) {
     const producer = nodeByName.get(e.from);

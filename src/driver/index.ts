@@ -152,6 +152,8 @@ export class Compiler {
     this.module = parsePass.run(this.file);
     this.entry = entryDef(this.module, this.file, options.entry);
     this.solver = options.solver ?? createSolverLoader();
+    // An unknown back end is the caller's mistake: say so now, not at the first fused run.
+    backendNamed(options.backend ?? 'js');
   }
 
   /** The entry parameters' names, in order. */
@@ -227,8 +229,14 @@ export class Compiler {
     return planned;
   }
 
-  /** The fused executable of a program and plan (compiled once per signature and options). */
-  async executable(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions = {}): Promise<Executable> {
+  /**
+   * The fused executable of a program and plan (compiled once per signature and options). Not
+   * `async`: callers await the cached promise itself, so a run that asked for it before a
+   * `dispose()` resumes before `dispose()` does (continuations on one promise run in the order
+   * they were registered) and runs before the executable is disposed; an `async` wrapper would
+   * add ticks and let `dispose()` win that race (ExecutableDisposedError from a run started first).
+   */
+  executable(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions = {}): Promise<Executable> {
     const key = JSON.stringify([signature, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
     let compiled = this.executables.get(key);
     if (compiled === undefined) {

@@ -285,8 +285,28 @@ export function readRuleOf(kind: NodeKind, role: GraphReadRole): ReadRule | unde
   return fusionRule(kind).reads[role];
 }
 
-/** Every read role, each once, in the order the kinds' rules first name them. */
-export const graphReadRoles: readonly GraphReadRole[] = [...new Set(nodeKinds.flatMap(rolesOf))];
+/**
+ * Every read role, each once, in the order the graph format has always listed them (the E616
+ * note prints this list, and diagnostics are kept byte for byte): the consumer's order, then the
+ * fixed orders, then the unordered roles. A record, so that a new role fails to compile until it
+ * is placed here; a test checks it holds exactly the roles the kinds' rules name.
+ */
+const readRoleListing: { readonly [R in GraphReadRole]: true } = {
+  'map-input': true,
+  'gather-indices': true,
+  'fold-input': true,
+  'scatter-index': true,
+  'scatter-values': true,
+  'gather-source': true,
+  'scanl-input': true,
+  'scanr-input': true,
+  'scatter-dest': true,
+  'force-input': true,
+  'while-init': true,
+  indexed: true,
+  control: true,
+};
+export const graphReadRoles: readonly GraphReadRole[] = Object.keys(readRoleListing) as GraphReadRole[];
 
 /**
  * The rule of a read role, whatever the kind reading in it: a role means one rule (`indexed`

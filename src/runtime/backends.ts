@@ -19,7 +19,14 @@ export type RegisteredBackend = (typeof backends)[BackendName];
 /** The registered back ends, in registry order. */
 export const registeredBackends: readonly RegisteredBackend[] = Object.values(backends);
 
-/** The back end registered under `name`. */
+/**
+ * The back end registered under `name`. A TypeError naming the registered ones for any other
+ * name: callers from plain JavaScript are not held to BackendName, and `backends[name]` alone
+ * would give undefined (or an Object.prototype member) and fail later with an unrelated message.
+ */
 export function backendNamed(name: BackendName): ExecutionBackend {
+  if (!Object.hasOwn(backends, name)) {
+    throw new TypeError(`unknown execution back end ${JSON.stringify(name)}; the back ends are: ${Object.keys(backends).join(', ')}`);
+  }
   return backends[name];
 }

@@ -48,65 +48,56 @@ export function emitJs(program: Program, plan: Plan): string {
  * The compiled variants of one program and plan. Disposing drops them (the functions, their
  * optimised code and the side tables go to the collector once no run holds them) and makes
  * every later use an `ExecutableDisposedError`.
+ *
+ * A plain object over closures, as `compileProgram` has always returned: `run` works detached
+ * (`const { run } = exe`, `inputs.map(exe.run)`), as it did before executables could be
+ * disposed, and the compiled state is hidden (a class would put `run` on its prototype, needing
+ * `this`, and show its private fields to spreads and JSON.stringify).
  */
-class JsExecutable implements CompiledProgram {
-  readonly backend = 'js';
-  private plain: Compiled | null;
-  private counted: Compiled | null = null;
-  private readonly limit: number;
-
-  constructor(
-    readonly program: Program,
-    readonly plan: Plan,
-    private readonly options: CompileOptions,
-  ) {
-    this.plain = compile(program, plan, false);
-    this.limit = options.maxWhileIterations ?? Infinity;
-  }
-
-  get disposed(): boolean {
-    return this.plain === null;
-  }
-
-  get source(): string {
-    return this.live('source').generated.text;
-  }
-
-  run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): RunResult {
-    const plain = this.live('run');
-    const program = this.program;
-    const variant = runOptions.counters === true ? (this.counted ??= compile(program, this.plan, true)) : plain;
-    const g = variant.generated;
-    const flat = checkInputs(program, inputs, this.options.file);
-    const record: RunRecord = {
-      allocations: allocationCounts(g.allocations.length),
-      clusterMs: new Array<number>(g.clusters.length).fill(0),
-      clusterCalls: new Array<number>(g.clusters.length).fill(0),
-      counts: new Float64Array(g.slots.length),
-    };
-    const rt = makeRuntime(
-      { sites: g.sites, slots: g.slots, allocations: g.allocations, clusterCount: g.clusters.length },
-      this.options.file,
-      this.limit,
-      record,
-    );
-    const raw = variant.main(rt, flat.map((v) => (v.kind === 'scalar' ? { value: v.value } : { data: v.data, shape: v.shape })));
-    return { results: groupResults(program, raw), stats: stats(g, record, runOptions.counters === true) };
-  }
-
-  dispose(): void {
-    this.plain = null;
-    this.counted = null;
-  }
-
-  private live(what: string): Compiled {
-    if (this.plain === null) throw new ExecutableDisposedError(this.backend, this.program.name, what);
-    return this.plain;
-  }
-}
-
 export function compileProgram(program: Program, plan: Plan, options: CompileOptions = {}): CompiledProgram {
-  return new JsExecutable(program, plan, options);
+  const backend = 'js';
+  let plain: Compiled | null = compile(program, plan, false);
+  let counted: Compiled | null = null;
+  const limit = options.maxWhileIterations ?? Infinity;
+  const live = (what: string): Compiled => {
+    if (plain === null) throw new ExecutableDisposedError(backend, program.name, what);
+    return plain;
+  };
+  const executable = {
+    backend,
+    program,
+    plan,
+    run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): RunResult {
+      const base = live('run');
+      const variant = runOptions.counters === true ? (counted ??= compile(program, plan, true)) : base;
+      const g = variant.generated;
+      const flat = checkInputs(program, inputs, options.file);
+      const record: RunRecord = {
+        allocations: allocationCounts(g.allocations.length),
+        clusterMs: new Array<number>(g.clusters.length).fill(0),
+        clusterCalls: new Array<number>(g.clusters.length).fill(0),
+        counts: new Float64Array(g.slots.length),
+      };
+      const rt = makeRuntime(
+        { sites: g.sites, slots: g.slots, allocations: g.allocations, clusterCount: g.clusters.length },
+        options.file,
+        limit,
+        record,
+      );
+      const raw = variant.main(rt, flat.map((v) => (v.kind === 'scalar' ? { value: v.value } : { data: v.data, shape: v.shape })));
+      return { results: groupResults(program, raw), stats: stats(g, record, runOptions.counters === true) };
+    },
+    dispose(): void {
+      plain = null;
+      counted = null;
+    },
+  };
+  // `source` and `disposed` read the live state; not enumerable, so that inspecting, comparing
+  // or spreading a disposed executable does not throw.
+  return Object.defineProperties(executable, {
+    source: { get: (): string => live('source').generated.text, enumerable: false },
+    disposed: { get: (): boolean => plain === null, enumerable: false },
+  }) as typeof executable & Pick<CompiledProgram, 'source' | 'disposed'>;
 }
 
 /** Generated JavaScript run in this thread: the reference back end, and the only one so far. */

@@ -119,6 +119,85 @@ describe('every plan of a JSON graph passes the checker', () => {
     for (const kind of ['if', 'while', 'scatter', 'gather', 'scanl', 'fold']) expect(kinds, kind).toContain(kind);
   });
 
+  it('a scatter into one component of a tuple does not order readers of the others, in the reader and the checker alike, so nested ids agree', async () => {
+    // R reads p1, S scatters into p0: per array (PLANNING.md rule 3) R need not precede S, so Ia
+    // (reading S) comes before Ib in both the reader's and the checker's order, and the
+    // unnumbered nodes of their blocks get the same ids on both sides (when the reader ordered
+    // per tuple and the checker per array, they got each other's: a CompilerBug on a valid plan).
+    const inner = (k: number): BlockJson => ({
+      inputs: [{ name: 'z' }],
+      nodes: Array.from({ length: k }, (_, i) => ({ name: `m${i}`, kind: 'map' as const })),
+      edges: Array.from({ length: k }, (_, i) => ({ from: i === 0 ? 'z' : `m${i - 1}`, to: `m${i}`, role: 'map-input' as const })),
+      results: [`m${k - 1}`],
+    });
+    const g: GraphJson = {
+      format: 'arrayfuse-graph',
+      version: 1,
+      inputs: [{ name: 'xs' }, { name: 'is' }],
+      nodes: [
+        { name: 'P', kind: 'map', outs: ['p0', 'p1'] },
+        { name: 'S', kind: 'scatter' },
+        { name: 'Ia', kind: 'if', blocks: [inner(1), inner(1)] },
+        { name: 'R', kind: 'map' },
+        { name: 'Ib', kind: 'if', blocks: [inner(3), inner(2)] },
+        { name: 'Q', kind: 'map' },
+      ],
+      edges: [
+        { from: 'xs', to: 'P', role: 'map-input' },
+        { from: 'P', to: 'S', role: 'scatter-dest', arrays: ['p0'] },
+        { from: 'is', to: 'S', role: 'scatter-index' },
+        { from: 'xs', to: 'S', role: 'scatter-values' },
+        { from: 'S', to: 'Ia', role: 'control' },
+        { from: 'P', to: 'R', role: 'map-input', arrays: ['p1'] },
+        { from: 'Q', to: 'R', role: 'map-input' },
+        { from: 'xs', to: 'Q', role: 'map-input' },
+        { from: 'xs', to: 'Ib', role: 'control' },
+      ],
+      results: ['R', 'S'],
+    };
+    for (const strategy of strategies) {
+      const p = await planGraph(g, { solver, strategy });
+      expect(validateGraphPlan(g, p), strategy).toEqual([]);
+      // Ia's blocks are numbered first (ids 6 and 7): Ib's then-block holds ids 8, 9, 10.
+      expect(p.root.children[4]![0]!.clusters.flatMap((c) => c.nodes).sort((a, b) => a - b), strategy).toEqual([8, 9, 10]);
+    }
+  });
+
+  it('a scatter naming its destination arrays in several edges updates all of them (readers of each come first)', async () => {
+    const blk: BlockJson = { inputs: [{ name: 'z' }], nodes: [], results: ['z'] };
+    const g: GraphJson = {
+      format: 'arrayfuse-graph',
+      version: 1,
+      inputs: [{ name: 'xs' }, { name: 'is' }],
+      nodes: [
+        { name: 'C', kind: 'if', outs: ['o1', 'o2'], blocks: [blk, blk] },
+        { name: 'S', kind: 'scatter' },
+        { name: 'R', kind: 'map' },
+      ],
+      edges: [
+        { from: 'xs', to: 'C', role: 'control' },
+        { from: 'C', to: 'S', role: 'scatter-dest', arrays: ['o1'] },
+        { from: 'C', to: 'S', role: 'scatter-dest', arrays: ['o2'] },
+        { from: 'is', to: 'S', role: 'scatter-index' },
+        { from: 'xs', to: 'S', role: 'scatter-values' },
+        { from: 'C', to: 'R', role: 'map-input', arrays: ['o1'] },
+      ],
+      results: ['R', 'S'],
+    };
+    for (const strategy of strategies) {
+      const p = await planGraph(g, { solver, strategy });
+      expect(validateGraphPlan(g, p), strategy).toEqual([]);
+      expect(p.root.clusters.map((c) => c.nodes), strategy).toEqual([[0], [2], [1]]);
+    }
+    // A second scatter into o1 is E622, whichever of S's edges names o1.
+    const twice: GraphJson = {
+      ...g,
+      nodes: [...g.nodes, { name: 'T', kind: 'scatter' }],
+      edges: [...g.edges!, { from: 'C', to: 'T', role: 'scatter-dest', arrays: ['o1'] }, { from: 'is', to: 'T', role: 'scatter-index' }, { from: 'xs', to: 'T', role: 'scatter-values' }],
+    };
+    await expect(planGraph(twice, { solver })).rejects.toThrow(/E622|destination of two scatters/);
+  });
+
   it('small random graphs: the ILP optimum equals the brute force minimum of the JSON graph (30 cases)', async () => {
     await fc.assert(
       fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 6 } }), async ({ program }) => {

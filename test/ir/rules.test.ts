@@ -77,6 +77,13 @@ describe('node rules', () => {
   it('give a role one meaning, whichever kind reads in it', () => {
     for (const kind of nodeKinds) for (const role of rolesOf(kind)) expect(readRuleOf(kind, role), `${kind} ${role}`).toEqual(roleRule(role));
     expect(new Set(graphReadRoles).size).toBe(graphReadRoles.length);
+    expect([...graphReadRoles].sort()).toEqual([...new Set(nodeKinds.flatMap(rolesOf))].sort());
+  });
+
+  it('list the read roles in the graph format\'s order (the E616 note prints it, unchanged since the format began)', () => {
+    expect(graphReadRoles.join(', ')).toBe(
+      'map-input, gather-indices, fold-input, scatter-index, scatter-values, gather-source, scanl-input, scanr-input, scatter-dest, force-input, while-init, indexed, control',
+    );
   });
 
   it('fix the output order of scans and keep scatter and force out of gather orders', () => {

@@ -71,3 +71,44 @@ test('a disposed JavaScript executable lets go of its module', () => {
   expect(() => exe.source).toThrow(ExecutableDisposedError);
   expect(() => exe.run([array('f64', [1], [1])], { counters: true })).toThrow(ExecutableDisposedError);
 });
+
+test('runs already under way when dispose() is called finish, whatever tick dispose() comes in', async () => {
+  // The window is a few microtask ticks after a run has asked for its executable; dispose()
+  // must not dispose it under the run (it did while `executable` was an async wrapper).
+  const source = 'def main(xs):\n  return map(lam x: x * 2.0, reverse(xs))\n';
+  const xs = new Float64Array([1, 2, 3]);
+  const expected = { result: { data: new Float64Array([6, 4, 2]), shape: [3] } };
+  for (const strategy of ['none', 'greedy-down'] as const) {
+    for (let ticks = 0; ticks < 12; ticks++) {
+      const program = compile(source);
+      const runs = [program.run({ xs }, { strategy }), program.run({ xs }, { strategy })];
+      for (let i = 0; i < ticks; i++) await Promise.resolve();
+      const disposed = program.dispose();
+      expect(await Promise.all(runs), `${strategy}, dispose after ${ticks} ticks`).toEqual([expected, expected]);
+      await disposed;
+      expect(await program.run({ xs }, { strategy })).toEqual(expected);
+      await program.dispose();
+    }
+  }
+});
+
+test('an unknown back end name (from plain JavaScript) is a TypeError naming the back ends, when the program is compiled', () => {
+  const source = 'def main(xs):\n  return map(lam x: x + 1.0, xs)\n';
+  for (const name of ['webgpu', '', 'toString', '__proto__']) {
+    expect(() => backendNamed(name as 'js'), name).toThrow(TypeError);
+    expect(() => compile(source, { backend: name as 'js' }), name).toThrow(/unknown execution back end .*; the back ends are: js/);
+  }
+  expect(compile(source, { backend: undefined }).parameters).toEqual(['xs']);
+});
+
+test('compileProgram returns a plain object, as it always has: run works detached, the compiled state is hidden', () => {
+  const c = paperCases[0]!();
+  const inputs = [array('f64', [3], [1, 2, 3])];
+  const exe = jsBackend.compile(c.program, c.plan);
+  const { run } = exe;
+  expectSameValues(run(inputs).results, interpret(c.program, inputs));
+  expect(Object.keys(exe).sort()).toEqual(['backend', 'dispose', 'plan', 'program', 'run']);
+  expect(exe.source).toContain('function main(rt, inputs)');
+  exe.dispose();
+  expect(() => run(inputs)).toThrow(ExecutableDisposedError);
+});
