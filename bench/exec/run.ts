@@ -11,7 +11,7 @@
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     repetitions: raw.repetitions,
     programs: raw.programs === undefined ? null : raw.programs.split(',').map((s) => s.trim()),
     bottomUpBad: raw.bottomUpBad,
-    outDir: join(repoRoot, raw.out),
+    outDir: resolve(repoRoot, raw.out),
   };
   const chosen = execPrograms.filter((p) => options.programs === null || options.programs.includes(p.name));
   if (chosen.length === 0) throw new Error(`no example is named ${options.programs?.join(', ')}`);
