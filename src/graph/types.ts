@@ -11,7 +11,7 @@
 // from a Program (build.ts) and one read from JSON (fromJson.ts) are the same kind of value.
 
 import type { Span } from '../diagnostics/index.js';
-import type { ControlNode, NodeId, ScalarType, VarName } from '../ir/types.js';
+import type { NodeId, ScalarType, VarName } from '../ir/types.js';
 import type { GraphReadRole, InfusibleReason, NodeKind, ReadOrderRule } from '../ir/rules.js';
 
 // What a role, a kind and a reason mean is the nodes' rules (src/ir/rules.ts).
