@@ -28,7 +28,7 @@ import type {
   InfusibleReason,
   StrictPrecedence,
 } from './types.js';
-import { fusionRule, roleRule } from '../ir/rules.js';
+import { fusionRule, graphReadRoles, isControlKind, nodeKinds, roleRule, rolesOf } from '../ir/rules.js';
 import { scalarTypes, type NodeId, type ScalarType } from '../ir/types.js';
 import type { BlockGraphs } from './program.js';
 import type { EntrySizes } from './sizes.js';
@@ -38,12 +38,8 @@ import {
   type GraphJson,
   graphJsonFormat,
   graphJsonVersion,
-  graphReadRoles,
   infusibleReasons,
-  isControlKind,
   maxGraphBlockDepth,
-  nodeKinds,
-  rolesOf,
 } from './jsonFormat.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import type { NodeId, ScalarType, VarName } from '../ir/types.js';
 import type { GraphReadRole, InfusibleReason, NodeKind, ReadOrderRule } from '../ir/rules.js';
 
 // What a role, a kind and a reason mean is the nodes' rules (src/ir/rules.ts).
-export type { GraphReadRole, InfusibleReason, ReadOrderRule } from '../ir/rules.js';
+export type { GraphReadRole, InfusibleReason } from '../ir/rules.js';
 export type GraphNodeKind = NodeKind;
 
 export interface GraphNode {

@@ -96,10 +96,6 @@ export function lambdaUses(l: Lambda): Uses {
   return acc;
 }
 
-// The roles a combinator reads in, and its inputs by role, are its rule (./rules.ts).
-export type { ReadRole, RoleRead } from './rules.js';
-export { combinatorInputs } from './rules.js';
-
 /** Everything one statement reads: its ordered inputs by role, plus the uses of its expressions. */
 export interface StmtReads extends Uses {
   /** Combinator inputs (and a `while`'s init), in the order the statement lists them. */
