@@ -338,11 +338,6 @@ export async function planFrom<Made extends { readonly graphs: BlockGraphs }>(ma
   return { ...made, plan: planGraphsSince(made.graphs, strategy, cost, solver, options, started) };
 }
 
-/** Plans graphs already made (their making is not counted against the time limit). */
-export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {}): Promise<Plan> {
-  return (await planFrom(() => ({ graphs }), options)).plan;
-}
-
 /** Plans a program with one strategy (default: the ILP, cost `reads+writes+recompute`); unchecked (the driver's `plan` checks). */
 export async function plan(program: Program, options: PlanOptions = {}): Promise<Plan> {
   return (await planFrom(() => ({ graphs: programGraphs(program, options.weights, options.shapes) }), options)).plan;
