@@ -25,7 +25,7 @@ import { greedyAssignment, noFusionAssignment } from './greedy.js';
 import { buildModel, gatherFactor, type IlpModel } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
 import { startFromAssignment } from './ilp/start.js';
-import { createSolverLoader, solveModel, type HighsOptionValues, type SolverLoader } from './ilp/solver.js';
+import { createSolverLoader, solveModel, type HighsOptionValues, type SolverHandle, type SolverLoader } from './ilp/solver.js';
 import { blockPlanCost } from './objective.js';
 import type { BlockPlan, Plan, SolveStatus, Strategy } from './types.js';
 
@@ -198,7 +198,7 @@ function blockDeadline(bg: BlockGraphs, budget: TimeBudget): number {
  * cheapest of the ILP's incumbent and the two greedy plans; its bound is HiGHS' when it has
  * one, else the model's box bound, else 0.
  */
-function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: LoadedSolver, budget: TimeBudget, tuning: IlpTuning): BlockOutcome {
+function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: SolverHandle, budget: TimeBudget, tuning: IlpTuning): BlockOutcome {
   const { graph } = bg;
   const deadline = blockDeadline(bg, budget);
   // The walks are not stopped by the deadline: their plans are the floor every block's plan
@@ -288,9 +288,6 @@ function planTree(root: BlockGraphs, planBlock: (bg: BlockGraphs) => BlockOutcom
   return plans.get(root)!;
 }
 
-/** HiGHS, loaded. */
-type LoadedSolver = Parameters<typeof solveModel>[0];
-
 const statusRank: Readonly<Record<SolveStatus, number>> = { optimal: 0, heuristic: 0, 'time-limit': 1, 'fallback-greedy': 2 };
 
 /** What the ILP strategy's notes say about where plans and bounds came from, when not all proven. */
@@ -352,7 +349,7 @@ function planGraphsSince(
   graphs: BlockGraphs,
   strategy: Strategy,
   cost: CostSpec,
-  solver: LoadedSolver | null,
+  solver: SolverHandle | null,
   options: PlanOptions,
   started: number,
 ): Plan {
