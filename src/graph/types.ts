@@ -100,8 +100,3 @@ export function nodeById(g: DependenceGraph, id: NodeId): GraphNode {
   if (n === undefined) throw new Error(`graph: no node ${id}`);
   return n;
 }
-
-/** Index of a node id in `g.nodes` as a Map, built once per use site that needs many lookups. */
-export function nodeIndexMap(g: DependenceGraph): ReadonlyMap<NodeId, number> {
-  return new Map(g.nodes.map((n) => [n.id, n.index]));
-}

@@ -270,11 +270,6 @@ export function stmtDefs(s: Stmt): readonly Value[] {
   }
 }
 
-/** True for statements that are dependence-graph nodes (combinators and control flow). */
-export function isGraphNode(s: Stmt): s is Exclude<Stmt, { kind: 'scalar' }> {
-  return s.kind !== 'scalar';
-}
-
 /** The blocks directly inside a statement: `[then, else]` for `if`, `[cond, body]` for `while`. */
 export function childBlocks(s: Stmt): readonly Block[] {
   if (s.kind === 'if') return [s.then, s.else];

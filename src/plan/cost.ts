@@ -14,8 +14,6 @@ import { SourceFile, userError, type Span } from '../diagnostics/index.js';
 /** The base quantities a cost can weigh (PLANNING.md "Cost functions"). */
 export type CostTerm = 'clusters' | 'fused-edges' | 'intermediate-arrays' | 'reads' | 'writes' | 'recompute';
 
-export const costTerms: readonly CostTerm[] = ['clusters', 'fused-edges', 'intermediate-arrays', 'reads', 'writes', 'recompute'];
-
 export interface CostSpecTerm {
   readonly term: CostTerm;
   readonly coefficient: number;
