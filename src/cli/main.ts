@@ -22,7 +22,7 @@ import { costNames, defaultCostText } from '../plan/cost.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js';
 import { graphToJson } from '../graph/toJson.js';
 import { emitLp, emitMps, renderPlanDot, renderPlanJson, renderPlanSvg, renderPlanText } from '../report/render.js';
-import type { Plan, Strategy } from '../plan/types.js';
+import type { Strategy } from '../plan/types.js';
 import { emitJs } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
 import { parseCost } from '../plan/cost.js';

@@ -22,7 +22,7 @@ import { CompilerBug } from '../diagnostics/index.js';
 import type { CombinatorNode, FoldNode, NodeId, ScalarType, ScanlNode, ScanrNode, VarName } from '../ir/types.js';
 import { orderKey, type Order } from '../plan/types.js';
 import {
-  add, arr, assign, bin, call, constDecl, exprStmt, id, index, letDecl, mul, num, un, type JsExpr, type JsStmt,
+  add, arr, assign, bin, constDecl, exprStmt, id, index, letDecl, mul, num, un, type JsExpr, type JsStmt,
 } from './jsast.js';
 import {
   applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, type ExprEnv,

@@ -152,8 +152,3 @@ export const diagnosticCodes = {
 
 /** A registered diagnostic code; a code missing from `diagnosticCodes` is a type error. */
 export type DiagnosticCode = keyof typeof diagnosticCodes;
-
-/** The title of a registered code. */
-export function diagnosticTitle(code: DiagnosticCode): string {
-  return diagnosticCodes[code];
-}

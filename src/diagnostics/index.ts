@@ -63,7 +63,7 @@ export class SourceFile {
  * shapes, E4xx run-time errors, E5xx input/output files, E6xx planner and options. Only codes
  * registered in ./codes.ts exist; docs/ERRORS.md lists them with their titles.
  */
-export { diagnosticCodes, diagnosticTitle, type DiagnosticCode } from './codes.js';
+export { diagnosticCodes, type DiagnosticCode } from './codes.js';
 
 export interface Diagnostic {
   readonly code: DiagnosticCode;

@@ -28,7 +28,7 @@ import type {
   InfusibleReason,
   StrictPrecedence,
 } from './types.js';
-import { fusionRule, roleRule } from '../ir/rules.js';
+import { fusionRule, graphReadRoles, isControlKind, nodeKinds, roleRule, rolesOf } from '../ir/rules.js';
 import { scalarTypes, type NodeId, type ScalarType } from '../ir/types.js';
 import type { BlockGraphs } from './program.js';
 import type { EntrySizes } from './sizes.js';
@@ -38,12 +38,8 @@ import {
   type GraphJson,
   graphJsonFormat,
   graphJsonVersion,
-  graphReadRoles,
   infusibleReasons,
-  isControlKind,
   maxGraphBlockDepth,
-  nodeKinds,
-  rolesOf,
 } from './jsonFormat.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -618,8 +614,8 @@ function parseText(text: string, sourceName: string): { value: Json; file: Sourc
   const file = new SourceFile(sourceName, text);
   const parsed = parseJson(text);
   if (parsed.ok) return { value: parsed.value, file };
-  // Where the engine says, else the end of the text: what graph JSON has always reported (the
-  // grammar's `offset`, which IR JSON uses, is more precise where the engine names no position).
+  // E610 points where the engine says, else at the end of the text (graph JSON's diagnostics are
+  // stable text; IR JSON uses the grammar's `offset`, more precise where the engine names none).
   const start = Math.min(parsed.engineOffset ?? text.length, text.length);
   throw userError('E610', `$: the graph is not valid JSON: ${parsed.message}`, { file, span: { start, end: Math.min(start + 1, text.length) } });
 }

@@ -90,7 +90,3 @@ export const infusibleReasonSet: { readonly [R in InfusibleReason]: true } = {
 };
 
 export const infusibleReasons = Object.keys(infusibleReasonSet) as InfusibleReason[];
-
-// What each role implies and in which roles each kind of node may read are the nodes' rules
-// (src/ir/rules.ts), which the reader checks a graph against.
-export { graphReadRoles, isControlKind, nodeKinds, rolesOf } from '../ir/rules.js';

@@ -11,11 +11,11 @@
 // from a Program (build.ts) and one read from JSON (fromJson.ts) are the same kind of value.
 
 import type { Span } from '../diagnostics/index.js';
-import type { ControlNode, NodeId, ScalarType, VarName } from '../ir/types.js';
+import type { NodeId, ScalarType, VarName } from '../ir/types.js';
 import type { GraphReadRole, InfusibleReason, NodeKind, ReadOrderRule } from '../ir/rules.js';
 
 // What a role, a kind and a reason mean is the nodes' rules (src/ir/rules.ts).
-export type { GraphReadRole, InfusibleReason, ReadOrderRule } from '../ir/rules.js';
+export type { GraphReadRole, InfusibleReason } from '../ir/rules.js';
 export type GraphNodeKind = NodeKind;
 
 export interface GraphNode {
@@ -99,9 +99,4 @@ export function nodeById(g: DependenceGraph, id: NodeId): GraphNode {
   const n = g.nodes.find((x) => x.id === id);
   if (n === undefined) throw new Error(`graph: no node ${id}`);
   return n;
-}
-
-/** Index of a node id in `g.nodes` as a Map, built once per use site that needs many lookups. */
-export function nodeIndexMap(g: DependenceGraph): ReadonlyMap<NodeId, number> {
-  return new Map(g.nodes.map((n) => [n.id, n.index]));
 }

@@ -56,9 +56,6 @@ export function programToJson(p: Program, indent = 0): string {
 
 // ---- reading -------------------------------------------------------------------------------
 
-/** The offset of a JSON syntax error; shared with the other JSON readers. */
-export { jsonSyntaxErrorOffset } from '../diagnostics/checkedJson.js';
-
 interface Reader {
   readonly file: SourceFile;
 }

@@ -286,10 +286,10 @@ export function readRuleOf(kind: NodeKind, role: GraphReadRole): ReadRule | unde
 }
 
 /**
- * Every read role, each once, in the order the graph format has always listed them (the E616
- * note prints this list, and diagnostics are kept byte for byte): the consumer's order, then the
- * fixed orders, then the unordered roles. A record, so that a new role fails to compile until it
- * is placed here; a test checks it holds exactly the roles the kinds' rules name.
+ * Every read role, each once, in the graph format's order (the E616 note prints this list, and
+ * diagnostics are stable text): the consumer's order, then the fixed orders, then the unordered
+ * roles. A record, so that a new role fails to compile until it is placed here; a test checks
+ * it holds exactly the roles the kinds' rules name.
  */
 const readRoleListing: { readonly [R in GraphReadRole]: true } = {
   'map-input': true,

@@ -22,7 +22,7 @@
 // Readers that come *before* the scatter are ordered by the dependence graph's precedences
 // (src/graph/build.ts; the plan validator checks them again): they run strictly earlier.
 
-import { combinatorInputs, combinatorRule, rolesOf, type InPlaceUpdate } from './rules.js';
+import { combinatorInputs, combinatorRule, inPlaceDestinations, rolesOf, type InPlaceUpdate } from './rules.js';
 import { isCombinator, type Block, type CombinatorKind, type CombinatorNode, type Stmt, type VarName } from './types.js';
 import { combinatorLambdas, lambdaUses, scalarIndexedArrays, stmtFreeVars } from './walk.js';
 
@@ -40,9 +40,8 @@ export function inPlaceHazards(b: Block, k: number): string[] {
   const s = b.stmts[k];
   const update = s === undefined ? null : inPlaceUpdateOf(s);
   if (s === undefined || !isCombinator(s) || update === null) throw new Error(`inPlaceHazards: statement ${k} updates nothing in place`);
-  const inputs = combinatorInputs(s);
-  const destinations = inputs.filter((r) => r.role === update.role).map((r) => r.name);
-  const sources = inputs.filter((r) => r.role !== update.role).map((r) => r.name);
+  const destinations = inPlaceDestinations(s);
+  const sources = combinatorInputs(s).filter((r) => r.role !== update.role).map((r) => r.name);
   const hazards: string[] = [];
   const viaScalars = scalarIndexedArrays(b);
   const reachedBy = (names: Iterable<VarName>): Set<VarName> => {

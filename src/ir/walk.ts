@@ -96,10 +96,6 @@ export function lambdaUses(l: Lambda): Uses {
   return acc;
 }
 
-// The roles a combinator reads in, and its inputs by role, are its rule (./rules.ts).
-export type { ReadRole, RoleRead } from './rules.js';
-export { combinatorInputs } from './rules.js';
-
 /** Everything one statement reads: its ordered inputs by role, plus the uses of its expressions. */
 export interface StmtReads extends Uses {
   /** Combinator inputs (and a `while`'s init), in the order the statement lists them. */
@@ -272,11 +268,6 @@ export function stmtDefs(s: Stmt): readonly Value[] {
     default:
       return s satisfies never;
   }
-}
-
-/** True for statements that are dependence-graph nodes (combinators and control flow). */
-export function isGraphNode(s: Stmt): s is Exclude<Stmt, { kind: 'scalar' }> {
-  return s.kind !== 'scalar';
 }
 
 /** The blocks directly inside a statement: `[then, else]` for `if`, `[cond, body]` for `while`. */

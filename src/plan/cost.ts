@@ -14,8 +14,6 @@ import { SourceFile, userError, type Span } from '../diagnostics/index.js';
 /** The base quantities a cost can weigh (PLANNING.md "Cost functions"). */
 export type CostTerm = 'clusters' | 'fused-edges' | 'intermediate-arrays' | 'reads' | 'writes' | 'recompute';
 
-export const costTerms: readonly CostTerm[] = ['clusters', 'fused-edges', 'intermediate-arrays', 'reads', 'writes', 'recompute'];
-
 export interface CostSpecTerm {
   readonly term: CostTerm;
   readonly coefficient: number;
@@ -34,9 +32,10 @@ export interface CostSpec {
   readonly terms: readonly CostSpecTerm[];
 }
 
-// The weights a cost multiplies by are graph data (src/graph/weights.ts); re-exported for
-// callers that name a cost and its weights together.
-export { edgeWeightKey, type CostWeights } from '../graph/weights.js';
+// The weights a cost multiplies by are graph data (src/graph/weights.ts); the type is
+// re-exported here for the checker, which may import this file but not the graph stage
+// (test/check/imports.test.ts).
+export type { CostWeights } from '../graph/weights.js';
 
 interface NamedCost {
   readonly name: string;

@@ -25,7 +25,7 @@ import { greedyAssignment, noFusionAssignment } from './greedy.js';
 import { buildModel, gatherFactor, type IlpModel } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
 import { startFromAssignment } from './ilp/start.js';
-import { createSolverLoader, solveModel, type HighsOptionValues, type SolverLoader } from './ilp/solver.js';
+import { createSolverLoader, solveModel, type HighsOptionValues, type SolverHandle, type SolverLoader } from './ilp/solver.js';
 import { blockPlanCost } from './objective.js';
 import type { BlockPlan, Plan, SolveStatus, Strategy } from './types.js';
 
@@ -198,7 +198,7 @@ function blockDeadline(bg: BlockGraphs, budget: TimeBudget): number {
  * cheapest of the ILP's incumbent and the two greedy plans; its bound is HiGHS' when it has
  * one, else the model's box bound, else 0.
  */
-function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: LoadedSolver, budget: TimeBudget, tuning: IlpTuning): BlockOutcome {
+function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: SolverHandle, budget: TimeBudget, tuning: IlpTuning): BlockOutcome {
   const { graph } = bg;
   const deadline = blockDeadline(bg, budget);
   // The walks are not stopped by the deadline: their plans are the floor every block's plan
@@ -288,9 +288,6 @@ function planTree(root: BlockGraphs, planBlock: (bg: BlockGraphs) => BlockOutcom
   return plans.get(root)!;
 }
 
-/** HiGHS, loaded. */
-type LoadedSolver = Parameters<typeof solveModel>[0];
-
 const statusRank: Readonly<Record<SolveStatus, number>> = { optimal: 0, heuristic: 0, 'time-limit': 1, 'fallback-greedy': 2 };
 
 /** What the ILP strategy's notes say about where plans and bounds came from, when not all proven. */
@@ -338,11 +335,6 @@ export async function planFrom<Made extends { readonly graphs: BlockGraphs }>(ma
   return { ...made, plan: planGraphsSince(made.graphs, strategy, cost, solver, options, started) };
 }
 
-/** Plans graphs already made (their making is not counted against the time limit). */
-export async function planGraphs(graphs: BlockGraphs, options: PlanOptions = {}): Promise<Plan> {
-  return (await planFrom(() => ({ graphs }), options)).plan;
-}
-
 /** Plans a program with one strategy (default: the ILP, cost `reads+writes+recompute`); unchecked (the driver's `plan` checks). */
 export async function plan(program: Program, options: PlanOptions = {}): Promise<Plan> {
   return (await planFrom(() => ({ graphs: programGraphs(program, options.weights, options.shapes) }), options)).plan;
@@ -357,7 +349,7 @@ function planGraphsSince(
   graphs: BlockGraphs,
   strategy: Strategy,
   cost: CostSpec,
-  solver: LoadedSolver | null,
+  solver: SolverHandle | null,
   options: PlanOptions,
   started: number,
 ): Plan {

@@ -49,10 +49,9 @@ export function emitJs(program: Program, plan: Plan): string {
  * optimised code and the side tables go to the collector once no run holds them) and makes
  * every later use an `ExecutableDisposedError`.
  *
- * A plain object over closures, as `compileProgram` has always returned: `run` works detached
- * (`const { run } = exe`, `inputs.map(exe.run)`), as it did before executables could be
- * disposed, and the compiled state is hidden (a class would put `run` on its prototype, needing
- * `this`, and show its private fields to spreads and JSON.stringify).
+ * A plain object over closures: `run` works detached (`const { run } = exe`,
+ * `inputs.map(exe.run)`), and the compiled state is hidden (a class would put `run` on its
+ * prototype, needing `this`, and show its private fields to spreads and JSON.stringify).
  */
 export function compileProgram(program: Program, plan: Plan, options: CompileOptions = {}): CompiledProgram {
   const backend = 'js';

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { UserError, diagnosticPosition } from '../../src/diagnostics/index.js';
 import * as fc from 'fast-check';
-import { jsonSyntaxErrorOffset, programFromJson, programToJson } from '../../src/ir/json.js';
+import { programFromJson, programToJson } from '../../src/ir/json.js';
+import { jsonSyntaxErrorOffset } from '../../src/diagnostics/checkedJson.js';
 import { printProgram } from '../../src/ir/printer.js';
 import { everyStatementProgram } from './fixtures.js';
 import { arbitraryCase } from '../util/index.js';

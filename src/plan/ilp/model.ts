@@ -39,7 +39,7 @@ import type { ArrayGroup, DependenceGraph, GraphNode, GraphRead } from '../../gr
 import { groupWeight } from '../../graph/weights.js';
 import { CompilerBug } from '../../diagnostics/index.js';
 import { fusionRule } from '../../ir/rules.js';
-import { blockStructure, type BlockStructure } from './structure.js';
+import { blockStructure } from './structure.js';
 import { addBit, emptyWords, hasBit, unionInto } from '../../util/bitset.js';
 export interface Column {
   readonly name: string;

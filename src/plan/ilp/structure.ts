@@ -25,19 +25,16 @@ import { addBit, bitSetOf, emptyWords, popCount, unionInto, type BitSet } from '
 import { topologicalOrder } from '../../util/graphs.js';
 import { fusionRule, type OutputOrderDomain } from '../../ir/rules.js';
 
-/** A set of node indices as a bit set (n bits). */
-export type NodeSet = BitSet;
-
 export interface BlockStructure {
   /** π bounds per node index. */
   readonly piLower: readonly number[];
   readonly piUpper: readonly number[];
-  /** Nodes reachable from each node by a path with at least one strict step. */
-  readonly strictlyAfter: readonly NodeSet[];
+  /** Nodes reachable from each node by a path with at least one strict step (node indices, n bits). */
+  readonly strictlyAfter: readonly BitSet[];
   /** Per node index: whether any node is strictly after it (strictlyAfter is not empty). */
   readonly hasStrictDescendant: readonly boolean[];
   /** Nodes reachable from each node by a path of one or more steps. */
-  readonly after: readonly NodeSet[];
+  readonly after: readonly BitSet[];
   /** Gather labels (≥ 2) each node index's order can take; the domain's hi is their maximum. */
   readonly orderLabels: readonly ReadonlySet<number>[];
   /** Order domain [lo, hi] per node index (combinator nodes; control-flow nodes [0, 0]). */
