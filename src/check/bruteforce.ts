@@ -273,6 +273,15 @@ function clusterSequence(g: BlockGraph, clusterOfId: ReadonlyMap<NodeId, number>
     const b = clusterOfId.get(e.consumer)!;
     if (a !== b) succ[a]!.add(b);
   }
+  // Orderings without a read (a control-flow node's scalar outputs, sizes known only at run
+  // time) order clusters as edges do: a partition they make cyclic has no cluster sequence.
+  for (const [consumer, producers] of g.orderings) {
+    for (const producer of producers.keys()) {
+      const a = clusterOfId.get(producer)!;
+      const b = clusterOfId.get(consumer)!;
+      if (a !== b) succ[a]!.add(b);
+    }
+  }
   for (const node of g.nodes) {
     if (!updatesInPlace(node.kind)) continue;
     const dest = inPlaceDestinations(node);

@@ -259,3 +259,17 @@ describe('no valid plan beats the brute force', () => {
     expect(valid).toBeGreaterThan(0);
   });
 });
+
+describe('brute force and orderings without a read', () => {
+  // Two programs test:long found (a `while` whose scalar output a later node uses): partitions
+  // that the ordering makes cyclic used to reach the evaluator, which threw "the cluster order
+  // has a cycle" (a CompilerBug), because the brute force's cluster sequence left orderings out.
+  it.each([112880339, 10])('random program %i (7 nodes): the brute force equals the ILP for every cost', async (seed) => {
+    const { program } = randomProgram(seed, { ...generatorSizes.small, combinators: 7 });
+    for (const text of ['reads+writes', 'clusters', 'everything', 'fused-edges', 'intermediate-arrays', 'reads', 'writes']) {
+      const cost = parseCost(text);
+      const ilp = await plan(program, { cost });
+      expect(bruteForce(program, cost).objective, text).toBe(ilp.stats.objective);
+    }
+  });
+});
