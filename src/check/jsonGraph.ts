@@ -34,6 +34,7 @@ import type { NodeId, ScalarType, VarName } from '../ir/types.js';
 import {
   isControlKind,
   readInfusibility,
+  readsByProducer,
   type BlockGraph,
   type Edge,
   type GraphNode,
@@ -312,13 +313,7 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
   // or as the JSON states (a reason, or an `order` edge between the two).
   const edges: Edge[] = [];
   for (const c of nodes) {
-    const byProducer = new Map<NodeId, Read[]>();
-    for (const r of c.reads) {
-      const p = producerOf.get(r.name);
-      if (p === undefined) continue;
-      byProducer.set(p, [...(byProducer.get(p) ?? []), r]);
-    }
-    for (const [p, reads] of byProducer) {
+    for (const [p, reads] of readsByProducer(c, producerOf)) {
       const facts = stated.get(pairKey(p, c.id));
       const infusible = pairInfusibility(byId.get(p)!, c, reads, facts?.reasons ?? [], orderings.get(c.id)?.get(p));
       edges.push({

@@ -519,6 +519,19 @@ export function readInfusibility(r: Read): string | null {
   }
 }
 
+/** A node's reads of arrays produced in its block, by producer: one edge each (PLANNING.md "Edges"). */
+export function readsByProducer(consumer: GraphNode, producerOf: ReadonlyMap<VarName, NodeId>): Map<NodeId, Read[]> {
+  const byProducer = new Map<NodeId, Read[]>();
+  for (const r of consumer.reads) {
+    const p = producerOf.get(r.name);
+    if (p === undefined) continue;
+    const list = byProducer.get(p) ?? [];
+    list.push(r);
+    byProducer.set(p, list);
+  }
+  return byProducer;
+}
+
 function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: ReadonlySet<Block>): BlockGraph {
   const deps = depsSeenFrom(facts, outer);
   const nodes: GraphNode[] = [];
@@ -537,15 +550,7 @@ function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: Rea
 
   const edges: Edge[] = [];
   for (const c of nodes) {
-    const byProducer = new Map<NodeId, Read[]>();
-    for (const r of c.reads) {
-      const p = producerOf.get(r.name);
-      if (p === undefined) continue;
-      const list = byProducer.get(p) ?? [];
-      list.push(r);
-      byProducer.set(p, list);
-    }
-    for (const [p, reads] of byProducer) {
+    for (const [p, reads] of readsByProducer(c, producerOf)) {
       edges.push({ producer: p, consumer: c.id, reads, infusible: infusibility(stmtOf.get(p)!, stmtOf.get(c.id)!, reads) });
     }
   }
