@@ -15,6 +15,7 @@
 import { SourceFile, UserError, userError } from '../diagnostics/index.js';
 import type { Def, Module } from '../syntax/ast.js';
 import { parseModule } from '../syntax/index.js';
+import { planMemory } from '../memory/index.js';
 import { entryDef, inferEntryTypes, lowerModule, type EntryParamType, type InputSignature } from '../lower/index.js';
 import type { ElemType } from '../lower/index.js';
 import { verifyProgram } from '../ir/verify.js';
@@ -243,7 +244,9 @@ export class Compiler {
       // The promise is cached, so concurrent runs share one executable (none is left undisposed).
       const program = this.lower(signature);
       const backend = backendNamed(this.options.backend ?? 'js');
-      compiled = this.plan(signature, options).then((plan) => backend.compile(program, plan, { file: this.file }));
+      compiled = this.plan(signature, options).then((plan) =>
+        backend.compile(program, plan, { file: this.file, memory: planMemory(program, plan, entrySizes(signature)) }),
+      );
       // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
       const failed = compiled;
       failed.catch(() => {

@@ -41,6 +41,11 @@ export interface BlockPlan {
    * `[then, else]` for an `if`, `[cond, body]` for a `while`.
    */
   readonly children: Readonly<Record<NodeId, readonly BlockPlan[]>>;
+  /**
+   * Copies lowering inserted before an in-place update that this plan removes: the update then
+   * writes the copy's source itself, its other readers all scheduled before it. Absent: none.
+   */
+  readonly elided?: readonly NodeId[];
 }
 
 export type SolveStatus =

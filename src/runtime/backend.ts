@@ -18,6 +18,8 @@ import type { InterfaceValue } from '../ir/values.js';
 import type { Plan } from '../plan/types.js';
 import type { SourceFile } from '../diagnostics/index.js';
 import type { Allocation } from './helpers.js';
+import type { MemoryPlan } from '../memory/types.js';
+import type { TypedArray } from '../ir/scalarOps.js';
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -26,11 +28,21 @@ export interface CompileOptions {
   readonly file?: SourceFile;
   /** A `while` that runs more iterations than this fails with E405 (default: no limit). */
   readonly maxWhileIterations?: number;
+  /**
+   * Where the program's arrays live (src/memory): the driver passes the checked plan for the
+   * entry shapes; without one the back end plans memory itself with every size read at run time.
+   */
+  readonly memory?: MemoryPlan;
 }
 
 export interface RunOptions {
   /** Count every element read (per array and order) and written; slower. */
   readonly counters?: boolean;
+  /**
+   * Caller-owned result buffers by flat result component (undefined: a fresh array). Each is
+   * checked against the result's element type and size before it is written.
+   */
+  readonly out?: readonly (TypedArray | undefined)[];
 }
 
 /** Elements one array had read, by read order (`0`, `1`, `g<gather id>`, `indexed`, `unordered`), and written. */
@@ -71,6 +83,8 @@ export interface Executable {
   readonly backend: string;
   readonly program: Program;
   readonly plan: Plan;
+  /** The memory plan it allocates from (slots kept across runs until `dispose()`). */
+  readonly memory: MemoryPlan;
   run(inputs: readonly InterfaceValue[], options?: RunOptions): Awaitable<RunResult>;
   /**
    * Releases what the executable holds (compiled code, device buffers, workers). Calling it

@@ -12,6 +12,7 @@ import { type GeneratedProgram, generateProgram, readOrderKey } from '../codegen
 import type { Program } from '../ir/types.js';
 import type { ArrayValue, InterfaceValue, RuntimeValue } from '../ir/values.js';
 import type { Plan } from '../plan/types.js';
+import { planMemory } from '../memory/index.js';
 import { allocationCounts, allocationsOf, makeRuntime, type RunRecord } from './helpers.js';
 import { checkInputs } from '../interp/index.js';
 import {
@@ -58,6 +59,7 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
   let plain: Compiled | null = compile(program, plan, false);
   let counted: Compiled | null = null;
   const limit = options.maxWhileIterations ?? Infinity;
+  const memory = options.memory ?? planMemory(program, plan);
   const live = (what: string): Compiled => {
     if (plain === null) throw new ExecutableDisposedError(backend, program.name, what);
     return plain;
@@ -66,6 +68,7 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
     backend,
     program,
     plan,
+    memory,
     run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): RunResult {
       const base = live('run');
       const variant = runOptions.counters === true ? (counted ??= compile(program, plan, true)) : base;

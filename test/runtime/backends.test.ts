@@ -107,7 +107,7 @@ test('compileProgram returns a plain object, as it always has: run works detache
   const exe = jsBackend.compile(c.program, c.plan);
   const { run } = exe;
   expectSameValues(run(inputs).results, interpret(c.program, inputs));
-  expect(Object.keys(exe).sort()).toEqual(['backend', 'dispose', 'plan', 'program', 'run']);
+  expect(Object.keys(exe).sort()).toEqual(['backend', 'dispose', 'memory', 'plan', 'program', 'run']);
   expect(exe.source).toContain('function main(rt, inputs)');
   exe.dispose();
   expect(() => run(inputs)).toThrow(ExecutableDisposedError);
