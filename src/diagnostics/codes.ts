@@ -88,6 +88,12 @@ export const diagnosticCodes = {
   E412: 'input of the wrong element type',
   E413: 'input of the wrong rank',
   E414: 'malformed input value',
+  E420: 'out names no array result',
+  E421: 'out array of the wrong element type',
+  E422: 'out array of the wrong size',
+  E423: 'out array shares memory with an input or another out',
+  E424: 'donate names no array parameter',
+  E425: 'donated input shares memory with another input or an out',
   // input and output files, --arg, --random
   E500: 'file cannot be read or written',
   E501: 'not a .npy file',

@@ -349,6 +349,8 @@ export interface Interface {
   /** Component values, one for a plain array or scalar, several for an array of tuples. */
   readonly components: readonly Value[];
   readonly span?: Span;
+  /** An entry parameter whose buffers the caller donated: in-place updates may write them. */
+  readonly donated?: true;
 }
 
 export interface Program {

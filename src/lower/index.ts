@@ -25,7 +25,13 @@ export type { ElemType } from './types.js';
 
 /** What one entry parameter is run with: an array of known shape, or a scalar (maybe known). */
 export type InputSignature =
-  | { readonly kind: 'array'; readonly elem: ElemType; readonly shape: readonly number[] }
+  | {
+      readonly kind: 'array';
+      readonly elem: ElemType;
+      readonly shape: readonly number[];
+      /** The caller donates the input's buffer: an in-place update may write it instead of a copy. */
+      readonly donated?: true;
+    }
   | { readonly kind: 'scalar'; readonly elem: ScalarType; readonly value?: number };
 
 export interface LowerOptions {

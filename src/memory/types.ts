@@ -47,6 +47,8 @@ export type ResultDelivery =
   | 'direct'
   /** Copied at the return into the result buffer: it is an input, lives in a slot or loop pair, or is returned twice. */
   | 'copy'
+  /** An in-place update wrote it into a donated input's buffer, which is returned (copied into `out` when one is given). */
+  | 'donated'
   /** A scalar component: returned as a number. */
   | 'scalar';
 
