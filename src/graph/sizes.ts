@@ -78,8 +78,11 @@ export function staticSizes(program: Program, entry: EntrySizes): ReadonlyMap<Va
   return shapes;
 }
 
-/** The value of a scalar expression when static; undefined when it reads array contents or unknowns. */
-function evaluateStatic(e: Expr, shapes: ReadonlyMap<VarName, Shape>, scalars: ReadonlyMap<VarName, number>): number | undefined {
+/**
+ * The value of a scalar expression when static; undefined when it reads array contents or unknowns.
+ * Exported for the memory planner's loop-invariant sizes (src/memory/sizes.ts).
+ */
+export function evaluateStatic(e: Expr, shapes: ReadonlyMap<VarName, Shape>, scalars: ReadonlyMap<VarName, number>): number | undefined {
   const ev = (x: Expr): number | undefined => evaluateStatic(x, shapes, scalars);
   switch (e.kind) {
     case 'const':
