@@ -15,9 +15,15 @@ export const f64 = (...shape: number[]): InputSignature => ({ kind: 'array', ele
 export const i32v = (value?: number): InputSignature => ({ kind: 'scalar', elem: 'i32', value });
 
 /** Lowers `source` for `signature`, plans it with `strategy` and plans its memory with the signature's sizes. */
-export async function planned(source: string, signature: Readonly<Record<string, InputSignature>>, strategy: Strategy = 'greedy-down', sized = true): Promise<Planned> {
+export async function planned(
+  source: string,
+  signature: Readonly<Record<string, InputSignature>>,
+  strategy: Strategy = 'greedy-down',
+  sized = true,
+  timeLimitSeconds?: number,
+): Promise<Planned> {
   const c = new Compiler(source);
   const program = c.lower(signature);
-  const plan = await c.plan(signature, { strategy });
+  const plan = await c.plan(signature, { strategy, timeLimitSeconds });
   return { program, plan, memory: planMemory(program, plan, sized ? entrySizes(signature) : {}) };
 }
