@@ -6,6 +6,8 @@
 // random program must then give bitwise the results (or the fault) of the same code with fresh
 // arrays. (Once codegen allocates from the plan itself this test only sees the `fresh` arrays
 // and the results; the back end's own pool is tested with the runtime.)
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EntrySizes } from '../../src/graph/sizes.js';
 import { elementBytes, type TypedArray } from '../../src/ir/scalarOps.js';
@@ -240,4 +242,41 @@ describe('adversarial loops and branches run from their memory plans', () => {
       }
     }
   });
+});
+
+describe('the benchmark programs run from their memory plans', () => {
+  async function compare(file: string, named: Readonly<Record<string, { readonly data: Float64Array | Int32Array; readonly shape: readonly number[] } | number>>, strategy: Strategy): Promise<MemoryPlan> {
+    const { Compiler } = await import('../../src/driver/index.js');
+    const compiler = new Compiler(readFileSync(join(import.meta.dirname, '..', '..', 'bench', 'programs', file), 'utf8'));
+    const value = (v: (typeof named)[string]): InterfaceValue =>
+      typeof v === 'number'
+        ? { kind: 'scalar', elem: 'i32', value: v }
+        : { kind: 'array', elem: v.data instanceof Float64Array ? 'f64' : 'i32', shape: v.shape, data: v.data };
+    const signature = Object.fromEntries(
+      Object.entries(named).map(([k, v]) => [k, typeof v === 'number' ? { kind: 'scalar' as const, elem: 'i32' as const, value: v } : { kind: 'array' as const, elem: v.data instanceof Float64Array ? ('f64' as const) : ('i32' as const), shape: v.shape }]),
+    );
+    const exe = await compiler.executable(signature, { strategy, timeLimitSeconds: 120 });
+    const inputs = exe.program.params.map((p) => value(named[p.name]!));
+    const plain = await outcome(async () => exe.run(inputs));
+    const pool: Pool = { memory: exe.memory, buffers: new Map(), taken: new Map(), garbage: 5, pooled: 0 };
+    active = pool;
+    const pooled = await outcome(async () => exe.run(inputs));
+    active = null;
+    expect(plain.ok).toBe(true);
+    expect(pooled).toEqual(plain);
+    expect(pool.pooled).toBeGreaterThan(0);
+    return exe.memory;
+  }
+
+  it.each(['ilp', 'greedy-down'] as const)('LULESH -s 5 (%s): bitwise the results of fresh arrays', async (strategy) => {
+    const { luleshInputs } = await import('../../bench/programs/lulesh-reference.js');
+    const memory = await compare('lulesh.fuse', luleshInputs(5), strategy);
+    expect(Object.values(memory.buffers).some((b) => b.kind === 'pair')).toBe(true);
+  }, 300_000);
+
+  it('NAS MG class S (ilp): bitwise the results of fresh arrays', async () => {
+    const { zran3 } = await import('../../bench/programs/mg-reference.js');
+    const memory = await compare('mg.fuse', { v: { data: zran3(32), shape: [32, 32, 32] }, nit: 4 }, 'ilp');
+    expect(memory.dynamicSlots).toBe(0);
+  }, 300_000);
 });
