@@ -22,7 +22,8 @@ export function staticSizes(program: Program, entry: EntrySizes): ReadonlyMap<Va
   const scalars = new Map<VarName, number>();
   for (const p of program.params) {
     for (const comp of p.components) {
-      const given = entry[comp.name] ?? entry[p.name];
+      // Own entries only: with a plain `{}`, a parameter named `constructor` found Object's.
+      const given = (Object.hasOwn(entry, comp.name) ? entry[comp.name] : undefined) ?? (Object.hasOwn(entry, p.name) ? entry[p.name] : undefined);
       if (given === undefined) continue;
       if (comp.kind === 'array' && typeof given !== 'number') shapes.set(comp.name, given);
       if (comp.kind === 'scalar' && typeof given === 'number') scalars.set(comp.name, given);

@@ -226,6 +226,10 @@ export function liveness(program: Program, plan: Plan): Liveness {
       if (p.kind === 'array') define(p.name, { kind: 'while-param', node: n, k }, { ...inside, block: n.cond });
     });
     n.body.params.forEach((p, k) => {
+      // The verifier wants every name once, but a hand-built loop may name a carried value alike
+      // in its cond and body: one value, one origin.
+      const same = origin.get(p.name);
+      if (same?.kind === 'while-param' && same.node === n && same.k === k) return;
       if (p.kind === 'array') define(p.name, { kind: 'while-param', node: n, k }, inside);
     });
     walk(n.cond, children[0]!, { ...inside, block: n.cond }, t);

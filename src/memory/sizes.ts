@@ -21,19 +21,21 @@ import type { Block, Expr, Program, Shape, VarName, WhileNode } from '../ir/type
  * `staticSizes` knows.
  */
 export function memorySizes(program: Program, entry: EntrySizes): ReadonlyMap<VarName, Shape> {
+  // Own entries only: a parameter named `constructor` must not find Object's (`{}` is the default).
+  const own = Object.assign(Object.create(null) as Record<string, Shape | number>, entry) as EntrySizes;
   const shapes = new Map<VarName, Shape>();
   const scalars = new Map<VarName, number>();
   for (const p of program.params) {
     for (const comp of p.components) {
-      const given = entry[comp.name] ?? entry[p.name];
+      const given = own[comp.name] ?? own[p.name];
       if (given === undefined) continue;
-      if (comp.kind === 'array' && typeof given !== 'number') shapes.set(comp.name, given);
+      if (comp.kind === 'array' && Array.isArray(given)) shapes.set(comp.name, given);
       if (comp.kind === 'scalar' && typeof given === 'number') scalars.set(comp.name, given);
     }
   }
   visitBlock(program.body, shapes, scalars);
   // staticSizes is the planner's own view: where both know a shape they must agree.
-  for (const [name, shape] of staticSizes(program, entry)) shapes.set(name, shape);
+  for (const [name, shape] of staticSizes(program, own)) shapes.set(name, shape);
   return shapes;
 }
 

@@ -61,3 +61,40 @@ describe('an elided copy', () => {
     expect(kept.peakBytes).toBe(64);
   });
 });
+
+describe('names', () => {
+  it('names of Object.prototype\'s properties are arrays like any other, with entry sizes or without', async () => {
+    const n = nodes();
+    const p = program('main', [arrayParam('constructor', 'f64', 1)], [
+      n.map([arr('toString', 'f64', 1)], ['constructor'], lam([['x', 'f64']], v('x', 'f64'))),
+      n.map([arr('__proto__', 'f64', 1)], ['toString'], lam([['y', 'f64']], v('y', 'f64'))),
+      n.map([arr('hasOwnProperty', 'f64', 1)], ['__proto__'], lam([['z', 'f64']], v('z', 'f64'))),
+    ], ['hasOwnProperty']);
+    const pl = await plan(p, { strategy: 'none' });
+    const unsized = planMemory(p, pl);
+    expect(memoryProblems(p, pl, unsized)).toEqual([]);
+    expect(unsized.dynamicSlots).toBe(2);
+    const sized = planMemory(p, pl, Object.assign(Object.create(null) as Record<string, number[]>, { constructor: [4] }));
+    expect(memoryProblems(p, pl, sized)).toEqual([]);
+    expect(sized.peakBytes).toBe(64);
+    expect(Object.keys(sized.buffers).sort()).toEqual(['__proto__', 'hasOwnProperty', 'toString']);
+  });
+
+  it('a loop whose cond and body name a carried value alike (hand-built IR) is one value', async () => {
+    const { block, arrayValue, scalarValue, scalarStmt, bin, i32 } = await import('../ir/builders.js');
+    const n = nodes();
+    const step = n.map([arr('acc2', 'f64', 1)], ['acc'], lam([['x', 'f64']], bin('*', v('x', 'f64'), { kind: 'const', type: 'f64', value: 0.5 })));
+    const w = n.while_(
+      [scalarValue('c3', 'i32'), arrayValue('out', 'f64', 1)],
+      ['k', 'xs'],
+      block([scalarValue('c', 'i32'), arrayValue('acc', 'f64', 1)], [scalarStmt('go', bin('>', v('c', 'i32'), i32(0)))], ['go']),
+      block([scalarValue('c', 'i32'), arrayValue('acc', 'f64', 1)], [scalarStmt('c2', bin('-', v('c', 'i32'), i32(1))), step], ['c2', 'acc2']),
+    );
+    const p = program('main', [arrayParam('xs', 'f64', 1), { name: 'k', components: [scalarValue('k', 'i32')] }], [w], ['out']);
+    const pl = await plan(p, { strategy: 'none' });
+    const m = planMemory(p, pl, { xs: [3], k: 2 });
+    expect(memoryProblems(p, pl, m)).toEqual([]);
+    expect(m.buffers['acc2']?.kind).toBe('pair');
+    expect(m.results).toEqual(['copy']);
+  });
+});
