@@ -110,6 +110,21 @@ def main(xs: f64[n]):
   });
 });
 
+describe('empty arrays', () => {
+  it('take slots of 0 bytes', async () => {
+    const src = `
+def main(xs: f64[n]):
+  a = map(lam x: x + 1.0, xs)
+  b = map(lam x: x * 2.0, reverse(a))
+  return map(lam x: x - 3.0, reverse(b))
+`;
+    const m = ok(await planned(src, { xs: f64(0) }, 'none'));
+    expect(m.peakBytes).toBe(0);
+    expect(m.slots.length).toBeGreaterThan(0);
+    expect(m.slots.every((s) => s.bytes === 0)).toBe(true);
+  });
+});
+
 describe('scatter', () => {
   it('an in-place scatter output is its destination\'s memory', async () => {
     const src = `

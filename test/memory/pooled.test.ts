@@ -215,6 +215,14 @@ def main(xs: f64[n], k: i32):
     ys = map(lam x: x + t + s, reverse(ys))
     i = i + 1
   return ys`,
+  `
+def main(xs: f64[n], k: i32):
+  ps = zip(xs, map(lam x: x * 2.0, xs))
+  i = 0
+  while i < k:
+    ps = map(lam p: (p[1], p[0] + p[1]), reverse(ps))
+    i = i + 1
+  return ps`,
 ];
 
 describe('adversarial loops and branches run from their memory plans', () => {
