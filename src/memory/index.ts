@@ -62,8 +62,7 @@ export function planMemory(program: Program, plan: Plan, entry: EntrySizes = {})
     const shape = sizes.get(name);
     const o = live.origin.get(name);
     if (shape === undefined || o?.kind !== 'combinator') return null;
-    const out = o.node.outs.find((v) => v.name === name)!;
-    return shape.reduce((a, d) => a * d, 1) * elementBytes(out.elem);
+    return shape.reduce((a, d) => a * d, 1) * elementBytes(o.elem);
   };
   const colourRanges: ColourRange[] = [];
   const ranges: LiveRange[] = [];

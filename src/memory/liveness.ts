@@ -13,7 +13,7 @@
 import { CompilerBug } from '../diagnostics/index.js';
 import { inPlaceDestinations } from '../ir/rules.js';
 import { exprUses, stmtFreeVars } from '../ir/walk.js';
-import { isCombinator, type Block, type CombinatorNode, type IfNode, type NodeId, type Program, type Stmt, type VarName, type WhileNode } from '../ir/types.js';
+import { isCombinator, type Block, type CombinatorNode, type IfNode, type NodeId, type Program, type ScalarType, type Stmt, type VarName, type WhileNode } from '../ir/types.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
 
 export interface Interval {
@@ -26,7 +26,7 @@ export type Origin =
   /** An entry parameter (the caller's memory). */
   | { readonly kind: 'entry'; readonly donated: boolean }
   /** An output of a combinator that writes memory of its own when manifest. */
-  | { readonly kind: 'combinator'; readonly node: CombinatorNode; readonly elem: string }
+  | { readonly kind: 'combinator'; readonly node: CombinatorNode; readonly elem: ScalarType }
   /** A scatter's output: its destination updated in place (`dest`), or a copy of it when `dest` is not the block's own. */
   | { readonly kind: 'in-place'; readonly node: CombinatorNode; readonly dest: VarName; readonly owned: boolean }
   /** The output of a copy the plan elided: the memory of `source`. */
