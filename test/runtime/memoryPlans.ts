@@ -38,11 +38,11 @@ function manifestArrays(program: Program, plan: Plan): Found[] {
   const found: Found[] = [];
   let loops = 0;
   const visit = (block: Block, blockPlan: BlockPlan, loop: number | null, inLoop: boolean, top: boolean): void => {
-    const byId = new Map(block.stmts.filter((s) => s.kind !== 'scalar').map((s) => [s.id, s]));
+    const byId = new Map(block.stmts.flatMap((s) => (s.kind === 'scalar' ? [] : [[s.id, s] as const])));
     for (const cluster of blockPlan.clusters) {
       for (const id of cluster.nodes) {
         const node = byId.get(id)!;
-        if (node.kind === 'if' || node.kind === 'while' || node.kind === 'scalar') continue;
+        if (node === undefined || node.kind === 'if' || node.kind === 'while') continue;
         for (const o of node.outs) if (cluster.manifest.includes(o.name)) found.push({ name: o.name, node, loop, inLoop, top });
       }
     }
