@@ -109,8 +109,8 @@ class JsRunResult implements RunResult {
 
 /** The entry values as checkInputs returns them, for inputs the driver has checked (`trusted`). */
 function flatten(inputs: readonly InterfaceValue[]): readonly RuntimeValue[] {
-  if (inputs.every((v) => !Array.isArray(v))) return inputs as readonly RuntimeValue[];
-  return inputs.flatMap((v) => v);
+  for (let k = 0; k < inputs.length; k++) if (Array.isArray(inputs[k])) return inputs.flatMap((v) => v);
+  return inputs as readonly RuntimeValue[];
 }
 
 /**

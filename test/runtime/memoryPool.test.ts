@@ -326,6 +326,17 @@ describe('the pool', () => {
 });
 
 describe('run options and stats', () => {
+  test('counters count the same traffic whatever memory the plan gives (result copies are delivery, not traffic)', async () => {
+    for (const src of sources) {
+      const { program, plan } = await planned(src.source, src.inputs(0), 'greedy-up');
+      const inputs = ordered(program, src.inputs(0));
+      const counted = ([, fixture]: (typeof fixtures)[number]) =>
+        compileProgram(program, plan, { memory: fixture(program, plan), poisonBuffers: true }).run(inputs, { counters: true }).stats.counters;
+      const reference = counted(fixtures[0]!);
+      for (const f of fixtures.slice(1)) expect(counted(f), `${src.name}: ${f[0]}`).toEqual(reference);
+    }
+  });
+
   test('stats read after a later run are still their own run\'s', async () => {
     const loop = sources.find((x) => x.name === 'a while loop reading its carried array backwards')!;
     const { program, plan } = await planned(loop.source, loop.inputs(0), 'none');
