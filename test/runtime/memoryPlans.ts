@@ -22,6 +22,12 @@ export interface FixtureOptions {
   readonly direct?: boolean;
   /** Element counts of arrays known statically: their slots get static bytes. */
   readonly sizes?: Readonly<Record<VarName, number>>;
+  /**
+   * Pairs in every loop whose body returns none of its parameters, nested ones and bodies with
+   * control flow included: sound only for programs where no loop's result is another loop's
+   * output or an `if`'s (the caller's knowledge, not checked here).
+   */
+  readonly pairsEverywhere?: boolean;
 }
 
 interface Found {
@@ -34,9 +40,10 @@ interface Found {
 }
 
 /** Every manifest array of the program with where it sits. */
-function manifestArrays(program: Program, plan: Plan): Found[] {
+function manifestArrays(program: Program, plan: Plan, options: FixtureOptions = {}): Found[] {
   const found: Found[] = [];
   let loops = 0;
+  const everywhere = options.pairsEverywhere === true;
   const visit = (block: Block, blockPlan: BlockPlan, loop: number | null, inLoop: boolean, top: boolean): void => {
     const byId = new Map(block.stmts.flatMap((s) => (s.kind === 'scalar' ? [] : [[s.id, s] as const])));
     for (const cluster of blockPlan.clusters) {
@@ -54,8 +61,7 @@ function manifestArrays(program: Program, plan: Plan): Found[] {
       } else if (s.kind === 'while') {
         const [c, b] = blockPlan.children[s.id]!;
         const pairs =
-          !inLoop &&
-          !s.body.stmts.some((t) => t.kind === 'if' || t.kind === 'while') &&
+          (everywhere || (!inLoop && !s.body.stmts.some((t) => t.kind === 'if' || t.kind === 'while'))) &&
           !s.body.results.some((r) => s.body.params.some((p) => p.name === r));
         visit(s.cond, c!, null, true, false);
         visit(s.body, b!, pairs ? loops++ : null, true, false);
@@ -78,7 +84,7 @@ export function ownSlots(program: Program, plan: Plan, options: FixtureOptions =
     slots.push({ bytes: n === undefined ? null : n * elementBytes(elem), arrays: [name] });
     return slots.length - 1;
   };
-  for (const f of manifestArrays(program, plan)) {
+  for (const f of manifestArrays(program, plan, options)) {
     const out = f.node.outs.find((o) => o.name === f.name)!;
     const k = flat.findIndex((c) => c.name === f.name);
     const inPlace = f.node.kind === 'scatter';

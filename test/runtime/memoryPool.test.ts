@@ -246,6 +246,49 @@ describe('the pool', () => {
     expectSameValues(withOut.results, interpret(program, ordered(program, chain.inputs(1))));
   });
 
+  test('loop pairs in nested loops: each loop writes its own pair by its own iteration parity', async () => {
+    // The inner loop's output is read by the outer body's map, whose result the outer loop
+    // carries: neither loop carries the other's pair, so pairs everywhere are sound here.
+    const nested = sources.find((x) => x.name === 'nested while loops')!;
+    for (const strategy of strategies) {
+      const { program, plan } = await planned(nested.source, nested.inputs(0), strategy);
+      const memory = ownSlots(program, plan, { pairsEverywhere: true });
+      expect(Object.values(memory.buffers).filter((b) => b.kind === 'pair').length, strategy).toBeGreaterThanOrEqual(2);
+      const exe = compileProgram(program, plan, { memory, poisonBuffers: true });
+      for (let r = 0; r < 4; r++) {
+        const inputs = ordered(program, nested.inputs(r));
+        expectSameValues(exe.run(inputs).results, interpret(program, inputs), `${strategy}, run ${r}`);
+      }
+    }
+  });
+
+  test('an alias: a map that writes over its dead input\'s memory, element for element', async () => {
+    const src = lines('def main(xs: f64[n]):', '  a = map(lam x: x + 1.0, xs)', '  b = map(lam x: x * 2.0, a)', '  return b, xs');
+    const { program, plan } = await planned(src, { xs: f64s(6, 0) }, 'none');
+    expect(manifestNames(program, plan)).toEqual(['a', 'b']);
+    const memory: MemoryPlan = {
+      buffers: { a: { kind: 'slot', slot: 0 }, b: { kind: 'alias', of: 'a' } },
+      slots: [{ bytes: null, arrays: ['a'] }],
+      results: ['copy', 'copy'],
+      ranges: [],
+      peakBytes: 0,
+      dynamicSlots: 1,
+    };
+    const exe = compileProgram(program, plan, { memory, poisonBuffers: true });
+    expect(exe.source).toMatch(/const (a\d+) = rt\.take\(0, 0, n\d+\);\n[^]*const a\d+ = \1;/);
+    for (let r = 0; r < 3; r++) {
+      const inputs = ordered(program, { xs: f64s(6, r) });
+      const run = exe.run(inputs);
+      expectSameValues(run.results, interpret(program, inputs));
+      // The result b and the returned input xs are copies, not the pool's buffer or the caller's input.
+      const [b, xs] = components(run.results);
+      if (b!.kind !== 'array' || xs!.kind !== 'array') throw new Error('array results expected');
+      expect(xs.data).not.toBe((inputs[0] as ArrayValue).data);
+      expect(b.data.buffer).not.toBe(xs.data.buffer);
+      if (r > 0) expect(run.stats.bytesAllocated).toBe(2 * 6 * 8);
+    }
+  });
+
   test('views are reused across runs and remade when a dynamic slot grows', async () => {
     const grow = sources.find((x) => x.name === 'a while loop whose size grows')!;
     const { program, plan } = await planned(grow.source, grow.inputs(0), 'none');
