@@ -289,6 +289,23 @@ describe('the pool', () => {
     }
   });
 
+  test('a donated delivery hands its buffer over as is, or copies it into an out', async () => {
+    const src = lines('def main(xs: f64[n]):', '  return map(lam x: x * 2.0, xs)');
+    const { program, plan } = await planned(src, { xs: f64s(5, 0) }, 'none');
+    const [name] = manifestNames(program, plan);
+    const memory: MemoryPlan = { buffers: { [name!]: { kind: 'fresh', why: 'test' } }, slots: [], results: ['donated'], ranges: [], peakBytes: 0, dynamicSlots: 0 };
+    const exe = compileProgram(program, plan, { memory, poisonBuffers: true });
+    expect(exe.source).toMatch(/rt\.give\(0, a\d+\)/);
+    const inputs = ordered(program, { xs: f64s(5, 1) });
+    const plain = exe.run(inputs);
+    expectSameValues(plain.results, interpret(program, inputs));
+    expect(plain.stats.bytesAllocated).toBe(5 * 8);
+    const out = [new Float64Array(5)];
+    const into = exe.run(inputs, { out });
+    expectSameValues(into.results, interpret(program, inputs));
+    expect((into.results[0] as ArrayValue).data).toBe(out[0]);
+  });
+
   test('views are reused across runs and remade when a dynamic slot grows', async () => {
     const grow = sources.find((x) => x.name === 'a while loop whose size grows')!;
     const { program, plan } = await planned(grow.source, grow.inputs(0), 'none');
