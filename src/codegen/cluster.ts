@@ -334,7 +334,7 @@ class ClusterGen {
     const j = id(r.loop!.index);
     const bufs = xs.map((x) => {
       const buf = this.fresh('buf');
-      root.pre.push(constDecl(buf, callHelper('scratch', [extent])));
+      root.pre.push(constDecl(buf, callHelper('scratch', [num(this.env.tables.scratch()), extent])));
       (r.body as JsStmt[]).push(assign(index(id(buf), j), x));
       return id(buf);
     });

@@ -1,6 +1,6 @@
 // The code generator's public face: a program and its plan → a JavaScript module.
 
-export { generateProgram, type AllocationSite, type ClusterInfo, type GeneratedProgram, type GenerateOptions } from './program.js';
+export { generateProgram, type AllocationSite, type ClusterInfo, type GeneratedProgram, type GenerateOptions, type ResultSite } from './program.js';
 export { type CounterSlot, type ErrorSite, type ReadOrder, readOrderKey } from './sites.js';
 export { printNumber } from './printer.js';
 export type { RuntimeHelpers } from './runtimeHelpers.js';

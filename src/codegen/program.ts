@@ -2,9 +2,18 @@
 //
 // `main` does what lies between clusters: binds the inputs, evaluates scalar statements as
 // soon as what they read exists, propagates shapes and checks them (with the interpreter's
-// errors), allocates the manifest arrays of a cluster (never a fused-away one), calls the
-// cluster's function, and runs `if`/`while` with the plans of their blocks. Each cluster is a
-// function of the locals it uses, so its loop nest reads like the paper's listings.
+// errors), gives the manifest arrays of a cluster their memory as the memory plan says (never
+// a fused-away one), calls the cluster's function, runs `if`/`while` with the plans of their
+// blocks, and hands the results over as the plan's deliveries say. Each cluster is a function of
+// the locals it uses, so its loop nest reads like the paper's listings.
+//
+// Memory (src/memory/types.ts): a manifest array's BufferRef picks the helper that gives it
+// its elements — `slot` → `rt.take` (a pooled buffer kept across runs), `pair` → `rt.pair` (a
+// `while` body's result, on the slot of the loop's iteration parity), `result` → `rt.result`
+// (the caller's `out`, or a fresh array), `alias` → the memory of another array (no helper),
+// `fresh` → `rt.alloc`. At the return a result component is returned as is (`direct`), copied
+// (`copy` → `rt.emit`), or handed over (`donated`, and a `copy` of an array that is fresh this
+// run → `rt.give`: it is copied only into a caller's `out`).
 
 import { CompilerBug } from '../diagnostics/index.js';
 import { outputShapeOf, type OutputShape } from '../ir/rules.js';
@@ -13,6 +22,7 @@ import type {
   Block, CombinatorNode, ControlNode, Expr, NodeId, Program, ScalarType, Stmt, Value, VarName,
 } from '../ir/types.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
+import type { BufferRef, MemoryPlan, ResultDelivery } from '../memory/types.js';
 import { generateCluster, loopTraits } from './cluster.js';
 import {
   arr, assign, bin, call, comment, constDecl, exprStmt, forEachNode, id, index, letDecl, member, mul, num, un,
@@ -23,10 +33,19 @@ import { compileExpr, type ArrayRef, type ExprEnv } from './scalar.js';
 import { callHelper, helperValue, rt, runtimeParam } from './runtimeHelpers.js';
 import { type CounterSlot, type ErrorSite, SideTables } from './sites.js';
 
-/** Where a manifest array is allocated: the runtime counts times, elements and bytes per site. */
+/** Where a manifest array gets memory: the runtime counts times, elements and bytes per site. */
 export interface AllocationSite {
   readonly array: VarName;
   readonly elem: ScalarType;
+}
+
+/** A flat result component an `out` array may receive (its element type and its name for messages). */
+export interface ResultSite {
+  /** The result's name, with the component for an array of tuples: `ys`, `pairs.1`. */
+  readonly name: string;
+  readonly elem: ScalarType;
+  /** Scalar components take no `out`. */
+  readonly array: boolean;
 }
 
 export interface ClusterInfo {
@@ -42,11 +61,17 @@ export interface GeneratedProgram {
   readonly allocations: readonly AllocationSite[];
   /** By the cluster numbers the code passes to `rt.enter` / `rt.leave`. */
   readonly clusters: readonly ClusterInfo[];
+  /** Per flat result component (the `k` of `rt.result` / `rt.emit` / `rt.give`). */
+  readonly results: readonly ResultSite[];
+  /** How many row buffers `rt.scratch` is asked for (numbered from 0). */
+  readonly scratchRows: number;
 }
 
 export interface GenerateOptions {
   /** The variant that counts every element read (per array and order) and written. */
   readonly counters: boolean;
+  /** Where every manifest array lives and how each result reaches the caller. */
+  readonly memory: MemoryPlan;
 }
 
 type Binding =
@@ -86,7 +111,19 @@ class ProgramGen {
   readonly allocations: AllocationSite[] = [];
   readonly clusters: ClusterInfo[] = [];
 
-  constructor(private readonly counters: boolean) {}
+  /**
+   * The iteration counters of the `while` bodies being generated, innermost last (null for a
+   * condition block, which runs before its iteration is counted): a `pair` takes its parity.
+   */
+  private readonly loops: (string | null)[] = [];
+  /** Arrays of the entry block that `rt.alloc` made this run: a result that is one is the caller's to keep. */
+  private readonly freshAtTop = new Set<VarName>();
+  private depth = 0;
+
+  constructor(
+    private readonly counters: boolean,
+    private readonly memory: MemoryPlan,
+  ) {}
 
   fresh(prefix: string): string {
     return `${prefix}${this.counter++}`;
@@ -201,18 +238,62 @@ class ProgramGen {
       if (p.name !== c.name) env.vars.set(p.name, this.lookup(env, c.name));
     });
     const results = this.block(program.body, plan.root, env, out);
-    out.push({ kind: 'return', value: arr(results.map((b) => this.resultValue(b))) });
+    const flatResults = program.results.flatMap((r) => r.components);
+    if (this.memory.results.length !== flatResults.length) throw bug(`the memory plan delivers ${this.memory.results.length} results, the program has ${flatResults.length}`);
+    const returned = new Map<VarName, number>();
+    for (const b of results) if (b.kind === 'array') returned.set(b.ref.name, (returned.get(b.ref.name) ?? 0) + 1);
+    out.push({ kind: 'return', value: arr(results.map((b, k) => this.resultValue(b, k, this.memory.results[k]!, returned.get(b.kind === 'array' ? b.ref.name : '') === 1))) });
     return { kind: 'function', name: 'main', params: [runtimeParam, 'inputs'], body: withTemps(out) };
   }
 
-  private resultValue(b: Binding): JsExpr {
-    if (b.kind === 'scalar') return b.value;
+  /**
+   * Result component `k` as `main` returns it: a scalar, or `[data, dims]` with `data` delivered
+   * as the plan says. Delivery copies are not counted traffic (counters variant included): the
+   * plan's traffic estimate is the program's, and handing results to the caller is not part of
+   * it (docs/DESIGN.md invariant 4).
+   */
+  private resultValue(b: Binding, k: number, delivery: ResultDelivery, once: boolean): JsExpr {
+    if (b.kind === 'scalar') {
+      if (delivery !== 'scalar') throw bug(`result component ${k} is a scalar, delivered as '${delivery}'`);
+      return b.value;
+    }
     if (!b.materialized) throw bug(`result ${JSON.stringify(b.ref.name)} was fused away`);
-    return arr([b.ref.data, arr(b.ref.dims)]);
+    const site = (): number => {
+      this.allocations.push({ array: b.ref.name, elem: b.ref.elem });
+      return this.allocations.length - 1;
+    };
+    let data: JsExpr;
+    switch (delivery) {
+      case 'direct':
+        data = b.ref.data;
+        break;
+      case 'copy':
+        // An array `rt.alloc` made this run and returned once is the caller's already: copying
+        // it would only double the result's allocation (it still goes into an `out` if given).
+        data = once && this.freshAtTop.has(b.ref.name) ? callHelper('give', [num(k), b.ref.data]) : callHelper('emit', [num(site()), num(k), b.ref.data]);
+        break;
+      case 'donated':
+        data = callHelper('give', [num(k), b.ref.data]);
+        break;
+      case 'scalar':
+        throw bug(`result component ${k} is an array, delivered as a scalar`);
+      default:
+        throw bug(`unknown delivery ${String(delivery satisfies never)}`);
+    }
+    return arr([data, arr(b.ref.dims)]);
   }
 
   /** Emits a block into `out` (its params already bound in `env`); returns its results. */
   block(b: Block, plan: BlockPlan, outer: Env, out: JsStmt[]): Binding[] {
+    this.depth++;
+    try {
+      return this.blockBody(b, plan, outer, out);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private blockBody(b: Block, plan: BlockPlan, outer: Env, out: JsStmt[]): Binding[] {
     const producers = new Map<VarName, CombinatorNode>();
     for (const s of b.stmts) {
       if (s.kind === 'scalar' || s.kind === 'if' || s.kind === 'while') continue;
@@ -347,7 +428,7 @@ class ProgramGen {
     if (rule.kind === 'like') for (const group of rule.agree) same(group.arrays, group.what);
   }
 
-  /** The buffers of a node's outputs: fresh for manifest ones, none for fused-away ones. */
+  /** The buffers of a node's outputs: the memory plan's for manifest ones, none for fused-away ones. */
   private allocate(n: CombinatorNode, manifest: ReadonlySet<VarName>, env: Env, out: JsStmt[]): void {
     if (!env.block!.shaped.has(n.id)) this.shape(n, env);
     this.checkShapes(n, env, out);
@@ -371,16 +452,50 @@ class ProgramGen {
         out.push(constDecl(a, data));
         data = id(a);
         materialized = true;
+        // Updating a fresh array in place leaves it the caller's to keep (it was the destination's last use).
+        if (this.depth === 1 && this.freshAtTop.has(inPlace[k]!)) this.freshAtTop.add(o.name);
       } else if (manifest.has(o.name)) {
-        this.allocations.push({ array: o.name, elem: o.elem });
+        const ref = this.memory.buffers[o.name];
+        if (ref === undefined) throw bug(`the memory plan has no buffer for manifest array ${JSON.stringify(o.name)}`);
         const a = this.fresh('a');
-        out.push(constDecl(a, callHelper('alloc', [num(this.allocations.length - 1), size])));
+        out.push(constDecl(a, this.buffer(o, ref, size, env)));
+        if (ref.kind === 'fresh' && this.depth === 1) this.freshAtTop.add(o.name);
         data = id(a);
         materialized = true;
       }
       env.vars.set(o.name, { kind: 'array', ref: { name: o.name, elem: o.elem, data, dims }, materialized });
       if (materialized) this.producedInBlock.add(o.name);
     });
+  }
+
+  /** The expression that gives manifest array `o` (of `size` elements) its memory, by its BufferRef. */
+  private buffer(o: { readonly name: VarName; readonly elem: ScalarType }, ref: BufferRef, size: JsExpr, env: Env): JsExpr {
+    const site = (): JsExpr => {
+      this.allocations.push({ array: o.name, elem: o.elem });
+      return num(this.allocations.length - 1);
+    };
+    switch (ref.kind) {
+      case 'fresh':
+        return callHelper('alloc', [site(), size]);
+      case 'slot':
+        return callHelper('take', [site(), num(ref.slot), size]);
+      case 'pair': {
+        const t = this.loops.length === 0 ? null : this.loops[this.loops.length - 1]!;
+        if (t === null) throw bug(`${JSON.stringify(o.name)} is planned on a loop pair outside a while body`);
+        return callHelper('pair', [site(), num(ref.slots[0]), num(ref.slots[1]), id(t), size]);
+      }
+      case 'result':
+        return callHelper('result', [site(), num(ref.component), size]);
+      case 'alias': {
+        // No memory of its own: the cluster writes into the other array's (an elided copy, an
+        // in-place update), which the plan has proved dead or identical by then.
+        const of = this.lookup(env, ref.of);
+        if (of.kind !== 'array' || !of.materialized) throw bug(`${JSON.stringify(o.name)} aliases ${JSON.stringify(ref.of)}, which is not in memory`);
+        return of.ref.data;
+      }
+      default:
+        throw bug(`unknown buffer kind ${String(ref satisfies never)}`);
+    }
   }
 
   /** Arrays produced by a combinator (not passed in): a scatter may update them in place. */
@@ -426,9 +541,12 @@ class ProgramGen {
     }
     assignAll(node.init.map((name) => this.lookup(env, name)), out);
     const body: JsStmt[] = [];
+    this.loops.push(null);
     const [go] = this.block(node.cond, children[0]!, child(node.cond.params, holders), body);
+    this.loops.pop();
     if (go === undefined || go.kind !== 'scalar') throw bug('while: the condition block returns no scalar');
     const site = this.tables.site({ kind: 'loop', what: 'while', span: node.span });
+    // Counts iterations for the limit, and is the parity of the loop's pairs (`rt.pair`).
     const iterations = this.fresh('w');
     out.push(letDecl(iterations, num(0)));
     body.push({ kind: 'if', test: bin('===', go.value, num(0)), then: [{ kind: 'break' }], else: [] });
@@ -439,7 +557,10 @@ class ProgramGen {
       else: [],
     });
     body.push(assign(id(iterations), bin('+', id(iterations), num(1))));
-    assignAll(this.block(node.body, children[1]!, child(node.body.params, holders), body), body);
+    this.loops.push(iterations);
+    const results = this.block(node.body, children[1]!, child(node.body.params, holders), body);
+    this.loops.pop();
+    assignAll(results, body);
     out.push({ kind: 'while', test: un('!', num(0)), body });
   }
 }
@@ -497,7 +618,7 @@ function freeIds(stmts: readonly JsStmt[]): string[] {
 
 /** Generates the module for a program and its plan. */
 export function generateProgram(program: Program, plan: Plan, options: GenerateOptions): GeneratedProgram {
-  const gen = new ProgramGen(options.counters);
+  const gen = new ProgramGen(options.counters, options.memory);
   const main = gen.main(program, plan);
   return {
     text: printProgramText([
@@ -510,5 +631,9 @@ export function generateProgram(program: Program, plan: Plan, options: GenerateO
     slots: gen.tables.slots,
     allocations: gen.allocations,
     clusters: gen.clusters,
+    results: program.results.flatMap((r) =>
+      r.components.map((c, j): ResultSite => ({ name: r.components.length === 1 ? r.name : `${r.name}.${j}`, elem: c.elem, array: c.kind === 'array' })),
+    ),
+    scratchRows: gen.tables.scratchRows,
   };
 }

@@ -43,12 +43,34 @@ export interface RuntimeHelpers {
   /** A `while` past the iteration limit (E405). */
   loop(site: number, limit: number): never;
 
-  /** A new array of `n` elements for allocation site `site` (its element type is the site's). */
+  /**
+   * Memory (src/memory's plan; see docs/EXECUTION.md "Memory"). Every `site` here is an
+   * allocation site (the per-site record of RunStats). Arrays handed out are exactly `n` long
+   * (gathers check bounds with `x === void 0`), and their contents are unspecified: generated
+   * code writes every element of a planned array before reading it.
+   */
+  /** A fresh array of `n` elements (the plan's `fresh`; its element type is the site's). */
   alloc(site: number, n: number): TypedArray;
-  /** A copy of `data` for allocation site `site`. */
+  /** A fresh copy of `data` (a scatter whose destination came from outside its block). */
   copy(site: number, data: TypedArray): TypedArray;
-  /** A row buffer that is not an array of the program (a fold over a fused scanr). */
-  scratch(n: number): Float64Array;
+  /** A view of `n` elements on pooled slot `slot`, kept across runs (the plan's `slot`). */
+  take(site: number, slot: number, n: number): TypedArray;
+  /**
+   * A loop-carried array's buffer for iteration `t` of its `while` (counted from 1): a view on
+   * `odd` when `t` is odd, else on `even` (the plan's `pair`, `slots[t % 2]`).
+   */
+  pair(site: number, even: number, odd: number, t: number, n: number): TypedArray;
+  /** The buffer of flat result component `k`: the caller's `out[k]` (checked: E421, E422), else a fresh array. */
+  result(site: number, k: number, n: number): TypedArray;
+  /** Result component `k` copied at the return into the caller's `out[k]` or a fresh array (delivery `copy`). */
+  emit(site: number, k: number, data: TypedArray): TypedArray;
+  /**
+   * Result component `k` handed over as it is (a donated input's buffer; an array made fresh
+   * this run), or copied into the caller's `out[k]` when one is given.
+   */
+  give(k: number, data: TypedArray): TypedArray;
+  /** Row buffer `k` (one per fold over a fused scanr; not an array of the program), `n` elements, pooled. */
+  scratch(k: number, n: number): Float64Array;
   /** Counts one element read or written at counter slot `slot` (counters variant only); returns `value`. */
   count(slot: number, value: number): number;
   /** Cluster `c` starts and ends (per-cluster time and calls). */

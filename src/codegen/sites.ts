@@ -1,4 +1,4 @@
-// Error sites and counter slots: the side tables that travel with generated code.
+// Error sites, counter slots and row buffers: the side tables that travel with generated code.
 //
 // Generated code never builds an error message itself. It calls a runtime helper with a site
 // number; the site says what failed and where in the user's source (a Span), and the runtime
@@ -56,6 +56,13 @@ export class SideTables {
   readonly sites: ErrorSite[] = [];
   readonly slots: CounterSlot[] = [];
   private readonly slotIndex = new Map<string, number>();
+  /** How many row buffers (`rt.scratch`) the code uses: each has its own pooled buffer. */
+  scratchRows = 0;
+
+  /** A new row-buffer number: a fold over a fused scanr keeps its row in pooled buffer `k`. */
+  scratch(): number {
+    return this.scratchRows++;
+  }
 
   site(s: ErrorSite): number {
     this.sites.push(s);

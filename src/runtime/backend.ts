@@ -33,6 +33,12 @@ export interface CompileOptions {
    * entry shapes; without one the back end plans memory itself with every size read at run time.
    */
   readonly memory?: MemoryPlan;
+  /**
+   * Test only (like `verifyEachPass`): every pooled buffer and `out` array is filled with NaN
+   * (floats) or 0xDEADBEEF-like bits (integers) each time it is handed to generated code, so a
+   * read of stale data from an earlier array or run diverges from the interpreter.
+   */
+  readonly poisonBuffers?: boolean;
 }
 
 export interface RunOptions {
@@ -43,6 +49,19 @@ export interface RunOptions {
    * checked against the result's element type and size before it is written.
    */
   readonly out?: readonly (TypedArray | undefined)[];
+  /**
+   * Time every cluster call (`ClusterStats.timeMs`; `performance.now` twice per call, per
+   * `while` iteration too). Off: `timeMs` is 0 and a call costs a counter increment. `--stats`
+   * turns it on.
+   */
+  readonly timing?: boolean;
+  /**
+   * Internal, for the driver: the inputs have just been matched against the exact signature the
+   * executable was compiled for (kinds, element types, shapes, tuple arity), so the entry checks
+   * (E410–E414) are skipped. A caller that sets it for inputs it has not checked gets whatever
+   * the generated code makes of them.
+   */
+  readonly trusted?: boolean;
 }
 
 /** Elements one array had read, by read order (`0`, `1`, `g<gather id>`, `indexed`, `unordered`), and written. */
@@ -61,9 +80,21 @@ export interface ClusterStats {
 
 export interface RunStats {
   readonly clusters: readonly ClusterStats[];
-  /** Per allocation site that allocated (a site in a loop sums its iterations). */
+  /**
+   * Per allocation site that allocated this run (a site in a loop sums its iterations): fresh
+   * arrays, results, copies, and a pooled slot's growth by the site that outgrew it.
+   */
   readonly allocations: readonly Allocation[];
+  /**
+   * Bytes allocated this run: `allocations` plus the pool's creation (the first run) and its row
+   * buffers' growth. From the second run on a program whose sizes do not grow allocates only its
+   * results (none with `out`).
+   */
   readonly bytesAllocated: number;
+  /** The memory plan's peak: Σ bytes of the slots sized at compile time. */
+  readonly peakBytes: number;
+  /** Σ bytes the executable's pool holds after the run (slots and row buffers). */
+  readonly poolBytes: number;
   /** Per array name, when the run counted; null otherwise. */
   readonly counters: Readonly<Record<string, ArrayTraffic>> | null;
 }

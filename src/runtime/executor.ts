@@ -3,9 +3,17 @@
 // `compileProgram` generates the module (codegen/), turns it into a function with `new
 // Function` once, and keeps it; the counters variant is generated and compiled the first time
 // a run asks for counters. A run checks the inputs against the entry parameters (the
-// interpreter's E410–E414), calls the generated `main` with the runtime helpers, and returns
-// the results with what the run recorded: time per cluster, every allocation, and counters.
+// interpreter's E410–E414, skipped for `trusted` inputs), calls the generated `main` with the
+// runtime helpers, and returns the results with what the run recorded: per-cluster calls (and
+// time, when asked), every allocation, and counters — built when first read.
 // Everything is synchronous: `CompiledProgram.run` returns its result, not a promise.
+//
+// Memory: the executable owns a `Pool` (helpers.ts) made on the first run from its memory
+// plan's slots and kept until `dispose()`; both variants use it (one memory plan). A run leases
+// it (the executable holds none while a run has it), so a run started from inside another, or
+// one that throws, cannot leave it half-used: the lease is returned in `finally`, and a run that
+// finds no pool makes a temporary one. Each variant keeps one `Runtime` with its record, reset
+// per run (leased the same way).
 
 import { CompilerBug } from '../diagnostics/index.js';
 import { type GeneratedProgram, generateProgram, readOrderKey } from '../codegen/index.js';
@@ -13,7 +21,9 @@ import type { Program } from '../ir/types.js';
 import type { ArrayValue, InterfaceValue, RuntimeValue } from '../ir/values.js';
 import type { Plan } from '../plan/types.js';
 import { planMemory } from '../memory/index.js';
-import { allocationCounts, allocationsOf, makeRuntime, type RunRecord } from './helpers.js';
+import type { MemoryPlan } from '../memory/types.js';
+import type { TypedArray } from '../ir/scalarOps.js';
+import { allocationsOf, Pool, type RunRecord, Runtime, runRecord, type RuntimeTables } from './helpers.js';
 import { checkInputs } from '../interp/index.js';
 import {
   type CompileOptions, type Executable, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult, type RunStats,
@@ -30,25 +40,83 @@ type Main = (rt: unknown, inputs: readonly unknown[]) => unknown[];
 
 interface Compiled {
   readonly generated: GeneratedProgram;
+  readonly tables: RuntimeTables;
   readonly main: Main;
+  /** The variant's helper object between runs; null while a run holds it. */
+  idle: Runtime | null;
 }
 
-function compile(program: Program, plan: Plan, counters: boolean): Compiled {
-  const generated = generateProgram(program, plan, { counters });
+function compile(program: Program, plan: Plan, counters: boolean, memory: MemoryPlan): Compiled {
+  const generated = generateProgram(program, plan, { counters, memory });
   // The text is built from the JS AST by the printer alone; no user text is in it.
   const main = new Function(`'use strict';\n${generated.text}return main;\n`)() as Main;
-  return { generated, main };
+  const tables: RuntimeTables = {
+    sites: generated.sites,
+    slots: generated.slots,
+    allocations: generated.allocations,
+    clusterCount: generated.clusters.length,
+    results: generated.results,
+  };
+  return { generated, tables, main, idle: null };
 }
 
-/** The generated module for a program and plan, for `arrayfuse emit`. */
-export function emitJs(program: Program, plan: Plan): string {
-  return generateProgram(program, plan, { counters: false }).text;
+/** The generated module for a program and plan, for `arrayfuse emit` (memory planned without entry sizes unless given). */
+export function emitJs(program: Program, plan: Plan, memory: MemoryPlan = planMemory(program, plan)): string {
+  return generateProgram(program, plan, { counters: false, memory }).text;
 }
 
 /**
- * The compiled variants of one program and plan. Disposing drops them (the functions, their
- * optimised code and the side tables go to the collector once no run holds them) and makes
- * every later use an `ExecutableDisposedError`.
+ * The stats of one run, built when first read from the record its runtime keeps. The runtime
+ * is reused by the next run, so before it resets the record it settles the previous run's
+ * stats if nobody read them yet (`Runtime.pending`).
+ */
+class LazyStats {
+  private value: RunStats | null = null;
+
+  get read(): boolean {
+    return this.value !== null;
+  }
+
+  constructor(
+    private readonly g: GeneratedProgram,
+    private readonly record: RunRecord,
+    private readonly counters: boolean,
+    private readonly extraBytes: number,
+    private readonly peakBytes: number,
+    private readonly poolBytes: number,
+  ) {}
+
+  get(): RunStats {
+    return (this.value ??= stats(this.g, this.record, this.counters, this.extraBytes, this.peakBytes, this.poolBytes));
+  }
+}
+
+/** A run's result: `results`, and `stats` built when first read (a getter on the prototype: no closure per run). */
+class JsRunResult implements RunResult {
+  readonly #stats: LazyStats;
+
+  constructor(
+    readonly results: InterfaceValue[],
+    stats: LazyStats,
+  ) {
+    this.#stats = stats;
+  }
+
+  get stats(): RunStats {
+    return this.#stats.get();
+  }
+}
+
+/** The entry values as checkInputs returns them, for inputs the driver has checked (`trusted`). */
+function flatten(inputs: readonly InterfaceValue[]): readonly RuntimeValue[] {
+  for (let k = 0; k < inputs.length; k++) if (Array.isArray(inputs[k])) return inputs.flatMap((v) => v);
+  return inputs as readonly RuntimeValue[];
+}
+
+/**
+ * The compiled variants of one program and plan, and the pool their runs share. Disposing drops
+ * them (the functions, their optimised code, the side tables and the pool's buffers go to the
+ * collector once no run holds them) and makes every later use an `ExecutableDisposedError`.
  *
  * A plain object over closures: `run` works detached (`const { run } = exe`,
  * `inputs.map(exe.run)`), and the compiled state is hidden (a class would put `run` on its
@@ -56,10 +124,12 @@ export function emitJs(program: Program, plan: Plan): string {
  */
 export function compileProgram(program: Program, plan: Plan, options: CompileOptions = {}): CompiledProgram {
   const backend = 'js';
-  let plain: Compiled | null = compile(program, plan, false);
-  let counted: Compiled | null = null;
-  const limit = options.maxWhileIterations ?? Infinity;
   const memory = options.memory ?? planMemory(program, plan);
+  let plain: Compiled | null = compile(program, plan, false, memory);
+  let counted: Compiled | null = null;
+  let pool: Pool | null = null;
+  const limit = options.maxWhileIterations ?? Infinity;
+  const poisoned = options.poisonBuffers === true;
   const live = (what: string): Compiled => {
     if (plain === null) throw new ExecutableDisposedError(backend, program.name, what);
     return plain;
@@ -71,27 +141,38 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
     memory,
     run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): RunResult {
       const base = live('run');
-      const variant = runOptions.counters === true ? (counted ??= compile(program, plan, true)) : base;
-      const g = variant.generated;
-      const flat = checkInputs(program, inputs, options.file);
-      const record: RunRecord = {
-        allocations: allocationCounts(g.allocations.length),
-        clusterMs: new Array<number>(g.clusters.length).fill(0),
-        clusterCalls: new Array<number>(g.clusters.length).fill(0),
-        counts: new Float64Array(g.slots.length),
-      };
-      const rt = makeRuntime(
-        { sites: g.sites, slots: g.slots, allocations: g.allocations, clusterCount: g.clusters.length },
-        options.file,
-        limit,
-        record,
-      );
-      const raw = variant.main(rt, flat.map((v) => (v.kind === 'scalar' ? { value: v.value } : { data: v.data, shape: v.shape })));
-      return { results: groupResults(program, raw), stats: stats(g, record, runOptions.counters === true) };
+      const counters = runOptions.counters === true;
+      const variant = counters ? (counted ??= compile(program, plan, true, memory)) : base;
+      const flat = runOptions.trusted === true ? flatten(inputs) : checkInputs(program, inputs, options.file);
+      // Lease the pool and the runtime (see the header): a nested or failed run cannot share them.
+      let leased = pool;
+      pool = null;
+      let created = 0;
+      if (leased === null) {
+        leased = new Pool(memory.slots);
+        created = leased.createdBytes;
+      }
+      let rt = variant.idle;
+      variant.idle = null;
+      if (rt === null) rt = new Runtime(variant.tables, options.file, limit, runRecord(variant.tables), leased, poisoned);
+      const out = runOptions.out;
+      rt.reset(leased, { out, timing: runOptions.timing === true });
+      try {
+        // Entry values carry `data` and `shape`, or `value`: what `main` reads of an input.
+        const raw = variant.main(rt, flat);
+        if (out !== undefined || poisoned) deliver(program, raw, rt, out, poisoned ? leased : null);
+        const lazy = new LazyStats(variant.generated, rt.record, counters, created + rt.poolAllocated, memory.peakBytes, leased.bytes);
+        rt.pending = lazy;
+        return new JsRunResult(groupResults(program, raw), lazy);
+      } finally {
+        variant.idle = rt;
+        if (plain !== null) pool = leased;
+      }
     },
     dispose(): void {
       plain = null;
       counted = null;
+      pool = null;
     },
   };
   // `source` and `disposed` read the live state; not enumerable, so that inspecting, comparing
@@ -100,6 +181,26 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
     source: { get: (): string => live('source').generated.text, enumerable: false },
     disposed: { get: (): boolean => plain === null, enumerable: false },
   }) as typeof executable & Pick<CompiledProgram, 'source' | 'disposed'>;
+}
+
+/**
+ * Makes sure every array result given an `out` is in it (a `direct` delivery whose producer
+ * was not planned into the result buffer is copied now), and, with poisoned buffers (tests),
+ * that no result is one of the pool's buffers: the caller would then share the program's memory.
+ */
+function deliver(program: Program, raw: unknown[], rt: Runtime, out: readonly (TypedArray | undefined)[] | undefined, pool: Pool | null): void {
+  let k = 0;
+  for (const iface of program.results) {
+    for (const c of iface.components) {
+      if (c.kind === 'array') {
+        const pair = raw[k] as [TypedArray, number[]];
+        const o = out?.[k];
+        if (o !== undefined && pair[0] !== o) pair[0] = rt.into(k, o, pair[0]);
+        if (pool !== null && pool.owns(pair[0].buffer)) throw new CompilerBug('runtime', `result ${iface.name} is one of the pool's buffers`);
+      }
+      k++;
+    }
+  }
 }
 
 /** Generated JavaScript run in this thread: the reference back end, and the only one so far. */
@@ -123,14 +224,14 @@ function groupResults(program: Program, raw: readonly unknown[]): InterfaceValue
   });
 }
 
-function stats(g: GeneratedProgram, record: RunRecord, counters: boolean): RunStats {
+function stats(g: GeneratedProgram, record: RunRecord, counters: boolean, extraBytes: number, peakBytes: number, poolBytes: number): RunStats {
   let traffic: Record<string, { reads: Record<string, number>; writes: number }> | null = null;
   if (counters) {
     // Null-prototype records: array names are the user's, and `__proto__` is a fine name.
     traffic = Object.create(null) as Record<string, { reads: Record<string, number>; writes: number }>;
     g.slots.forEach((slot, k) => {
       const t = (traffic![slot.array] ??= { reads: Object.create(null) as Record<string, number>, writes: 0 });
-      const n = record.counts[k]!;
+      const n = record.counted(k);
       if (slot.access.kind === 'write') t.writes += n;
       else {
         const key = readOrderKey(slot.access.order);
@@ -138,11 +239,13 @@ function stats(g: GeneratedProgram, record: RunRecord, counters: boolean): RunSt
       }
     });
   }
-  const allocations = allocationsOf(g.allocations, record.allocations);
+  const allocations = allocationsOf(g.allocations, record);
   return {
-    clusters: g.clusters.map((c, k) => ({ nodes: c.nodes, manifest: c.manifest, timeMs: record.clusterMs[k]!, runs: record.clusterCalls[k]! })),
+    clusters: g.clusters.map((c, k) => ({ nodes: c.nodes, manifest: c.manifest, timeMs: record.clusterMs(k), runs: record.clusterCalls(k) })),
     allocations,
-    bytesAllocated: allocations.reduce((s, a) => s + a.bytes, 0),
+    bytesAllocated: allocations.reduce((s, a) => s + a.bytes, extraBytes),
+    peakBytes,
+    poolBytes,
     counters: traffic,
   };
 }

@@ -1,18 +1,21 @@
 // The `rt` object generated code calls: the errors of its inline checks (an index out of range,
-// a division by zero), integer powers, allocation with a record, counters and per-cluster
-// timing. Hot loops never call it on their common path (see codegen/scalar.ts). What it must
-// offer is codegen's `RuntimeHelpers` interface, which `Runtime` implements: a helper renamed or
-// removed here, or there, fails to compile.
+// a division by zero), integer powers, memory (the pool, results, allocation with a record),
+// counters and per-cluster timing. Hot loops never call it on their common path (see
+// codegen/scalar.ts). What it must offer is codegen's `RuntimeHelpers` interface, which
+// `Runtime` implements: a helper renamed or removed here, or there, fails to compile.
 //
 // Every error generated code raises goes through here, by site number, and comes out as the
 // UserError the reference interpreter raises for the same fault: same code, same wording, the
-// user's span. The helpers are plain closures over one run's state (no module-level state).
+// user's span. No module-level state: a `Runtime` holds one run's state and is reset for the
+// next (the executor keeps one per compiled variant), a `Pool` holds an executable's buffers.
 
 import { CompilerBug, type SourceFile, userError } from '../diagnostics/index.js';
 import type { AllocationSite, CounterSlot, ErrorSite, RuntimeHelpers } from '../codegen/index.js';
-import { ScalarDivisionByZero, allocate, binary, elementBytes } from '../ir/scalarOps.js';
+import type { ResultSite } from '../codegen/index.js';
+import { MAX_ARRAY_ELEMENTS, ScalarDivisionByZero, allocate, binary, elementBytes } from '../ir/scalarOps.js';
 import type { ScalarType } from '../ir/types.js';
 import type { TypedArray } from '../ir/scalarOps.js';
+import type { Slot } from '../memory/types.js';
 
 /**
  * What one allocation site of the generated code allocated over a run: a site inside a `while`
@@ -32,40 +35,69 @@ export interface Allocation {
 }
 
 /**
- * Per allocation site (the index generated code passes to `alloc` / `copy`): times, elements
- * and the largest allocation in elements. Fixed-size arrays: a run that loops forever records
- * no more than one that does not loop (issue 9, H3: a list with an entry per allocation grew by
- * gigabytes in a `while` loop).
+ * What one run records besides its results, all of it in one fixed-size array (one allocation,
+ * whatever the run does: issue 9, H3, a list with an entry per allocation grew by gigabytes in a
+ * `while` loop): per allocation site (the index generated code passes to `alloc`, `take`, …)
+ * times, elements and the largest allocation in elements; per cluster milliseconds (timed runs
+ * only) and calls; per counter slot elements read or written.
  */
-export interface AllocationCounts {
-  readonly count: Float64Array;
-  readonly elements: Float64Array;
-  readonly largest: Float64Array;
+export class RunRecord {
+  readonly data: Float64Array;
+  readonly elementsAt: number;
+  readonly largestAt: number;
+  readonly msAt: number;
+  readonly callsAt: number;
+  readonly countsAt: number;
+
+  constructor(
+    readonly sites: number,
+    readonly clusters: number,
+    readonly slots: number,
+  ) {
+    this.elementsAt = sites;
+    this.largestAt = 2 * sites;
+    this.msAt = 3 * sites;
+    this.callsAt = 3 * sites + clusters;
+    this.countsAt = 3 * sites + 2 * clusters;
+    this.data = new Float64Array(this.countsAt + slots);
+  }
+
+  /** Times site `k` allocated. */
+  count(k: number): number {
+    return this.data[k]!;
+  }
+
+  clusterMs(c: number): number {
+    return this.data[this.msAt + c]!;
+  }
+
+  clusterCalls(c: number): number {
+    return this.data[this.callsAt + c]!;
+  }
+
+  /** Elements counter slot `slot` counted. */
+  counted(slot: number): number {
+    return this.data[this.countsAt + slot]!;
+  }
 }
 
-export function allocationCounts(sites: number): AllocationCounts {
-  return { count: new Float64Array(sites), elements: new Float64Array(sites), largest: new Float64Array(sites) };
+/** A zeroed record for generated code with these side tables. */
+export function runRecord(tables: RuntimeTables): RunRecord {
+  return new RunRecord(tables.allocations.length, tables.clusterCount, tables.slots.length);
 }
 
 /** The record of every site that allocated, in site order. */
-export function allocationsOf(sites: readonly AllocationSite[], counts: AllocationCounts): Allocation[] {
+export function allocationsOf(sites: readonly AllocationSite[], record: RunRecord): Allocation[] {
   const out: Allocation[] = [];
+  const d = record.data;
   sites.forEach((site, k) => {
-    const count = counts.count[k]!;
+    const count = d[k]!;
     if (count === 0) return;
     const bytes = elementBytes(site.elem);
-    out.push({ array: site.array, count, elements: counts.elements[k]!, bytes: counts.elements[k]! * bytes, largestBytes: counts.largest[k]! * bytes });
+    const elements = d[record.elementsAt + k]!;
+    out.push({ array: site.array, count, elements, bytes: elements * bytes, largestBytes: d[record.largestAt + k]! * bytes });
   });
   return out;
-}
-
-/** What one run records besides its results: all of it fixed-size, whatever the run does. */
-export interface RunRecord {
-  readonly allocations: AllocationCounts;
-  readonly clusterMs: number[];
-  readonly clusterCalls: number[];
-  /** Per counter slot: elements read or written. */
-  readonly counts: Float64Array;
 }
 
 export interface RuntimeTables {
@@ -73,6 +105,106 @@ export interface RuntimeTables {
   readonly slots: readonly CounterSlot[];
   readonly allocations: readonly AllocationSite[];
   readonly clusterCount: number;
+  /** Per flat result component (for `out` checks); absent: none given (tests of single helpers). */
+  readonly results?: readonly ResultSite[];
+}
+
+/** How a run uses its helpers, set anew for every run (`Runtime.reset`). */
+export interface RunSettings {
+  /** Caller-owned result buffers by flat result component. */
+  readonly out: readonly (TypedArray | undefined)[] | undefined;
+  /** Time every cluster call (`performance.now` twice per call); calls are counted either way. */
+  readonly timing: boolean;
+}
+
+/**
+ * An executable's buffers, kept across runs: one `ArrayBuffer` per slot of its memory plan
+ * (static slots allocated when the pool is made, exactly their bytes; dynamic ones on first
+ * use, then grown to the largest size asked), and one row buffer per `rt.scratch` number.
+ * Arrays view a slot from byte 0. Nothing in it is ever zeroed: the plan puts in one slot only
+ * arrays whose lives do not overlap, and generated code writes a planned array before reading
+ * it, so what a slot holds between runs (or after a run that threw) is dead.
+ */
+export class Pool {
+  readonly buffers: (ArrayBuffer | null)[];
+  readonly rows: Float64Array[] = [];
+  /** Σ byteLength of every buffer and row. */
+  bytes = 0;
+  /** Bytes allocated when it was made (its static slots). */
+  readonly createdBytes: number;
+
+  constructor(slots: readonly Slot[]) {
+    this.buffers = slots.map((s) => (s.bytes === null ? null : newBuffer(s.bytes)));
+    for (const b of this.buffers) if (b !== null) this.bytes += b.byteLength;
+    this.createdBytes = this.bytes;
+  }
+
+  /** Replaces slot `slot`'s buffer by one of `bytes` bytes (views of the old one are remade when next taken). */
+  grow(slot: number, bytes: number): ArrayBuffer {
+    const old = this.buffers[slot];
+    const b = newBuffer(bytes);
+    this.bytes += bytes - (old == null ? 0 : old.byteLength);
+    while (this.buffers.length < slot) this.buffers.push(null);
+    this.buffers[slot] = b;
+    return b;
+  }
+
+  /** Whether `buffer` is one of the pool's (results must never be: the caller would share them). */
+  owns(buffer: ArrayBufferLike): boolean {
+    return this.buffers.includes(buffer as ArrayBuffer) || this.rows.some((r) => r.buffer === buffer);
+  }
+}
+
+function newBuffer(bytes: number): ArrayBuffer {
+  try {
+    return new ArrayBuffer(bytes);
+  } catch (e) {
+    if (e instanceof RangeError) throw userError('E406', `a buffer of ${bytes} bytes could not be allocated (${e.message})`);
+    throw e;
+  }
+}
+
+/** A view of `n` elements of type `t` on `buffer` from byte 0. */
+function viewOf(t: ScalarType, buffer: ArrayBuffer, n: number): TypedArray {
+  switch (t) {
+    case 'f64':
+      return new Float64Array(buffer, 0, n);
+    case 'f32':
+      return new Float32Array(buffer, 0, n);
+    case 'i32':
+      return new Int32Array(buffer, 0, n);
+    case 'u32':
+      return new Uint32Array(buffer, 0, n);
+    case 'bool':
+      return new Uint8Array(buffer, 0, n);
+    default:
+      throw new CompilerBug('runtime', `no typed array for ${String(t satisfies never)}`);
+  }
+}
+
+/** The typed array class that holds elements of type `t` (an `out` must be one). */
+function arrayClassOf(t: ScalarType): { readonly name: string; readonly prototype: TypedArray } {
+  switch (t) {
+    case 'f64':
+      return Float64Array;
+    case 'f32':
+      return Float32Array;
+    case 'i32':
+      return Int32Array;
+    case 'u32':
+      return Uint32Array;
+    case 'bool':
+      return Uint8Array;
+    default:
+      throw new CompilerBug('runtime', `no typed array for ${String(t satisfies never)}`);
+  }
+}
+
+/** Fills a buffer handed out with values no correct program reads (`CompileOptions.poisonBuffers`). */
+function poison(a: TypedArray): void {
+  if (a instanceof Float64Array || a instanceof Float32Array) a.fill(NaN);
+  else if (a instanceof Uint8Array) a.fill(0xad);
+  else a.fill(0xdeadbeef);
 }
 
 function shapeText(shape: readonly number[]): string {
@@ -98,15 +230,42 @@ function unflatten(flat: number, dims: readonly number[]): number[] {
  * it again (LULESH's force loop: 4 recompilations in 4 runs, each several milliseconds).
  */
 export class Runtime implements RuntimeHelpers {
-  private readonly started: number[];
+  private readonly started: Float64Array;
+  /** Per allocation site, two views (a pair's parities; index 2k for the others): reused while their slot's buffer and length stay. */
+  private readonly views: (TypedArray | undefined)[];
+  private readonly rowViews: (Float64Array | undefined)[] = [];
+  private out: readonly (TypedArray | undefined)[] | undefined = undefined;
+  private timing = false;
+  /** Bytes this run added to the pool outside allocation sites (row buffers); the executor adds the pool's creation. */
+  poolAllocated = 0;
+  /** The stats of the last run, which read `record` when first asked for. */
+  pending: { readonly read: boolean } | null = null;
 
   constructor(
     private readonly tables: RuntimeTables,
     private readonly file: SourceFile | undefined,
     readonly maxWhileIterations: number,
-    private readonly record: RunRecord,
+    /** Replaced by a new one when a run starts while the last run's stats, which read it, are unread. */
+    public record: RunRecord,
+    /** The buffers `take`, `pair` and `scratch` hand out; the executor sets its executable's pool per run. */
+    public pool: Pool = new Pool([]),
+    /** Test only: fill every buffer handed out with NaN / 0xDEADBEEF, so a read of stale data shows. */
+    private readonly poisoned = false,
   ) {
-    this.started = new Array<number>(tables.clusterCount).fill(0);
+    this.started = new Float64Array(tables.clusterCount);
+    this.views = new Array<TypedArray | undefined>(2 * tables.allocations.length).fill(undefined);
+  }
+
+  /** Prepares for another run: a zeroed record, this run's pool and settings. */
+  reset(pool: Pool, settings: RunSettings): void {
+    // Unread stats keep the record they will be built from; read ones no longer need it.
+    if (this.pending !== null && !this.pending.read) this.record = new RunRecord(this.record.sites, this.record.clusters, this.record.slots);
+    else this.record.data.fill(0);
+    this.pending = null;
+    this.pool = pool;
+    this.out = settings.out;
+    this.timing = settings.timing;
+    this.poolAllocated = 0;
   }
 
   private site(k: number): ErrorSite {
@@ -181,10 +340,11 @@ export class Runtime implements RuntimeHelpers {
 
   /** Counts an allocation of `n` elements at site `k`; nothing keeps the buffer. */
   private recordAllocation(k: number, n: number): void {
-    const c = this.record.allocations;
-    c.count[k]! += 1;
-    c.elements[k]! += n;
-    if (n > c.largest[k]!) c.largest[k] = n;
+    const r = this.record;
+    const d = r.data;
+    d[k]! += 1;
+    d[r.elementsAt + k]! += n;
+    if (n > d[r.largestAt + k]!) d[r.largestAt + k] = n;
   }
 
   alloc(k: number, n: number): TypedArray {
@@ -199,31 +359,140 @@ export class Runtime implements RuntimeHelpers {
     return out;
   }
 
+  take(k: number, slot: number, n: number): TypedArray {
+    const v = this.views[2 * k];
+    if (v !== undefined && v.length === n && v.buffer === this.pool.buffers[slot]) {
+      if (this.poisoned) poison(v);
+      return v;
+    }
+    return this.remake(2 * k, k, slot, n);
+  }
+
+  pair(k: number, even: number, odd: number, t: number, n: number): TypedArray {
+    const parity = t & 1;
+    const slot = parity === 0 ? even : odd;
+    const v = this.views[2 * k + parity];
+    if (v !== undefined && v.length === n && v.buffer === this.pool.buffers[slot]) {
+      if (this.poisoned) poison(v);
+      return v;
+    }
+    return this.remake(2 * k + parity, k, slot, n);
+  }
+
   /**
-   * A row buffer for a fold over a fused scanr (see codegen/cluster.ts): one row of a
-   * fused-away array, not an array of the program, so not an allocation in the record.
-   * Float64 holds every element type exactly.
+   * A new view for site `k` on slot `slot` (cached at `at`): the slot's buffer grown first when
+   * it holds fewer than `n` elements (or has none yet) — an allocation of the site's, recorded.
    */
-  scratch(n: number): Float64Array {
-    return new Float64Array(n);
+  private remake(at: number, k: number, slot: number, n: number): TypedArray {
+    const elem = this.tables.allocations[k]!.elem;
+    if (!(n <= MAX_ARRAY_ELEMENTS)) allocate(elem, n); // throws the interpreter's E406
+    const bytes = n * elementBytes(elem);
+    let buffer = this.pool.buffers[slot];
+    if (buffer == null || buffer.byteLength < bytes) {
+      buffer = this.pool.grow(slot, bytes);
+      this.recordAllocation(k, n);
+    }
+    const v = viewOf(elem, buffer, n);
+    this.views[at] = v;
+    if (this.poisoned) poison(v);
+    return v;
+  }
+
+  result(k: number, component: number, n: number): TypedArray {
+    const o = this.out?.[component];
+    if (o !== undefined) {
+      this.checkOut(component, o, n);
+      if (this.poisoned) poison(o);
+      return o;
+    }
+    this.recordAllocation(k, n);
+    const a = allocate(this.tables.allocations[k]!.elem, n);
+    if (this.poisoned) poison(a);
+    return a;
+  }
+
+  emit(k: number, component: number, data: TypedArray): TypedArray {
+    const o = this.out?.[component];
+    if (o !== undefined) return this.into(component, o, data);
+    return this.copy(k, data);
+  }
+
+  give(component: number, data: TypedArray): TypedArray {
+    const o = this.out?.[component];
+    return o === undefined ? data : this.into(component, o, data);
+  }
+
+  /** Copies result component `component` into the caller's `o` (checked first) unless it is `o` already. */
+  into(component: number, o: TypedArray, data: TypedArray): TypedArray {
+    if (o === data) return o;
+    this.checkOut(component, o, data.length);
+    o.set(data);
+    return o;
+  }
+
+  /** The interpreter has no `out`: these are the back end's own checks, as T3's before a run (E421, E422). */
+  private checkOut(component: number, o: TypedArray, n: number): void {
+    const r = this.tables.results?.[component];
+    if (r === undefined) throw new CompilerBug('runtime', `an out array for result component ${component}, which the tables lack`);
+    const want = arrayClassOf(r.elem);
+    if (!(o instanceof (want as unknown as typeof Float64Array))) {
+      throw userError('E421', `out for result ${r.name}: a ${o.constructor.name} where its ${r.elem} elements need a ${want.name}`);
+    }
+    if (o.length !== n) throw userError('E422', `out for result ${r.name} has ${o.length} elements; the result has ${n}`);
+  }
+
+  /**
+   * Row buffer `k` for a fold over a fused scanr (see codegen/cluster.ts): one row of a
+   * fused-away array, not an array of the program, so not an allocation site in the record;
+   * pooled like the slots (its growth counts in the run's bytes). Float64 holds every element
+   * type exactly.
+   */
+  scratch(k: number, n: number): Float64Array {
+    const v = this.rowViews[k];
+    const row = this.pool.rows[k];
+    if (v !== undefined && v.length === n && row !== undefined && v.buffer === row.buffer) {
+      if (this.poisoned) v.fill(NaN);
+      return v;
+    }
+    let buffer = row;
+    if (buffer === undefined || buffer.length < n) {
+      if (!(n <= MAX_ARRAY_ELEMENTS)) allocate('f64', n);
+      buffer = new Float64Array(n);
+      this.pool.bytes += buffer.byteLength - (row === undefined ? 0 : row.byteLength);
+      this.poolAllocated += buffer.byteLength;
+      while (this.pool.rows.length < k) this.pool.rows.push(new Float64Array(0));
+      this.pool.rows[k] = buffer;
+    }
+    const view = buffer.length === n ? buffer : buffer.subarray(0, n);
+    this.rowViews[k] = view;
+    if (this.poisoned) view.fill(NaN);
+    return view;
   }
 
   count(slot: number, value: number): number {
-    this.record.counts[slot]! += 1;
+    this.record.data[this.record.countsAt + slot]! += 1;
     return value;
   }
 
   enter(c: number): void {
-    this.started[c] = performance.now();
+    if (this.timing) this.started[c] = performance.now();
   }
 
   leave(c: number): void {
-    this.record.clusterMs[c]! += performance.now() - this.started[c]!;
-    this.record.clusterCalls[c]! += 1;
+    const r = this.record;
+    if (this.timing) r.data[r.msAt + c]! += performance.now() - this.started[c]!;
+    r.data[r.callsAt + c]! += 1;
   }
 }
 
-/** Builds the helper object for one run. */
-export function makeRuntime(tables: RuntimeTables, file: SourceFile | undefined, maxWhileIterations: number, record: RunRecord): Runtime {
-  return new Runtime(tables, file, maxWhileIterations, record);
+/** Builds a helper object (tests; the executor keeps one per compiled variant and resets it per run). */
+export function makeRuntime(
+  tables: RuntimeTables,
+  file: SourceFile | undefined,
+  maxWhileIterations: number,
+  record: RunRecord,
+  pool: Pool = new Pool([]),
+  poisoned = false,
+): Runtime {
+  return new Runtime(tables, file, maxWhileIterations, record, pool, poisoned);
 }

@@ -10,7 +10,8 @@ import { callHelper, helperValue } from '../../src/codegen/runtimeHelpers.js';
 import { num } from '../../src/codegen/jsast.js';
 import { interpret } from '../../src/interp/index.js';
 import type { BinaryOp, ScalarType } from '../../src/ir/types.js';
-import { allocationCounts, makeRuntime } from '../../src/runtime/helpers.js';
+import { makeRuntime, runRecord } from '../../src/runtime/helpers.js';
+import { planMemory } from '../../src/memory/index.js';
 import { compileProgram } from '../../src/runtime/index.js';
 import { arr, array, arrayParam, bin, cast, lam, nodes, program, v } from '../ir/builders.js';
 import { paperCases, planOf } from '../codegen/paper.js';
@@ -39,12 +40,8 @@ function helpersUsed(text: string): string[] {
   return [...new Set([...text.matchAll(/\brt\.([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!))];
 }
 
-const runtime = makeRuntime({ sites: [], slots: [], allocations: [], clusterCount: 0 }, undefined, Infinity, {
-  allocations: allocationCounts(0),
-  clusterMs: [],
-  clusterCalls: [],
-  counts: new Float64Array(0),
-});
+const emptyTables = { sites: [], slots: [], allocations: [], clusterCount: 0 };
+const runtime = makeRuntime(emptyTables, undefined, Infinity, runRecord(emptyTables));
 
 describe('generated code calls only what the runtime has', () => {
   const programs = [
@@ -53,7 +50,7 @@ describe('generated code calls only what the runtime has', () => {
   ];
   test.each(programs)('$name, plain and with counters', ({ program: p, plan }) => {
     for (const counters of [false, true]) {
-      for (const name of helpersUsed(generateProgram(p, plan, { counters }).text)) {
+      for (const name of helpersUsed(generateProgram(p, plan, { counters, memory: planMemory(p, plan) }).text)) {
         expect(name in runtime, `rt.${name}`).toBe(true);
       }
     }
@@ -63,7 +60,7 @@ describe('generated code calls only what the runtime has', () => {
 describe.each(helperCases)('%s on %s calls rt.%s', (op, t, helper) => {
   test('and equals the interpreter', () => {
     const { program: p, plan } = arithmetic(op, t);
-    expect(helpersUsed(generateProgram(p, plan, { counters: false }).text)).toContain(helper);
+    expect(helpersUsed(generateProgram(p, plan, { counters: false, memory: planMemory(p, plan) }).text)).toContain(helper);
     const values = t === 'bool' ? [1, 1, 0, 1] : [3, -2, 0, 7];
     const exponents = t === 'bool' ? [1, 1, 1, 1] : [2, 3, 5, 1];
     const inputs = [array(t, [4], t === 'u32' ? values.map((x) => x >>> 0) : values), array(t, [4], exponents)];

@@ -12,7 +12,7 @@ import { UserError } from '../../src/diagnostics/index.js';
 import { Compiler } from '../../src/driver/index.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { emitJs } from '../../src/runtime/index.js';
-import { allocationCounts, makeRuntime, Runtime } from '../../src/runtime/helpers.js';
+import { makeRuntime, Runtime, runRecord } from '../../src/runtime/helpers.js';
 import { array } from '../ir/builders.js';
 import { expectSameValues } from './equal.js';
 
@@ -135,7 +135,7 @@ describe('inline arithmetic', () => {
 
 describe('the runtime helper object', () => {
   const tables = { sites: [], slots: [], allocations: [], clusterCount: 2 };
-  const record = () => ({ allocations: allocationCounts(0), clusterMs: [0, 0], clusterCalls: [0, 0], counts: new Float64Array(0) });
+  const record = () => runRecord(tables);
 
   test('every run gets an object of one class with the same fields in the same order, and no own functions', () => {
     const a = makeRuntime(tables, undefined, 10, record());
@@ -147,7 +147,7 @@ describe('the runtime helper object', () => {
   });
 
   test('the helpers generated code calls are on its prototype', () => {
-    for (const name of ['index', 'divzero', 'oob', 'shapes', 'size', 'loop', 'alloc', 'copy', 'scratch', 'count', 'enter', 'leave', 'pow_i32', 'mod_bool', 'floordiv_bool']) {
+    for (const name of ['index', 'divzero', 'oob', 'shapes', 'size', 'loop', 'alloc', 'copy', 'take', 'pair', 'result', 'emit', 'give', 'scratch', 'count', 'enter', 'leave', 'pow_i32', 'mod_bool', 'floordiv_bool']) {
       expect(typeof (Runtime.prototype as unknown as Record<string, unknown>)[name], name).toBe('function');
     }
   });

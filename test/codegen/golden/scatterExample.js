@@ -34,5 +34,5 @@ function main(rt, inputs) {
   rt.enter(1);
   c1(rt, n1, a0, a6);
   rt.leave(1);
-  return [[a6, [n1]]];
+  return [[rt.give(0, a6), [n1]]];
 }

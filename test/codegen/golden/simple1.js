@@ -21,5 +21,5 @@ function main(rt, inputs) {
   rt.enter(0);
   c0(rt, n1, a0, n3, a2, a4);
   rt.leave(0);
-  return [[a4, [n1]]];
+  return [[rt.give(0, a4), [n1]]];
 }

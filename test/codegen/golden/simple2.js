@@ -26,5 +26,5 @@ function main(rt, inputs) {
   rt.enter(0);
   c0(rt, n3, a2, n1, a0, a4, n5, a6);
   rt.leave(0);
-  return [[a6, [n3]]];
+  return [[rt.give(0, a6), [n3]]];
 }

@@ -32,5 +32,5 @@ function main(rt, inputs) {
   rt.enter(1);
   c1(rt, n1, a0, a4, n3, a8);
   rt.leave(1);
-  return [[a4, [n3]], [a8, [n1]]];
+  return [[rt.give(0, a4), [n3]], [rt.give(1, a8), [n1]]];
 }

@@ -81,5 +81,5 @@ function main(rt, inputs) {
   rt.enter(0);
   c0(rt, n1, a0, n3, n4, a2, a5);
   rt.leave(0);
-  return [[a5, [n1]]];
+  return [[rt.give(0, a5), [n1]]];
 }

@@ -26,5 +26,5 @@ function main(rt, inputs) {
   rt.enter(0);
   c0(rt, n3, a2, a0, n1, a4);
   rt.leave(0);
-  return [[a4, [n3]]];
+  return [[rt.give(0, a4), [n3]]];
 }

@@ -32,5 +32,5 @@ function main(rt, inputs) {
   rt.enter(0);
   c0(rt, n2, n1, a0, a3);
   rt.leave(0);
-  return [[a3, [n2]]];
+  return [[rt.give(0, a3), [n2]]];
 }
