@@ -23,14 +23,14 @@ function main(rt, inputs) {
   const a2 = inputs[1].data;
   const n3 = inputs[1].shape[0];
   // cluster 0: shapes, checks, manifest arrays
-  const a4 = rt.alloc(0, n3);
+  const a4 = rt.result(0, 0, n3);
   rt.enter(0);
   c0(rt, n3, a2, a4);
   rt.leave(0);
   // cluster 1: shapes, checks, manifest arrays
-  const a8 = rt.alloc(1, n1);
+  const a8 = rt.result(1, 1, n1);
   rt.enter(1);
   c1(rt, n1, a0, a4, n3, a8);
   rt.leave(1);
-  return [[rt.give(0, a4), [n3]], [rt.give(1, a8), [n1]]];
+  return [[a4, [n3]], [a8, [n1]]];
 }

@@ -22,9 +22,9 @@ function main(rt, inputs) {
   if (n3 !== n1) {
     rt.shapes(0, [n3], [n1]);
   }
-  const a4 = rt.alloc(0, n3);
+  const a4 = rt.result(0, 0, n3);
   rt.enter(0);
   c0(rt, n3, a2, a0, n1, a4);
   rt.leave(0);
-  return [[rt.give(0, a4), [n3]]];
+  return [[a4, [n3]]];
 }

@@ -28,9 +28,9 @@ function main(rt, inputs) {
   if (n2 !== n1) {
     rt.shapes(2, [n2], [n1]);
   }
-  const a3 = rt.alloc(0, n2);
+  const a3 = rt.result(0, 0, n2);
   rt.enter(0);
   c0(rt, n2, n1, a0, a3);
   rt.leave(0);
-  return [[rt.give(0, a3), [n2]]];
+  return [[a3, [n2]]];
 }
