@@ -43,6 +43,14 @@ export interface RunOptions {
    * checked against the result's element type and size before it is written.
    */
   readonly out?: readonly (TypedArray | undefined)[];
+  /**
+   * The caller (the driver) has just checked these inputs against this executable's signature
+   * — components, element types, shapes, data lengths — so the back end may skip its own
+   * E410–E414 checks. Internal: a caller that sets it for unchecked inputs gets wrong results.
+   */
+  readonly trusted?: boolean;
+  /** Time every cluster (RunStats clusters' timeMs, for `--stats`); off, the times are 0. */
+  readonly timing?: boolean;
 }
 
 /** Elements one array had read, by read order (`0`, `1`, `g<gather id>`, `indexed`, `unordered`), and written. */
