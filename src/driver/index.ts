@@ -322,7 +322,7 @@ export class Compiler {
       ordered = program.params.map((p) => inputs[p.name]!);
       checkInputs(program, ordered, this.file);
     }
-    const targets = options.out === undefined ? undefined : outTargets(program, options.out, ordered, this.file, this.entry.nameSpan);
+    const targets = options.out === undefined ? undefined : outTargets(program, options.out, ordered, options.donate, this.file, this.entry.nameSpan);
     const donated = options.donate !== undefined && options.donate.length > 0;
     if (donated) checkDonated(this.entry.params, options.donate!, ordered, targets ?? [], this.file, this.entry.nameSpan);
     if (options.interpret === true) {

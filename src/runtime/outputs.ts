@@ -106,11 +106,18 @@ function describe(x: unknown): string {
  * Checks `out` against the program's results and the inputs, before anything runs: each name
  * is an array result (E420), each array has the result's element type (E421) and, if given
  * with a shape, a shape that fits its data (E422), and no `out` array shares memory with an
- * input or with another `out` array (E423). Sizes are checked when the results are delivered
+ * input or with another `out` array (E423; E425 when that input is donated). Sizes are checked when the results are delivered
  * (`deliverResults`), or by the back end when it computes them. Returns the targets by flat
  * result component.
  */
-export function outTargets(program: Program, out: OutArrays, inputs: readonly InterfaceValue[], file: SourceFile | undefined, entrySpan?: Span): OutTargets {
+export function outTargets(
+  program: Program,
+  out: OutArrays,
+  inputs: readonly InterfaceValue[],
+  donated: readonly string[] | undefined,
+  file: SourceFile | undefined,
+  entrySpan?: Span,
+): OutTargets {
   const targets: (OutTarget | undefined)[] = [];
   const starts = firstComponents(program);
   for (const r of program.results) for (let i = 0; i < r.components.length; i++) targets.push(undefined);
@@ -125,7 +132,10 @@ export function outTargets(program: Program, out: OutArrays, inputs: readonly In
       throw userError('E420', `out names '${name}', a scalar result: only array results can be written into an out array (${arrayResults(program)})`, where);
     }
     const given = out[name]!;
-    const parts: readonly OutArray[] = result.components.length === 1 ? (isOutArrayList(given) ? [] : [given]) : isOutArrayList(given) ? given : [];
+    if (result.components.length === 1 && isOutArrayList(given)) {
+      throw userError('E421', `out '${name}': expected a ${typedArrayName[result.components[0]!.elem]} (the result is ${result.components[0]!.elem}), got an Array`, where);
+    }
+    const parts: readonly OutArray[] = result.components.length === 1 ? [given as OutArray] : isOutArrayList(given) ? given : [];
     if (parts.length !== result.components.length) {
       const wanted = result.components.length === 1 ? 'one typed array (or { data, shape })' : `a list of ${result.components.length} typed arrays, one per tuple component`;
       throw userError('E420', `out '${name}': the result ${shapeOfResult(result)}, so out must be ${wanted}`, where);
@@ -142,9 +152,11 @@ export function outTargets(program: Program, out: OutArrays, inputs: readonly In
     }
     program.params.forEach((p, i) => {
       const shared = componentsOf(inputs[i]!).find((v) => v.kind === 'array' && sharesMemory(t.data, v.data));
-      if (shared !== undefined) {
-        throw userError('E423', `${t.what} shares memory with the input '${p.name}': a run never writes its inputs`, { file, span: p.span ?? entrySpan });
+      if (shared === undefined) return;
+      if (donated?.includes(p.name) === true) {
+        throw userError('E425', `the donated input '${p.name}' shares memory with ${t.what}`, { file, span: p.span ?? entrySpan });
       }
+      throw userError('E423', `${t.what} shares memory with the input '${p.name}': a run never writes its inputs`, { file, span: p.span ?? entrySpan });
     });
   });
   return targets;
@@ -216,17 +228,16 @@ export function deliverResults(
       const target = targets?.[flat++];
       if (v.kind === 'scalar') return v;
       if (target !== undefined) {
-        if (v.data !== target.data) {
-          const fits = target.shape === null ? target.data.length === v.data.length : sameShape(target.shape, v.shape);
-          if (!fits) {
-            const given = target.shape === null ? `${target.data.length} elements` : `shape [${target.shape.join(', ')}]`;
-            throw userError('E422', `${target.what}: the result has shape [${v.shape.join(', ')}] (${v.data.length} elements); the out array has ${given}`, {
-              file,
-              span: program.results[k]!.span,
-            });
-          }
-          target.data.set(v.data);
+        // The back end checked the length of an out it wrote itself; a shape given with it is checked here.
+        const fits = target.shape === null ? target.data.length === v.data.length : sameShape(target.shape, v.shape);
+        if (!fits) {
+          const given = target.shape === null ? `${target.data.length} elements` : `shape [${target.shape.join(', ')}]`;
+          throw userError('E422', `${target.what}: the result has shape [${v.shape.join(', ')}] (${v.data.length} elements); the out array has ${given}`, {
+            file,
+            span: program.results[k]!.span,
+          });
         }
+        if (v.data !== target.data) target.data.set(v.data);
         delivered.push(target.data);
         return { kind: 'array', elem: v.elem, shape: v.shape, data: target.data };
       }
