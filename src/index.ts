@@ -96,7 +96,7 @@ export interface FuseExecution {
 export interface FuseProgram {
   /** The entry def's parameter names, in order. */
   readonly parameters: readonly string[];
-  /** Runs the program; results by name (a returned variable keeps its name; other results are named `result`, `result1`, …). */
+  /** Runs the program; results by name (a returned variable keeps its name; an unnamed result is `result` when it is the only one, else `result<k>` by position). */
   run(inputs: Readonly<Record<string, Input>>, options?: RunOptions): Promise<Record<string, Output>>;
   /** Runs the program as `run` does, and says whether the interpreter had to decide the outcome. */
   execute(inputs: Readonly<Record<string, Input>>, options?: RunOptions): Promise<FuseExecution>;
