@@ -368,9 +368,7 @@ export class Compiler {
   private matchLast(inputs: NamedInputs, options: ExecutionOptions): InterfaceValue[] | null {
     const last = this.last;
     if (last === null || last.exe.disposed || !sameOptions(last, options)) return null;
-    let given = 0;
-    for (const name in inputs) if (Object.hasOwn(inputs, name)) given++;
-    if (given !== last.params.length) return null;
+    if (Object.keys(inputs).length !== last.params.length) return null;
     const ordered: InterfaceValue[] = [];
     for (const p of last.params) {
       if (!Object.hasOwn(inputs, p.name)) return null;
