@@ -191,6 +191,33 @@ describe('results the caller owns', () => {
   });
 });
 
+describe('loops and empty arrays', () => {
+  const loop = 'def main(xs: f64[n], k: i32):\n  ys = xs\n  i = 0\n  while i < k:\n    ys = zipWith(+, map(lam y: y * 0.5, ys), reverse(ys))\n    i = i + 1\n  return ys\n';
+  it.each(modes)('a while that runs no iteration returns a copy of its input; with an out, the out (%o)', async (mode) => {
+    const p = compile(loop);
+    const xs = f64s(1, 2, 3);
+    for (const k of [0, 1, 3]) {
+      const r = (await p.run({ xs, k }, mode))['ys'] as { data: Float64Array };
+      expect(r.data).not.toBe(xs);
+      const out = new Float64Array(3);
+      const w = (await p.run({ xs, k }, { ...mode, out: { ys: out } }))['ys'] as { data: Float64Array };
+      expect(w.data).toBe(out);
+      expect([...out]).toEqual([...r.data]);
+    }
+    expect([...xs]).toEqual([1, 2, 3]);
+  });
+
+  it.each(modes)('empty arrays: an empty out is written (nothing) and returned, and shares memory with nothing (%o)', async (mode) => {
+    const p = compile('def main(xs: f64[n]):\n  return map(lam x: x + 1.0, xs)\n');
+    const buffer = new ArrayBuffer(16);
+    const xs = new Float64Array(buffer, 0, 0);
+    const out = new Float64Array(buffer, 0, 0);
+    const r = await p.run({ xs }, { ...mode, out: { result: out } });
+    expect((r['result'] as { data: unknown; shape: number[] }).data).toBe(out);
+    expect((r['result'] as { shape: number[] }).shape).toEqual([0]);
+  });
+});
+
 describe('inputs', () => {
   const programs = [
     'def main(xs):\n  return xs\n',
@@ -331,5 +358,24 @@ describe('the fast path of repeated calls', () => {
     const p = compile('def main(is: i32[n]):\n  return map(lam i: 10 // i, is)\n');
     await expect(p.run({ is: i32s(1, 0) })).rejects.toThrow(/E401/);
     expect((await p.run({ is: i32s(2, 5) }))['result']).toEqual({ data: i32s(5, 2), shape: [2] });
+  });
+});
+
+describe('names that are Object.prototype properties', () => {
+  it.each([{}, { interpret: true }] as const)('work as parameters, results, out and donate names, call after call (%o)', async (mode) => {
+    const p = compile('def main(__proto__: f64[n], toString: f64[n]):\n  constructor = zipWith(+, __proto__, toString)\n  return constructor\n');
+    for (let call = 0; call < 3; call++) {
+      const out = new Float64Array(2);
+      const inputs: Record<string, Input> = {};
+      Object.defineProperty(inputs, '__proto__', { value: f64s(1, 2), enumerable: true });
+      inputs['toString'] = f64s(10, 20 + call);
+      const r = await p.run(inputs, { ...mode, out: { constructor: out }, donate: ['__proto__'] });
+      expect(Object.keys(r)).toEqual(['constructor']);
+      expect((r['constructor'] as { data: unknown }).data).toBe(out);
+      expect([...out]).toEqual([11, 22 + call]);
+      const plain = await p.run(inputs, mode);
+      expect(Object.hasOwn(plain, 'constructor')).toBe(true);
+      expect(plain['constructor']).toEqual({ data: f64s(11, 22 + call), shape: [2] });
+    }
   });
 });
