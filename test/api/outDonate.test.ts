@@ -214,7 +214,7 @@ describe('loops and empty arrays', () => {
     const out = new Float64Array(buffer, 0, 0);
     const r = await p.run({ xs }, { ...mode, out: { result: out } });
     expect((r['result'] as { data: unknown; shape: number[] }).data).toBe(out);
-    expect((r['result'] as { shape: number[] }).shape).toEqual([0]);
+    expect((r['result'] as { readonly shape: readonly number[] }).shape).toEqual([0]);
   });
 });
 
