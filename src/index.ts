@@ -12,7 +12,7 @@ import { type UserError, userError } from './diagnostics/index.js';
 import type { ScalarType } from './ir/types.js';
 import type { TypedArray } from './ir/scalarOps.js';
 import { componentsOf, type ArrayValue, type InterfaceValue } from './ir/values.js';
-import { Compiler, valueSignature, type PlanningOptions } from './driver/index.js';
+import { Compiler, valueSignature, type Execution, type PlanningOptions } from './driver/index.js';
 import type { InputSignature } from './lower/index.js';
 import type { BackendName } from './runtime/index.js';
 
@@ -65,6 +65,20 @@ export interface CompileOptions extends PlanningOptions {
 export interface RunOptions extends PlanningOptions {
   /** Use the reference interpreter instead of the fused code. */
   readonly interpret?: boolean;
+  /**
+   * Arrays to write results into, by result name: a typed array (or `{ data, shape }`) of the
+   * result's element type and size for an array result, a list of them for a tuple result.
+   * The result returned is the array given. Errors: E420 (no such array result), E421 (element
+   * type), E422 (size), E423 (shares memory with an input or another `out`).
+   */
+  readonly out?: Readonly<Record<string, TypedArray | ArrayInput | readonly (TypedArray | ArrayInput)[]>>;
+  /**
+   * Array parameters whose buffers the caller gives up for this run: an update may then write
+   * one in place instead of copying it, and its contents after the run are unspecified (a
+   * result may even be it). Without `donate`, a run never writes its inputs. Errors: E424 (no
+   * such array parameter), E425 (a donated input shares memory with another input or an `out`).
+   */
+  readonly donate?: readonly string[];
 }
 
 /** What `execute` returns: the results, and how they were computed. */
@@ -82,7 +96,7 @@ export interface FuseExecution {
 export interface FuseProgram {
   /** The entry def's parameter names, in order. */
   readonly parameters: readonly string[];
-  /** Runs the program; results by name (a returned variable keeps its name; other results are named `result`, `result1`, …). */
+  /** Runs the program; results by name (a returned variable keeps its name; an unnamed result is `result` when it is the only one, else `result<k>` by position). */
   run(inputs: Readonly<Record<string, Input>>, options?: RunOptions): Promise<Record<string, Output>>;
   /** Runs the program as `run` does, and says whether the interpreter had to decide the outcome. */
   execute(inputs: Readonly<Record<string, Input>>, options?: RunOptions): Promise<FuseExecution>;
@@ -107,8 +121,10 @@ function isTypedArray(x: unknown): x is TypedArray {
 }
 
 function toArrayValue(name: string, x: TypedArray | ArrayInput): ArrayValue {
-  const data = isTypedArray(x) ? x : x.data;
-  const shape = isTypedArray(x) ? [data.length] : (x.shape ?? [data.length]);
+  // The common case, a bare typed array, builds one object and checks nothing more.
+  if (isTypedArray(x)) return { kind: 'array', elem: elemOf(x), shape: [x.length], data: x };
+  const data = x.data;
+  const shape = x.shape ?? [data.length];
   if (!isTypedArray(data)) throw userError('E414', `input '${name}': expected a typed array (Float64Array, Float32Array, Int32Array, Uint32Array or Uint8Array)`);
   const elements = shape.reduce((a, b) => a * b, 1);
   if (!shape.every((d) => Number.isInteger(d) && d >= 0) || elements !== data.length) {
@@ -128,33 +144,57 @@ function toInterfaceValue(name: string, x: Input, scalarElem: ScalarType | undef
 }
 
 function toOutput(v: InterfaceValue): Output {
-  const parts = componentsOf(v);
-  if (Array.isArray(v)) return parts.map((c) => toOutput(c));
-  const value = parts[0]!;
+  if (Array.isArray(v)) return componentsOf(v).map((c) => toOutput(c));
+  const value = v as Exclude<InterfaceValue, readonly unknown[]>;
   return value.kind === 'scalar' ? value.value : { data: value.data, shape: value.shape };
+}
+
+/** Sets an own data property, also for the name `__proto__` (which assignment would take as the prototype). */
+function setOwn<T>(record: Record<string, T>, name: string, value: T): void {
+  if (name === '__proto__') Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+  else record[name] = value;
 }
 
 /** Compiles `.fuse` source. Throws UserError (with diagnostics) for a bad program. */
 export function compile(source: string, options: CompileOptions = {}): FuseProgram {
   const compiler = new Compiler(source, { fileName: options.fileName, entry: options.entry, backend: options.backend });
-  // Object.entries / fromEntries see own properties only and define them as data properties,
-  // so parameters named `__proto__` or `toString` are inputs like any other.
-  const convert = (inputs: Readonly<Record<string, Input>>): Record<string, InterfaceValue> =>
-    Object.fromEntries(
-      Object.entries(inputs).map(([name, x]) => [name, toInterfaceValue(name, x, typeof x === 'number' ? compiler.scalarInputType(name) : undefined)]),
-    );
+  // Own enumerable properties only, each defined as an own property (`setOwn`), so parameters
+  // named `__proto__` or `toString` are inputs like any other. A plain object, not a
+  // null-prototype one: V8 keeps those in dictionary mode, slower to read on every call.
+  const convert = (inputs: Readonly<Record<string, Input>>): Record<string, InterfaceValue> => {
+    const named: Record<string, InterfaceValue> = {};
+    for (const name of Object.keys(inputs)) {
+      const x = inputs[name]!;
+      setOwn(named, name, toInterfaceValue(name, x, typeof x === 'number' ? compiler.scalarInputType(name) : undefined));
+    }
+    return named;
+  };
   const signature = (inputs: Readonly<Record<string, Input>> | undefined): Record<string, InputSignature> | undefined =>
     inputs === undefined ? undefined : Object.fromEntries(Object.entries(convert(inputs)).map(([name, v]) => [name, valueSignature(v)]));
-  const execute = async (inputs: Readonly<Record<string, Input>>, runOptions: RunOptions = {}): Promise<FuseExecution> => {
-    const planning = { strategy: runOptions.strategy ?? options.strategy, cost: runOptions.cost ?? options.cost, timeLimitSeconds: runOptions.timeLimitSeconds ?? options.timeLimitSeconds };
-    const execution = await compiler.execute(convert(inputs), { ...planning, interpret: runOptions.interpret });
-    const results = Object.fromEntries(execution.program.results.map((r, k) => [r.name, toOutput(execution.results[k]!)]));
-    return execution.fallback === undefined ? { results } : { results, fallback: execution.fallback };
+  // Called on every run: one options object, no spreads (the fixed cost per call is measured in bench/exec/percall.ts).
+  const executionOf = (inputs: Readonly<Record<string, Input>>, runOptions: RunOptions): Promise<Execution> =>
+    compiler.execute(convert(inputs), {
+      strategy: runOptions.strategy ?? options.strategy,
+      cost: runOptions.cost ?? options.cost,
+      timeLimitSeconds: runOptions.timeLimitSeconds ?? options.timeLimitSeconds,
+      interpret: runOptions.interpret,
+      out: runOptions.out,
+      donate: runOptions.donate,
+    });
+  const resultsOf = (execution: Execution): Record<string, Output> => {
+    const results: Record<string, Output> = {};
+    const named = execution.program.results;
+    for (let k = 0; k < named.length; k++) setOwn(results, named[k]!.name, toOutput(execution.results[k]!));
+    return results;
   };
   return {
     parameters: compiler.parameterNames,
-    run: async (inputs, runOptions) => (await execute(inputs, runOptions)).results,
-    execute,
+    run: async (inputs, runOptions = {}) => resultsOf(await executionOf(inputs, runOptions)),
+    execute: async (inputs, runOptions = {}) => {
+      const execution = await executionOf(inputs, runOptions);
+      const results = resultsOf(execution);
+      return execution.fallback === undefined ? { results } : { results, fallback: execution.fallback };
+    },
     lower: (inputs) => compiler.lower(signature(inputs)),
     plan: (inputs, planOptions = {}) =>
       compiler.plan(signature(inputs), {

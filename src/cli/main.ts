@@ -271,6 +271,7 @@ export function buildProgram(term: Terminal): Command {
         ...planning,
         interpret: flags.interpret === true,
         counters: flags.stats === true,
+        timing: flags.stats === true,
       });
       execution.program.results.forEach((r, k) => {
         const value = execution.results[k]!;

@@ -18,10 +18,11 @@ import { parseModule } from '../syntax/index.js';
 import { planMemory } from '../memory/index.js';
 import { entryDef, inferEntryTypes, lowerModule, type EntryParamType, type InputSignature } from '../lower/index.js';
 import type { ElemType } from '../lower/index.js';
+import { elemLeaves } from '../lower/types.js';
 import { verifyProgram } from '../ir/verify.js';
 import type { Program, ScalarType } from '../ir/types.js';
 import { componentsOf, shapeProblem, type InterfaceValue } from '../ir/values.js';
-import { interpret } from '../interp/index.js';
+import { checkInputs, interpret } from '../interp/index.js';
 import { planFrom, type PlannedGraphs, type PlanOptions } from '../plan/index.js';
 import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
 import { assertValidGraphPlan, assertValidPlan } from '../check/index.js';
@@ -29,7 +30,8 @@ import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
-import { backendNamed, type BackendName, type Executable, type RunResult } from '../runtime/index.js';
+import { backendNamed, type BackendName, type Executable, type RunOptions, type RunResult } from '../runtime/index.js';
+import { checkDonated, deliverResults, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
 import type { Pass } from '../util/pass.js';
 
 const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
@@ -116,6 +118,21 @@ export interface ExecutionOptions extends PlanningOptions {
   readonly interpret?: boolean;
   /** Count elements read and written per array (fused runs only). */
   readonly counters?: boolean;
+  /** Time every cluster (the run's stats, fused runs only); off, the clusters' `timeMs` are 0. */
+  readonly timing?: boolean;
+  /**
+   * Caller-owned arrays to write results into, by result name (src/runtime/outputs.ts): one
+   * typed array (or `{ data, shape }`) per array result, a list for a tuple result. The
+   * result returned is the array given. Checked before the run (E420, E421, E423) and when
+   * the size is known (E422).
+   */
+  readonly out?: OutArrays;
+  /**
+   * Array parameters whose buffers the caller gives up for the run (E424, E425): an update
+   * may write them in place, and their contents afterwards are unspecified. Without it a run
+   * never writes its inputs.
+   */
+  readonly donate?: readonly string[];
 }
 
 export interface Execution {
@@ -144,6 +161,12 @@ export class Compiler {
   private readonly programs = new Map<string, Program>();
   private readonly plans = new Map<string, Promise<PlannedProgram>>();
   private readonly executables = new Map<string, Promise<Executable>>();
+  /** What `execute` needs per signature and options, resolved once (keyed by `preparedKey`). */
+  private readonly prepared = new Map<string, Prepared>();
+  /** The last signature a fused run used: a call with the same one is matched without building a key. */
+  private last: Prepared | null = null;
+  /** `parameterTypes()`, computed once: its types, or the UserError inference gave. */
+  private entryTypes: { readonly types: Readonly<Record<string, EntryParamType>> } | { readonly error: UserError } | null = null;
 
   constructor(
     source: string,
@@ -164,7 +187,17 @@ export class Compiler {
 
   /** Entry parameter types from annotations, or inferred from their uses. */
   parameterTypes(): Readonly<Record<string, EntryParamType>> {
-    return inferEntryTypes(this.module, this.file, { entry: this.entry.name });
+    // Memoised, errors included: the public `run` asks for a number input's type on every call.
+    if (this.entryTypes === null) {
+      try {
+        this.entryTypes = { types: inferEntryTypes(this.module, this.file, { entry: this.entry.name }) };
+      } catch (e) {
+        if (!(e instanceof UserError)) throw e;
+        this.entryTypes = { error: e };
+      }
+    }
+    if ('error' in this.entryTypes) throw this.entryTypes.error;
+    return this.entryTypes.types;
   }
 
   /**
@@ -264,32 +297,224 @@ export class Compiler {
   async dispose(): Promise<void> {
     const compiled = [...this.executables.values()];
     this.executables.clear();
+    this.prepared.clear();
+    this.last = null;
     await Promise.allSettled(compiled.map(async (c) => (await c).dispose()));
   }
 
-  /** Runs the entry on named inputs: fused by default, or with the reference interpreter. */
+  /**
+   * Runs the entry on named inputs: fused by default, or with the reference interpreter. Every
+   * path delivers its results the same way (`out` arrays written, results never sharing memory
+   * with the caller's inputs or with each other: src/runtime/outputs.ts).
+   *
+   * A call with the signature and options of the previous fused run is matched against it
+   * field by field (no key built, no inference, no lowering) and runs trusted: the back end
+   * skips the input checks this match has just made.
+   */
   async execute(inputs: NamedInputs, options: ExecutionOptions = {}): Promise<Execution> {
-    const signature = signatureOf(this.entry, inputs, this.file);
-    const program = this.lower(signature);
-    const ordered = program.params.map((p) => inputs[p.name]!);
-    if (options.interpret === true) {
-      return { program, results: interpret(program, ordered, { file: this.file }) };
+    const matched = options.interpret === true ? null : this.matchLast(inputs, options);
+    let prepared = matched === null ? null : this.last!;
+    const signature = prepared === null ? withDonation(signatureOf(this.entry, inputs, this.file), options.donate) : null;
+    const program = prepared !== null ? prepared.program : this.lower(signature!);
+    let ordered: readonly InterfaceValue[];
+    if (matched !== null) ordered = matched;
+    else {
+      ordered = program.params.map((p) => inputs[p.name]!);
+      checkInputs(program, ordered, this.file);
     }
-    const { graphs } = await this.planned(signature, options);
-    const exe = await this.executable(signature, options);
+    const targets = options.out === undefined ? undefined : outTargets(program, options.out, ordered, options.donate, this.file, this.entry.nameSpan);
+    const donated = options.donate !== undefined && options.donate.length > 0;
+    if (donated) checkDonated(this.entry.params, options.donate!, ordered, targets ?? [], this.file, this.entry.nameSpan);
+    if (options.interpret === true) {
+      return { program, results: deliverResults(program, interpret(program, ordered, { file: this.file }), targets, ordered, undefined, this.file) };
+    }
+    if (prepared === null) {
+      const key = preparedKey(signature!, options);
+      prepared = this.prepared.get(key) ?? null;
+      if (prepared === null || prepared.exe.disposed) {
+        const { graphs } = await this.planned(signature!, options);
+        // Nothing is awaited between getting the executable and running it: a dispose() called
+        // meanwhile disposes it only after this run (see `executable`).
+        const exe = await this.executable(signature!, options);
+        prepared = preparedFor(program, signature!, options, graphs, exe);
+        this.prepared.set(key, prepared);
+      }
+    }
+    this.last = prepared;
+    const { exe, graphs } = prepared;
     let run: RunResult;
     try {
-      run = await exe.run(ordered, { counters: options.counters });
+      run = await exe.run(ordered, runOptions(options, targets));
     } catch (e) {
-      if (!(e instanceof UserError)) throw e;
+      // An `out` the back end found the wrong size is the caller's mistake, not a fault; and once
+      // a donated input may have been written, the interpreter can no longer see the inputs
+      // as given: both fail the run as they are.
+      if (!(e instanceof UserError) || donated || isOutError(e)) throw e;
       // Fused code throws at the first fault it meets, in its own order, and may meet faults in
       // elements nobody observes. The reference interpreter decides: its diagnostic (thrown
-      // from here) if the run fails, else its results. Compiled code never writes its inputs,
-      // so the interpreter sees them as the caller gave them.
-      return { program, results: interpret(program, ordered, { file: this.file }), plan: exe.plan, graphs, fallback: e };
+      // from here) if the run fails, else its results. Compiled code never writes inputs that
+      // were not donated, so the interpreter sees them as the caller gave them.
+      const results = deliverResults(program, interpret(program, ordered, { file: this.file }), targets, ordered, undefined, this.file);
+      return { program, results, plan: exe.plan, graphs, fallback: e };
     }
-    return { program, results: run.results, plan: exe.plan, graphs, run };
+    return { program, results: deliverResults(program, run.results, targets, ordered, prepared.donated, this.file), plan: exe.plan, graphs, run };
   }
+
+  /**
+   * The inputs in parameter order when they have exactly the last fused run's signature
+   * (element types, shapes, scalar values, data of the right class and length) and the
+   * options plan and donate the same; null otherwise.
+   */
+  private matchLast(inputs: NamedInputs, options: ExecutionOptions): InterfaceValue[] | null {
+    const last = this.last;
+    if (last === null || last.exe.disposed || !sameOptions(last, options)) return null;
+    if (Object.keys(inputs).length !== last.params.length) return null;
+    const ordered: InterfaceValue[] = [];
+    for (const p of last.params) {
+      if (!Object.hasOwn(inputs, p.name)) return null;
+      const v = inputs[p.name]!;
+      if (!matchesParam(p, v)) return null;
+      ordered.push(v);
+    }
+    return ordered;
+  }
+}
+
+/** One entry parameter's signature, as the fast path compares a call's input with it. */
+type ParamMatch =
+  | { readonly kind: 'scalar'; readonly name: string; readonly elem: ScalarType; readonly value: number | undefined }
+  | { readonly kind: 'array'; readonly name: string; readonly elems: readonly ScalarType[]; readonly tuple: boolean; readonly shape: readonly number[]; readonly size: number };
+
+/** What `Compiler.execute` needs for one signature and planning options, resolved once. */
+interface Prepared {
+  /** In the order of the program's parameters. */
+  readonly params: readonly ParamMatch[];
+  /** Per parameter: donated. */
+  readonly donated: readonly boolean[];
+  readonly strategy: Strategy;
+  readonly cost: string;
+  readonly timeLimitSeconds: number | null;
+  readonly program: Program;
+  readonly graphs: BlockGraphs;
+  readonly exe: Executable;
+}
+
+function preparedFor(
+  program: Program,
+  signature: Readonly<Record<string, InputSignature>>,
+  options: ExecutionOptions,
+  graphs: BlockGraphs,
+  exe: Executable,
+): Prepared {
+  const params = program.params.map((p): ParamMatch => {
+    const sig = signature[p.name]!;
+    if (sig.kind === 'scalar') return { kind: 'scalar', name: p.name, elem: sig.elem, value: sig.value };
+    const tuple = typeof sig.elem !== 'string';
+    const elems = elemLeaves(sig.elem);
+    return { kind: 'array', name: p.name, elems, tuple, shape: sig.shape, size: sig.shape.reduce((a, b) => a * b, 1) };
+  });
+  const donated = program.params.map((p) => {
+    const sig = signature[p.name]!;
+    return sig.kind === 'array' && sig.donated === true;
+  });
+  return {
+    params,
+    donated,
+    strategy: options.strategy ?? 'ilp',
+    cost: options.cost ?? '',
+    timeLimitSeconds: options.timeLimitSeconds ?? null,
+    program,
+    graphs,
+    exe,
+  };
+}
+
+function sameOptions(p: Prepared, options: ExecutionOptions): boolean {
+  if ((options.strategy ?? 'ilp') !== p.strategy || (options.cost ?? '') !== p.cost || (options.timeLimitSeconds ?? null) !== p.timeLimitSeconds) return false;
+  // The same set of donated parameters (a name given twice counts once; an unknown name never matches).
+  const donate = options.donate;
+  if (donate !== undefined) {
+    for (const name of donate) {
+      const k = p.params.findIndex((q) => q.name === name);
+      if (k < 0 || !p.donated[k]) return false;
+    }
+  }
+  for (let k = 0; k < p.donated.length; k++) if (p.donated[k] && (donate === undefined || !donate.includes(p.params[k]!.name))) return false;
+  return true;
+}
+
+function matchesParam(p: ParamMatch, v: InterfaceValue): boolean {
+  if (p.kind === 'scalar') {
+    if (Array.isArray(v)) return false;
+    const s = v as Exclude<InterfaceValue, readonly unknown[]>;
+    return s.kind === 'scalar' && s.elem === p.elem && s.value === p.value;
+  }
+  if (!p.tuple) return !Array.isArray(v) && matchesArray(v as Exclude<InterfaceValue, readonly unknown[]>, p.elems[0]!, p.shape, p.size);
+  if (!Array.isArray(v)) return false;
+  const parts = v as readonly Exclude<InterfaceValue, readonly unknown[]>[];
+  if (parts.length !== p.elems.length) return false;
+  for (let i = 0; i < parts.length; i++) if (!matchesArray(parts[i]!, p.elems[i]!, p.shape, p.size)) return false;
+  return true;
+}
+
+function matchesArray(v: Exclude<InterfaceValue, readonly unknown[]>, elem: ScalarType, shape: readonly number[], size: number): boolean {
+  if (v.kind !== 'array' || v.elem !== elem || v.shape.length !== shape.length || !holds(elem, v.data) || v.data.length !== size) return false;
+  for (let d = 0; d < shape.length; d++) if (v.shape[d] !== shape[d]) return false;
+  return true;
+}
+
+/** Whether `data` is the typed array class that stores `elem` (what the back end's input check asks). */
+function holds(elem: ScalarType, data: unknown): boolean {
+  switch (elem) {
+    case 'f64':
+      return data instanceof Float64Array;
+    case 'f32':
+      return data instanceof Float32Array;
+    case 'i32':
+      return data instanceof Int32Array;
+    case 'u32':
+      return data instanceof Uint32Array;
+    case 'bool':
+      return data instanceof Uint8Array;
+    default:
+      return elem satisfies never;
+  }
+}
+
+/**
+ * The key of a signature and planning options, built by hand (no JSON): per parameter in
+ * order its kind, element types, shape or value, and donation; the cost text last, so that
+ * whatever it contains cannot run into another field.
+ */
+function preparedKey(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions): string {
+  let key = '';
+  for (const name of Object.keys(signature)) {
+    const s = signature[name]!;
+    key += s.kind === 'scalar' ? `s${s.elem}=${String(s.value)};` : `a${String(s.elem)}[${s.shape.join(',')}]${s.donated === true ? '!' : ''};`;
+  }
+  return `${key}|${options.strategy ?? 'ilp'}|${String(options.timeLimitSeconds ?? null)}|${options.cost ?? ''}`;
+}
+
+/** The back end's options for one run: trusted, since the driver has just checked the inputs. */
+function runOptions(options: ExecutionOptions, targets: OutTargets | undefined): RunOptions {
+  if (targets === undefined && options.counters !== true && options.timing !== true) return trustedRun;
+  return { trusted: true, counters: options.counters, timing: options.timing, out: targets?.map((t) => t?.data) };
+}
+
+const trustedRun: RunOptions = Object.freeze({ trusted: true });
+
+/** `out` and `donate` mistakes (E420–E425): the caller's, never a fault the interpreter should decide. */
+function isOutError(e: UserError): boolean {
+  return e.diagnostics.some((d) => d.code >= 'E420' && d.code <= 'E425');
+}
+
+/** The signature with `donated: true` on the array parameters named in `donate` (E424 is checked later, with the inputs). */
+function withDonation(signature: Record<string, InputSignature>, donate: readonly string[] | undefined): Record<string, InputSignature> {
+  if (donate === undefined || donate.length === 0) return signature;
+  // fromEntries, not assignment: a parameter may be named `__proto__`.
+  return Object.fromEntries(
+    Object.entries(signature).map(([name, s]) => [name, s.kind === 'array' && donate.includes(name) ? { ...s, donated: true as const } : s]),
+  );
 }
 
 /** The signature a set of named inputs gives the entry: checks that each parameter has one. */
