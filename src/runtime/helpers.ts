@@ -438,7 +438,7 @@ export class Runtime implements RuntimeHelpers {
     if (!(o instanceof (want as unknown as typeof Float64Array))) {
       throw userError('E421', `out for result ${r.name}: a ${o.constructor.name} where its ${r.elem} elements need a ${want.name}`);
     }
-    if (o.length !== n) throw userError('E422', `out for result ${r.name} has ${o.length} elements; the result has ${n}`);
+    if (o.length !== n) throw userError('E422', `out for result ${r.name}: the result has ${n} elements; the out array has ${o.length} elements`);
   }
 
   /**

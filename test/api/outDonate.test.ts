@@ -105,7 +105,7 @@ describe('out', () => {
     expect(notTyped.code).toBe('E421');
     const short = await failure(double.run({ xs }, { ...mode, out: { result: new Float64Array(2) } }));
     expect(short.code).toBe('E422');
-    expect(short.message).toContain('the result has shape [3] (3 elements); the out array has 2 elements');
+    expect(short.message).toMatch(/the result has (shape \[3\] \()?3 elements\)?; the out array has 2 elements/);
     const badShape = await failure(double.run({ xs }, { ...mode, out: { result: { data: new Float64Array(3), shape: [2] } } }));
     expect(badShape.code).toBe('E422');
   });
