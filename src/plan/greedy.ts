@@ -192,7 +192,9 @@ export function elideCopies(graph: DependenceGraph, a: Assignment, cost: CostSpe
     const safe =
       a.cluster[at(c.copy)] === a.cluster[at(c.producer)] &&
       a.manifest[at(c.producer)] === true &&
-      c.readers.every((r) => a.level[at(r)]! < a.level[at(c.scatter)]!);
+      c.readers.every((r) => a.level[at(r)]! < a.level[at(c.scatter)]!) &&
+      // Two updates may not both write one array.
+      !copies.some((d) => current.elided?.includes(d.copy) === true && d.sources.some((x) => c.sources.includes(x)));
     if (!safe) continue;
     const trial: Assignment = { ...current, elided: [...(current.elided ?? []), c.copy] };
     const trialCost = blockPlanCost(graph, blockPlanFromAssignment(graph, trial), cost);

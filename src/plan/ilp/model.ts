@@ -29,7 +29,8 @@
 //                        written (m_p ≥ e_c); the copy's write is refunded (cost −w(copy)·e_c, its
 //                        `writes` / `intermediate-arrays` / `bytes` weight). Fixed to 0 when that
 //                        weight is 0: eliding then gains nothing the cost sees, and plans stay
-//                        as they were.
+//                        as they were. Two copies of one array are not both elided (e_a + e_b ≤ 1):
+//                        two updates would write it.
 //   s_rq, y_q            the `reads` term (per array group with k ≥ 2 ordered read keys, in a
 //                        fixed order), as facility location: y_q = 1 when memory read q opens a
 //                        stream, s_rq = 1 when q joins the stream opened by an earlier read r
@@ -332,6 +333,15 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
         ]);
       }
     }
+    // Two updates may not both write one array: at most one copy of each source is elided.
+    const copies = graph.elidableCopies ?? [];
+    copies.forEach((a, i) => {
+      copies.forEach((b, j) => {
+        if (j <= i || !a.sources.some((x) => b.sources.includes(x))) return;
+        if (columns[out[i]!.col]!.upper === 0 || columns[out[j]!.col]!.upper === 0) return;
+        addRow(`elone_${a.copy}_${b.copy}`, -Infinity, 1, [{ col: out[i]!.col, coef: 1 }, { col: out[j]!.col, coef: 1 }]);
+      });
+    });
     return out;
   }
 
