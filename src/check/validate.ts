@@ -326,8 +326,8 @@ export function manifestReasons(g: BlockGraph, n: GraphNode, clusterOf: Readonly
  * A copy the plan may choose to elide, independent of the plan: `copy` (an identity map) is
  * read only by `scatter`, as its destination; its sources are outputs of one combinator of the
  * block (`producer`), no result, no possible output of a control-flow node, indexed by no scalar
- * that nothing anchors to a node, not read by the scatter itself, and used by no scalar statement
- * after the scatter. Then the scatter may update the sources instead, provided the plan runs
+ * that nothing anchors to a node, not read by the scatter itself, updated in place by no other
+ * node, and used by no scalar statement after the scatter. Then the scatter may update the sources instead, provided the plan runs
  * every other reader of the sources before it (validateElisions). The same rule as lowering's
  * (src/ir/updates.ts `elidableCopies`), restated from the checker's own facts, so that the brute
  * force enumerates the choices the planner has.
@@ -365,6 +365,8 @@ function elisionCandidate(g: BlockGraph, copy: NodeId): ElisionCandidate | strin
   const shared = sources.filter((x) => facts.resultArrays.has(x) || facts.aliasedByControl.has(x) || facts.unanchored.has(x));
   if (shared.length > 0) return `${shared.join(', ')} may be seen outside the plan's order (a result, an if or while output, or a scalar no node uses)`;
   if (scatter.reads.some((r) => sources.includes(r.name))) return `${scatter.label} reads ${sources.join(', ')} itself`;
+  const other = g.nodes.find((n) => n.id !== scatter.id && inPlaceDestinations(n).some((d) => sources.includes(d)));
+  if (other !== undefined) return `${other.label} updates ${sources.join(', ')} in place too`;
   const scatterIndex = scatter.index;
   if (facts.scalars.some((sc) => sc.index > scatterIndex && sources.some((x) => sc.arrays.has(x)))) {
     return `a scalar statement after ${scatter.label} reads ${sources.join(', ')}`;

@@ -113,7 +113,7 @@ export interface ElidableCopy {
  * The copies of `b` that planning may elide (see ElidableCopy). Derived from the IR by the one
  * rule above (no mark on the IR to keep in step through passes): the block with the copy
  * removed and the update pointed at the sources must have only `later-use` hazards, each by a
- * combinator or control-flow node.
+ * combinator or control-flow node, and no other update may write a source in place.
  */
 export function elidableCopies(b: Block): ElidableCopy[] {
   const out: ElidableCopy[] = [];
@@ -138,6 +138,9 @@ export function elidableCopies(b: Block): ElidableCopy[] {
     if (inPlaceHazards(b, k).length > 0) return;
     const isDest = (names: Iterable<VarName>): boolean => [...uses(names)].some((n) => dest.includes(n));
     if (b.stmts.some((t, i) => i !== k && i !== j && isDest(stmtFreeVars(t))) || isDest(b.results)) return;
+    // Another update of a source writes it too: running it first would still change what the
+    // scatter updates (lowering's copy for it stays, or it updates the source as its last use).
+    if (b.stmts.some((t, i) => i !== k && inPlaceUpdateOf(t) !== null && isCombinator(t) && inPlaceDestinations(t).some((d) => copy.inputs.includes(d)))) return;
     const producer = b.stmts.find((t) => isCombinator(t) && copy.inputs.every((x) => t.outs.some((o) => o.name === x)));
     if (producer === undefined || !isCombinator(producer)) return;
     const stmts = b.stmts.filter((_, i) => i !== j).map((t) => (t === s ? update.updating(s, copy.inputs) : t));
