@@ -204,7 +204,20 @@ function elisionChoices(
   edges: readonly GraphEdge[],
   precedences: readonly StrictPrecedence[],
 ): ElidableCopy[] {
-  const copies = elidableCopies(block);
+  return withReaders(elidableCopies(block), nodes, reads, edges, precedences);
+}
+
+/**
+ * Elidable copies with the readers of their sources (every node but the copy reading one),
+ * leaving out a copy whose scatter reaches one of them. Shared by the IR and JSON readers.
+ */
+export function withReaders(
+  copies: readonly Omit<ElidableCopy, 'readers'>[],
+  nodes: readonly GraphNode[],
+  reads: readonly GraphRead[],
+  edges: readonly GraphEdge[],
+  precedences: readonly StrictPrecedence[],
+): ElidableCopy[] {
   if (copies.length === 0) return [];
   const succ = new Map<NodeId, NodeId[]>();
   for (const e of edges) succ.set(e.from, [...(succ.get(e.from) ?? []), e.to]);

@@ -19,6 +19,11 @@ import { bruteForce } from '../../src/check/bruteforce.js';
 import { evaluatePlan } from '../../src/check/evaluate.js';
 import { validatePlan } from '../../src/check/validate.js';
 import { compile } from '../../src/index.js';
+import { graphToJson } from '../../src/graph/toJson.js';
+import { planGraph } from '../../src/driver/index.js';
+import { bruteForceGraph } from '../../src/check/bruteforce.js';
+import { validateGraphPlan } from '../../src/check/validate.js';
+import { UserError } from '../../src/diagnostics/index.js';
 import { randomProgram } from '../util/index.js';
 
 const solver = createSolverLoader();
@@ -357,5 +362,28 @@ def main(xs: f64[n], is: i32[n], vs: f64[n], k: i32):
     const loop = p.body.stmts.find((s) => s.kind === 'while');
     expect(loop?.kind === 'while' && copies(loop.body).length).toBe(1);
     expect(findIrProblem(p)).toBeNull();
+  });
+});
+
+describe('JSON graphs state their elidable copies', () => {
+  it('program → JSON → plan elides as program → plan does, and the checker agrees', async () => {
+    const p = lower(scatterHeavy);
+    const json = graphToJson(programGraphs(p));
+    expect(json.elidable).toEqual(['copy']);
+    const direct = await plan(p, { solver });
+    const viaJson = await planGraph(json, { solver });
+    expect(viaJson.stats.objective).toBe(direct.stats.objective);
+    expect(viaJson.root.elided).toEqual(direct.root.elided);
+    expect(validateGraphPlan(json, viaJson)).toEqual([]);
+    expect(bruteForceGraph(json, parseCost(viaJson.cost)).objective).toBeCloseTo(viaJson.stats.objective, 9);
+    const without = { ...json, elidable: undefined };
+    expect((await planGraph(without, { solver })).root.elided).toBeUndefined();
+  });
+
+  it('E612 for a copy that is not one', async () => {
+    const json = graphToJson(programGraphs(lower(scatterHeavy)));
+    await expect(planGraph({ ...json, elidable: ['g'] }, { solver })).rejects.toThrow(UserError);
+    await expect(planGraph({ ...json, elidable: ['g'] }, { solver })).rejects.toThrow(/cannot be an elidable copy/);
+    await expect(planGraph({ ...json, elidable: ['nope'] }, { solver })).rejects.toThrow(/no node of this block/);
   });
 });
