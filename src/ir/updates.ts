@@ -21,6 +21,11 @@
 //    scatter), and it is no block result.
 // Readers that come *before* the scatter are ordered by the dependence graph's precedences
 // (src/graph/build.ts; the plan validator checks them again): they run strictly earlier.
+//
+// A copy whose only hazards are later readers that are nodes is *elidable* (`elidableCopies`):
+// the plan may remove it and run those readers before the scatter instead (docs/PLANNING.md
+// "In-place updates"). An entry parameter the caller donated is the program's memory: updating
+// it in the entry block is no `not-owned` hazard (`inPlaceHazards`' `donated`).
 
 import { combinatorInputs, combinatorRule, inPlaceDestinations, rolesOf, type InPlaceUpdate } from './rules.js';
 import { isCombinator, type Block, type CombinatorKind, type CombinatorNode, type MapNode, type NodeId, type Stmt, type VarName } from './types.js';
