@@ -24,6 +24,7 @@ import { planGraph } from '../../src/driver/index.js';
 import { bruteForceGraph } from '../../src/check/bruteforce.js';
 import { validateGraphPlan } from '../../src/check/validate.js';
 import { UserError } from '../../src/diagnostics/index.js';
+import { compileProgram } from '../../src/runtime/index.js';
 import { randomProgram } from '../util/index.js';
 
 const solver = createSolverLoader();
@@ -161,6 +162,28 @@ describe('planning the scatter-heavy example', () => {
       expect(await prog.run(inputs, { strategy }), strategy).toEqual(expected);
     }
     expect(Array.from(inputs.xs)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('counters (DESIGN.md invariant 4): an elided copy writes nothing', () => {
+  it('the scatter-heavy example under the ILP: h written once, copy never, the scatter into h', async () => {
+    const p = lower(scatterHeavy);
+    const pl = await plan(p, { solver });
+    expect(pl.root.elided).toHaveLength(1);
+    const n = 6;
+    const inputs = [
+      { kind: 'array' as const, elem: 'f64' as const, shape: [n], data: new Float64Array([1, 2, 3, 4, 5, 6]) },
+      { kind: 'array' as const, elem: 'i32' as const, shape: [n], data: new Int32Array([5, 0, 5, 1, 2, 5]) },
+      { kind: 'array' as const, elem: 'i32' as const, shape: [n], data: new Int32Array([0, 0, 3, 5, 4, 1]) },
+    ];
+    const counters = compileProgram(p, pl).run(inputs, { counters: true }).stats.counters!;
+    expect(counters['copy']?.writes ?? 0).toBe(0);
+    // Its only reads are the scatter's of its destination (the memory of h), as with a copy.
+    expect(Object.keys(counters['copy']?.reads ?? {})).toEqual(['unordered']);
+    expect(counters['h']?.writes).toBe(n);
+    expect(counters['ys']?.writes).toBe(n);
+    const unfused = compileProgram(p, await plan(p, { strategy: 'none', solver })).run(inputs, { counters: true }).stats.counters!;
+    expect(unfused['copy']?.writes).toBe(n);
   });
 });
 
