@@ -152,7 +152,7 @@ describe('planning the scatter-heavy example', () => {
     },
   );
 
-  it.each([{ copy: 5 }, { h: 5 }, { copy: 0.5, h: 3 }])('the ILP optimum equals the brute force under array weights %o', async (arrays) => {
+  it.each<Record<string, number>>([{ copy: 5 }, { h: 5 }, { copy: 0.5, h: 3 }])('the ILP optimum equals the brute force under array weights %o', async (arrays) => {
     const p = lower(scatterHeavy);
     const ilp = await plan(p, { cost: 'reads+writes', solver, weights: { arrays } });
     expect(ilp.stats.objective).toBeCloseTo(bruteForce(p, parseCost('reads+writes'), { weights: { arrays } }).objective, 9);
