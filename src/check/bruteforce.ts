@@ -13,7 +13,10 @@
 //    (scanl 0, scanr 1). Every other node's order is forced by its fused consumers' reads.
 //    Orders are chosen cluster by cluster (their effects are local; see bestForPartition);
 //  - manifest: exactly the forced ones. A voluntary manifest array only adds writes and only
-//    restricts orders, so with non-negative coefficients it never lowers the cost.
+//    restricts orders, so with non-negative coefficients it never lowers the cost — except as
+//    the price of eliding a copy (docs/PLANNING.md "In-place updates"), so:
+//  - every subset of the block's elision candidates (validate.ts `elisionCandidates`), each
+//    elided copy making its sources manifest and ordering their readers before its scatter.
 // The judges are the validator and the evaluator: each cluster's order choices are kept only
 // if validateBlock finds nothing wrong with that cluster and ranked by evaluateBlock's total,
 // every partition's plan is costed by evaluateBlock, and the winner is validated as a whole.
@@ -27,7 +30,7 @@ import { jsonBlockGraph } from './jsonGraph.js';
 import { factsOf, freeOrders, inPlaceDestinations, updatesInPlace } from './kinds.js';
 import { isControlKind, programGraph, readOrderOf, sameOrder, type BlockGraph, type GraphNode } from './reads.js';
 import type { BlockPlan, Cluster, Order } from '../plan/types.js';
-import { formatViolation, validateBlock, type PlanViolation } from './validate.js';
+import { elisionCandidates, formatViolation, validateBlock, type ElisionCandidate, type PlanViolation } from './validate.js';
 
 /** The most graph nodes per block the enumeration accepts (Bell(7) = 877 partitions). */
 export const bruteForceNodeLimit = 7;
@@ -80,13 +83,26 @@ function bestBlockPlan(g: BlockGraph, cost: CostSpec, ctx: EvaluationContext): B
 
   let best: { plan: BlockPlan; objective: number } | null = null;
   let count = 0;
-  const memo = new Map<string, ClusterChoice | null>();
+  const candidates = elisionCandidates(g);
+  const memos = new Map<number, Map<string, ClusterChoice | null>>();
   for (const partition of partitions(g)) {
-    const candidate = bestForPartition(alone, partition, cost, ctx, memo);
-    if (candidate === null) continue;
-    count++;
-    const objective = combine(evaluateBlock(alone, candidate, ctx), cost).total;
-    if (best === null || objective < best.objective) best = { plan: candidate, objective };
+    let valid = false;
+    for (let mask = 0; mask < 1 << candidates.length; mask++) {
+      const elided = candidates.filter((_, i) => (mask >> i) & 1);
+      const memo = memos.get(mask) ?? new Map<string, ClusterChoice | null>();
+      memos.set(mask, memo);
+      const candidate = bestForPartition(alone, partition, cost, ctx, memo, elided);
+      if (candidate === null) continue;
+      if (elided.length > 0) {
+        const violations: PlanViolation[] = [];
+        validateBlock(alone, candidate, violations);
+        if (violations.length > 0) continue;
+      }
+      valid = true;
+      const objective = combine(evaluateBlock(alone, candidate, ctx), cost).total;
+      if (best === null || objective < best.objective) best = { plan: candidate, objective };
+    }
+    if (valid) count++;
   }
   // The plan fusing nothing is always valid, so finding none is our bug.
   if (best === null) throw new CompilerBug('brute force', `found no valid plan for ${g.path}`);
@@ -121,9 +137,10 @@ function bestForPartition(
   cost: CostSpec,
   ctx: EvaluationContext,
   memo: Map<string, ClusterChoice | null>,
+  elided: readonly ElisionCandidate[] = [],
 ): BlockPlan | null {
   const clusterOfId = new Map(g.nodes.map((node, i) => [node.id, partition[i]!] as const));
-  const sequence = clusterSequence(g, clusterOfId);
+  const sequence = clusterSequence(g, clusterOfId, elided);
   if (sequence === null) return null;
   const members = sequence.map((c) => g.nodes.filter((node) => clusterOfId.get(node.id) === c));
 
@@ -135,6 +152,8 @@ function bestForPartition(
       manifest.add(node.id);
     }
   }
+  // An elided copy's scatter writes its sources' memory: they are written.
+  for (const c of elided) manifest.add(c.producer);
   const plan = (choices: readonly ClusterChoice[]): BlockPlan => ({
     clusters: members.map(
       (nodes): Cluster => ({
@@ -144,6 +163,7 @@ function bestForPartition(
     ),
     orders: Object.fromEntries(choices.flatMap((choice) => [...choice])),
     children: {},
+    ...(elided.length === 0 ? {} : { elided: elided.map((c) => c.copy) }),
   });
 
   // Until a cluster's best choice is known it takes its first consistent one, so that the
@@ -265,7 +285,7 @@ function propagateOrders(
 }
 
 /** Cluster indices in a dependence order (Kahn, earliest statement first); null on a cycle. */
-function clusterSequence(g: BlockGraph, clusterOfId: ReadonlyMap<NodeId, number>): number[] | null {
+function clusterSequence(g: BlockGraph, clusterOfId: ReadonlyMap<NodeId, number>, elided: readonly ElisionCandidate[] = []): number[] | null {
   const count = Math.max(-1, ...clusterOfId.values()) + 1;
   const succ = Array.from({ length: count }, () => new Set<number>());
   for (const e of g.edges) {
@@ -291,6 +311,8 @@ function clusterSequence(g: BlockGraph, clusterOfId: ReadonlyMap<NodeId, number>
       succ[clusterOfId.get(other.id)!]!.add(clusterOfId.get(node.id)!);
     }
   }
+  // An elided copy's readers come before its scatter (a self-loop: the partition is rejected).
+  for (const c of elided) for (const r of c.readers) succ[clusterOfId.get(r)!]!.add(clusterOfId.get(c.scatter)!);
   const indegree = new Array<number>(count).fill(0);
   for (const s of succ) for (const b of s) indegree[b]!++;
   const firstIndex = new Array<number>(count).fill(Infinity);

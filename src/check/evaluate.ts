@@ -150,6 +150,24 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
       }
     }
   }
+  // An elided copy's scatter updates the copy's sources: their other readers come first too.
+  const elided = new Set(plan.elided ?? []);
+  const sourcesOf = new Map<NodeId, readonly VarName[]>();
+  for (const id of elided) {
+    const sources = g.inPlace?.copies.get(id);
+    const copy = g.byId.get(id);
+    if (sources === undefined || copy === undefined) throw new CompilerBug('plan evaluation', `${g.path}: elided node #${id} is no copy`);
+    sourcesOf.set(id, sources);
+    const outs = copy.outs.map((o) => o.name);
+    const scatters = g.nodes.filter((n) => n.reads.some((r) => outs.includes(r.name)));
+    for (const s of scatters) {
+      for (const other of g.nodes) {
+        if (other.id !== id && other.id !== s.id && other.reads.some((r) => sources.includes(r.name)) && cl(other.id) !== cl(s.id)) {
+          succ[cl(other.id)]!.add(cl(s.id));
+        }
+      }
+    }
+  }
   const chain = new Map<number, number>();
   const visiting = new Set<number>();
   const longest = (c: number): number => {
@@ -179,7 +197,8 @@ export function evaluateBlock(g: BlockGraph, plan: BlockPlan, ctx: EvaluationCon
   let writes = 0;
   let byteWrites = 0;
   for (const n of g.nodes) {
-    if (isControlKind(n.kind) || !n.outs.some((o) => listed.has(o.name))) continue;
+    // An elided copy writes nothing: its output is its sources' memory.
+    if (isControlKind(n.kind) || !n.outs.some((o) => listed.has(o.name)) || elided.has(n.id)) continue;
     const group = g.groupOf.get(n.outs[0]!.name)!;
     writes += weight(group);
     byteWrites += byteWeight(group);

@@ -346,6 +346,16 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
     children.set(n.id, blocks.map((b, k) => buildBlock(b, `${path}/${n.kind} #${n.id} ${names[k]}`, ids)));
   }
 
+  // In-place facts: the copies the graph declares elidable; a JSON graph states no scalars and
+  // no control-flow outputs that may alias (BlockJson.elidable).
+  const copies = new Map<NodeId, readonly VarName[]>();
+  for (const name of block.elidable ?? []) {
+    const n = nodeByName.get(name);
+    if (n !== undefined) copies.set(n.id, byId.get(n.id)!.reads.filter((r) => r.role === 'map-input').map((r) => r.name));
+  }
+  const resultArrays = new Set<VarName>((block.results ?? []).flatMap((name) => nodeByName.get(name)?.outs.map((o) => o.name) ?? [name]));
+  const inPlace = { copies, resultArrays, aliasedByControl: new Set<VarName>(), unanchored: new Set<VarName>(), scalars: [] };
+
   return {
     path,
     nodes,
@@ -358,6 +368,7 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
     results,
     ownsScatterDestinations: false,
     children,
+    inPlace,
   };
 }
 

@@ -150,6 +150,26 @@ export interface BlockGraph {
   readonly ownsScatterDestinations: boolean;
   /** Child block graphs of control-flow nodes: [then, else] or [cond, body]. */
   readonly children: ReadonlyMap<NodeId, readonly BlockGraph[]>;
+  /** What the in-place rule for elided copies needs (validate.ts `elisionCandidates`); absent: no copy may be elided. */
+  readonly inPlace?: InPlaceFacts;
+}
+
+/**
+ * The checker's own facts for eliding a copy before an in-place update (docs/PLANNING.md
+ * "In-place updates"), derived from the IR here (restated, not src/ir/updates.ts) or stated by
+ * a JSON graph.
+ */
+export interface InPlaceFacts {
+  /** Copies: nodes whose outputs are their inputs unchanged (an identity `map`), node → inputs by output. */
+  readonly copies: ReadonlyMap<NodeId, readonly VarName[]>;
+  /** Arrays that are block results or that a result scalar indexes. */
+  readonly resultArrays: ReadonlySet<VarName>;
+  /** Arrays a control-flow node of the block may output unchanged (so share memory with that output). */
+  readonly aliasedByControl: ReadonlySet<VarName>;
+  /** Arrays a scalar statement indexes that no node and no result uses: read at a point no plan fixes. */
+  readonly unanchored: ReadonlySet<VarName>;
+  /** Each scalar statement's position among the block's statements and the arrays it indexes (transitively). */
+  readonly scalars: readonly { readonly index: number; readonly arrays: ReadonlySet<VarName> }[];
 }
 
 export function isControlKind(kind: NodeKind): kind is ControlNode['kind'] {
@@ -600,7 +620,172 @@ function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: Rea
     }
   }
   const orderings = orderingDependences(b);
-  return { path, nodes, byId, producerOf, edges, orderings, groupOf, groups, results, ownsScatterDestinations: true, children };
+  const inPlace = inPlaceFacts(b, facts, deps);
+  return { path, nodes, byId, producerOf, edges, orderings, groupOf, groups, results, ownsScatterDestinations: true, children, inPlace };
+}
+
+/** The in-place facts of an IR block (InPlaceFacts), from its statements. */
+function inPlaceFacts(b: Block, facts: ProgramFacts, deps: DepsOf): InPlaceFacts {
+  const copies = new Map<NodeId, readonly VarName[]>();
+  for (const s of b.stmts) {
+    if (s.kind !== 'map') continue;
+    const { params, lets, results } = s.fn;
+    const identity =
+      lets.length === 0 &&
+      params.length === s.inputs.length &&
+      results.length === params.length &&
+      s.outs.length === params.length &&
+      new Set(s.inputs).size === s.inputs.length &&
+      results.every((r, i) => r.kind === 'var' && r.name === params[i]!.name);
+    if (identity) copies.set(s.id, s.inputs);
+  }
+  const arraysOf = (names: Iterable<VarName>): Set<VarName> => {
+    const out = new Set<VarName>();
+    for (const n of names) {
+      if (facts.arrays.has(n)) out.add(n);
+      for (const d of deps(n)) if (facts.arrays.has(d)) out.add(d);
+    }
+    return out;
+  };
+  const resultArrays = arraysOf(b.results);
+  const aliasedByControl = new Set<VarName>();
+  for (const s of b.stmts) if (s.kind === 'if' || s.kind === 'while') for (const n of controlReturns(s)) aliasedByControl.add(n);
+  // A scalar is anchored when a node or a result uses it, directly or through later scalars.
+  const used = new Set<VarName>(b.results);
+  for (const s of b.stmts) {
+    if (s.kind === 'scalar') continue;
+    const acc = new Set<VarName>();
+    stmtScalarUses(s, acc);
+    for (const n of acc) used.add(n);
+  }
+  const scalars: { index: number; arrays: ReadonlySet<VarName> }[] = [];
+  const unanchored = new Set<VarName>();
+  for (let i = b.stmts.length - 1; i >= 0; i--) {
+    const s = b.stmts[i]!;
+    if (s.kind !== 'scalar') continue;
+    const arrays = arraysOf([s.name]);
+    scalars.unshift({ index: i, arrays });
+    if (used.has(s.name)) exprNames(s.expr, used);
+    else for (const a of arrays) unanchored.add(a);
+  }
+  return { copies, resultArrays, aliasedByControl, unanchored, scalars };
+}
+
+/**
+ * The names from outside a control-flow node that it may output unchanged: an `if` branch's
+ * result, a `while`'s initial value or body result, through nested control flow too.
+ */
+function controlReturns(s: ControlNode): Set<VarName> {
+  const out = new Set<VarName>();
+  const fromBlock = (blk: Block): void => {
+    const own = new Map<VarName, ControlNode>();
+    const defined = new Set<VarName>(blk.params.map((p) => p.name));
+    for (const t of blk.stmts) {
+      if (t.kind === 'scalar') defined.add(t.name);
+      else for (const o of t.outs) (defined.add(o.name), t.kind === 'if' || t.kind === 'while' ? own.set(o.name, t) : undefined);
+    }
+    for (const r of blk.results) {
+      const inner = own.get(r);
+      if (inner !== undefined) for (const n of controlReturns(inner)) if (!defined.has(n)) out.add(n);
+      if (!defined.has(r)) out.add(r);
+    }
+  };
+  if (s.kind === 'if') {
+    fromBlock(s.then);
+    fromBlock(s.else);
+  } else {
+    for (const n of s.init) out.add(n);
+    fromBlock(s.body);
+  }
+  return out;
+}
+
+/** Every name an expression mentions (variables, indexed arrays, dims). */
+function exprNames(e: Expr, acc: Set<VarName>): void {
+  switch (e.kind) {
+    case 'const':
+      return;
+    case 'var':
+      acc.add(e.name);
+      return;
+    case 'dim':
+      acc.add(e.array);
+      return;
+    case 'unary':
+    case 'call':
+    case 'cast':
+      exprNames(e.arg, acc);
+      return;
+    case 'binary':
+      exprNames(e.lhs, acc);
+      exprNames(e.rhs, acc);
+      return;
+    case 'select':
+      exprNames(e.cond, acc);
+      exprNames(e.then, acc);
+      exprNames(e.else, acc);
+      return;
+    case 'index':
+      acc.add(e.array);
+      for (const i of e.indices) exprNames(i, acc);
+      return;
+    default:
+      e satisfies never;
+  }
+}
+
+/** Every name a node's expressions mention, nested blocks included (scalars they use among them). */
+function stmtScalarUses(s: Stmt, acc: Set<VarName>): void {
+  const lambda = (l: Lambda): void => {
+    for (const x of l.lets) exprNames(x.expr, acc);
+    for (const r of l.results) exprNames(r, acc);
+  };
+  const block = (blk: Block): void => {
+    for (const t of blk.stmts) {
+      if (t.kind === 'scalar') exprNames(t.expr, acc);
+      else stmtScalarUses(t, acc);
+    }
+    for (const r of blk.results) acc.add(r);
+  };
+  switch (s.kind) {
+    case 'scalar':
+      exprNames(s.expr, acc);
+      return;
+    case 'generate':
+      s.shape.forEach((e) => exprNames(e, acc));
+      lambda(s.fn);
+      return;
+    case 'map':
+      lambda(s.fn);
+      return;
+    case 'scatter':
+      lambda(s.op);
+      return;
+    case 'fold':
+      s.init.forEach((e) => exprNames(e, acc));
+      lambda(s.op);
+      return;
+    case 'scanl':
+    case 'scanr':
+      s.init?.forEach((e) => exprNames(e, acc));
+      lambda(s.op);
+      return;
+    case 'gather':
+    case 'force':
+      return;
+    case 'if':
+      exprNames(s.cond, acc);
+      block(s.then);
+      block(s.else);
+      return;
+    case 'while':
+      for (const n of s.init) acc.add(n);
+      block(s.cond);
+      block(s.body);
+      return;
+    default:
+      s satisfies never;
+  }
 }
 
 /** The graph of a program's entry block, with the graphs of every nested block. */

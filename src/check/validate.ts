@@ -32,6 +32,7 @@ export type ViolationRule =
   | 'gather-label'
   | 'manifest'
   | 'connected'
+  | 'in-place'
   | 'children';
 
 export interface PlanViolation {
@@ -287,6 +288,9 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     }
   });
 
+  // In-place updates: every elided copy may be elided, and the plan orders its readers first.
+  validateElisions(g, plan, clusterOf, report);
+
   // Children: every control-flow node has the plans of its blocks, each valid.
   for (const key of Object.keys(plan.children)) {
     const n = g.byId.get(Number(key));
@@ -316,4 +320,106 @@ export function manifestReasons(g: BlockGraph, n: GraphNode, clusterOf: Readonly
     reasons.push(`${outside.map((e) => g.byId.get(e.consumer)!.label).join(', ')} in another cluster read${outside.length === 1 ? 's' : ''} it`);
   }
   return reasons;
+}
+
+/**
+ * A copy the plan may choose to elide, independent of the plan: `copy` (an identity map) is
+ * read only by `scatter`, as its destination; its sources are outputs of one combinator of the
+ * block (`producer`), no result, no possible output of a control-flow node, indexed by no scalar
+ * that nothing anchors to a node, not read by the scatter itself, updated in place by no other
+ * node, and used by no scalar statement after the scatter. Then the scatter may update the sources instead, provided the plan runs
+ * every other reader of the sources before it (validateElisions). The same rule as lowering's
+ * (src/ir/updates.ts `elidableCopies`), restated from the checker's own facts, so that the brute
+ * force enumerates the choices the planner has.
+ */
+export interface ElisionCandidate {
+  readonly copy: NodeId;
+  readonly scatter: NodeId;
+  readonly producer: NodeId;
+  readonly sources: readonly VarName[];
+  /** Every other node reading a source: each must be in a cluster before the scatter's. */
+  readonly readers: readonly NodeId[];
+}
+
+/** Why `copy` cannot be elided whatever the plan (in words), or its candidate. */
+function elisionCandidate(g: BlockGraph, copy: NodeId): ElisionCandidate | string {
+  const facts = g.inPlace;
+  const sources = facts?.copies.get(copy);
+  const c = g.byId.get(copy);
+  if (facts === undefined || sources === undefined || c === undefined) return 'it is not a copy (an identity map) of this block';
+  const outs = c.outs.map((o) => o.name);
+  const consumers = g.nodes.filter((n) => n.id !== copy && n.reads.some((r) => outs.includes(r.name)));
+  const scatter = consumers[0];
+  if (consumers.length !== 1 || scatter === undefined || !updatesInPlace(scatter.kind)) return 'its output is not read by one in-place update alone';
+  const dest = inPlaceDestinations(scatter);
+  const role = factsOf(scatter.kind)?.updatesInPlace;
+  if (dest.length !== outs.length || !dest.every((d, i) => d === outs[i]) || scatter.reads.some((r) => outs.includes(r.name) && r.role !== role)) {
+    return `${scatter.label} reads it other than as its whole destination`;
+  }
+  if (outs.some((o) => facts.resultArrays.has(o))) return 'its output is a result';
+  const producers = new Set(sources.map((x) => g.producerOf.get(x)));
+  const producer = [...producers][0];
+  if (producers.size !== 1 || producer === undefined || isControlKind(g.byId.get(producer)!.kind)) {
+    return `its sources (${sources.join(', ')}) are not the outputs of one combinator of this block`;
+  }
+  const shared = sources.filter((x) => facts.resultArrays.has(x) || facts.aliasedByControl.has(x) || facts.unanchored.has(x));
+  if (shared.length > 0) return `${shared.join(', ')} may be seen outside the plan's order (a result, an if or while output, or a scalar no node uses)`;
+  if (scatter.reads.some((r) => sources.includes(r.name))) return `${scatter.label} reads ${sources.join(', ')} itself`;
+  const other = g.nodes.find((n) => n.id !== scatter.id && inPlaceDestinations(n).some((d) => sources.includes(d)));
+  if (other !== undefined) return `${other.label} updates ${sources.join(', ')} in place too`;
+  const scatterIndex = scatter.index;
+  if (facts.scalars.some((sc) => sc.index > scatterIndex && sources.some((x) => sc.arrays.has(x)))) {
+    return `a scalar statement after ${scatter.label} reads ${sources.join(', ')}`;
+  }
+  const readers = g.nodes.filter((n) => n.id !== copy && n.reads.some((r) => sources.includes(r.name))).map((n) => n.id);
+  return { copy, scatter: scatter.id, producer, sources, readers };
+}
+
+/** Every copy of the block that a plan may elide (see ElisionCandidate). */
+export function elisionCandidates(g: BlockGraph): ElisionCandidate[] {
+  return [...(g.inPlace?.copies.keys() ?? [])].map((id) => elisionCandidate(g, id)).filter((c): c is ElisionCandidate => typeof c !== 'string');
+}
+
+/**
+ * The in-place rule: an elided copy is a candidate, shares its producer's cluster, its sources
+ * are manifest (the update writes their memory), every other reader of them is in a cluster
+ * before the scatter's, and no two elided copies update the same array.
+ */
+function validateElisions(
+  g: BlockGraph,
+  plan: BlockPlan,
+  clusterOf: ReadonlyMap<NodeId, number>,
+  report: (rule: ViolationRule, cluster: number | null, nodes: readonly NodeId[], message: string) => void,
+): void {
+  const label = (id: NodeId): string => g.byId.get(id)?.label ?? `#${id}`;
+  const written = new Map<VarName, NodeId>();
+  const listed = new Set(plan.clusters.flatMap((c) => c.manifest));
+  for (const id of plan.elided ?? []) {
+    const cand = elisionCandidate(g, id);
+    if (typeof cand === 'string') {
+      report('in-place', clusterOf.get(id) ?? null, [id], `${label(id)} is elided, but ${cand}`);
+      continue;
+    }
+    const home = clusterOf.get(cand.producer);
+    if (home === undefined || clusterOf.get(id) !== home) {
+      report('in-place', clusterOf.get(id) ?? null, [id, cand.producer], `${label(id)} is elided, so it must share ${label(cand.producer)}'s cluster`);
+    }
+    const unwritten = cand.sources.filter((x) => !listed.has(x));
+    if (unwritten.length > 0) {
+      report('in-place', home ?? null, [cand.producer], `${label(id)} is elided, so ${unwritten.join(', ')} must be manifest: ${label(cand.scatter)} updates their memory`);
+    }
+    const at = clusterOf.get(cand.scatter);
+    for (const r of cand.readers) {
+      const cr = clusterOf.get(r);
+      if (at !== undefined && cr !== undefined && cr >= at) {
+        report('in-place', at, [r, cand.scatter],
+          `${label(r)} reads ${cand.sources.join(', ')}, which ${label(cand.scatter)} updates in place (${label(id)} is elided), so it must be in a cluster before the ${g.byId.get(cand.scatter)!.kind}'s (it is in cluster ${cr})`);
+      }
+    }
+    for (const x of cand.sources) {
+      const other = written.get(x);
+      if (other !== undefined) report('in-place', at ?? null, [other, id], `${label(other)} and ${label(id)} are both elided, so two updates would write ${x}`);
+      written.set(x, id);
+    }
+  }
 }

@@ -358,11 +358,17 @@ class ProgramGen {
 
   // ---- one cluster ---------------------------------------------------------------------------
 
-  private cluster(nodes: readonly CombinatorNode[], manifest: ReadonlySet<VarName>, plan: BlockPlan, env: Env, out: JsStmt[]): void {
+  private cluster(all: readonly CombinatorNode[], written: ReadonlySet<VarName>, plan: BlockPlan, env: Env, out: JsStmt[]): void {
+    // Elided copies (BlockPlan.elided) run no loop: their outputs are their sources' memory,
+    // which the scatter after them then updates in place (docs/PLANNING.md "In-place updates").
+    const elided = new Set(plan.elided ?? []);
+    const nodes = all.filter((n) => !elided.has(n.id));
+    const manifest = new Set([...written].filter((name) => !all.some((n) => elided.has(n.id) && n.outs.some((o) => o.name === name))));
     const number = this.clusters.length;
     this.clusters.push({ nodes: nodes.map((n) => n.id), manifest: [...manifest] });
     out.push(comment(`cluster ${number}: shapes, checks, manifest arrays`));
     for (const n of nodes) this.allocate(n, manifest, env, out);
+    for (const n of all) if (elided.has(n.id)) this.bindElided(n, env);
     const stmts = withTemps(generateCluster({ nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined) }));
     const params = freeIds(stmts);
     const name = `c${number}`;
@@ -370,6 +376,17 @@ class ProgramGen {
     out.push(exprStmt(callHelper('enter', [num(number)])));
     out.push(exprStmt(call(id(name), [rt, ...params.map(id)])));
     out.push(exprStmt(callHelper('leave', [num(number)])));
+  }
+
+  /** An elided copy's outputs: bound to its inputs' buffers (the copy is an identity map). */
+  private bindElided(n: CombinatorNode, env: Env): void {
+    if (n.kind !== 'map') throw bug(`elided node ${n.id} is a ${n.kind}, not a copy`);
+    n.outs.forEach((o, k) => {
+      const src = this.lookup(env, n.inputs[k]!);
+      if (src.kind !== 'array' || !src.materialized) throw bug(`elided copy ${n.id}: its source is not in memory`);
+      env.vars.set(o.name, { kind: 'array', ref: { ...src.ref, name: o.name }, materialized: true });
+      this.producedInBlock.add(o.name);
+    });
   }
 
   /**

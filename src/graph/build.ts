@@ -23,11 +23,13 @@ import { CompilerBug, userError, type SourceFile } from '../diagnostics/index.js
 import type { Block, CombinatorNode, ControlNode, NodeId, ScalarType, Shape, Stmt, VarName } from '../ir/types.js';
 import { fusionRule, inPlaceDestinations, readRuleOf, type NodeKind, type ReadRule } from '../ir/rules.js';
 import { scalarIndexedArrays, stmtReads } from '../ir/walk.js';
+import { elidableCopies } from '../ir/updates.js';
 import { orderingDependences, type Orderings } from './orderings.js';
 import { edgeWeightKey, elementCount, type CostWeights } from './weights.js';
 import type {
   ArrayGroup,
   DependenceGraph,
+  ElidableCopy,
   GraphEdge,
   GraphNode,
   GraphRead,
@@ -186,7 +188,58 @@ export function buildGraph(block: Block, context: GraphContext): DependenceGraph
   const resultGroups = [
     ...new Set(resultArrays.map((r) => groupByName.get(r)).filter((g): g is number => g !== undefined && groups[g]!.producer !== null)),
   ];
-  return { nodes, groups, reads, edges, precedences, resultGroups, gatherCount };
+  const elidable = elisionChoices(block, nodes, reads, edges, precedences);
+  return { nodes, groups, reads, edges, precedences, resultGroups, gatherCount, ...(elidable.length === 0 ? {} : { elidableCopies: elidable }) };
+}
+
+/**
+ * The block's elidable copies (src/ir/updates.ts) with the readers of their sources. A copy
+ * whose scatter reaches one of those readers is left out: that reader can never run before the
+ * scatter, so the copy is always needed.
+ */
+function elisionChoices(
+  block: Block,
+  nodes: readonly GraphNode[],
+  reads: readonly GraphRead[],
+  edges: readonly GraphEdge[],
+  precedences: readonly StrictPrecedence[],
+): ElidableCopy[] {
+  return withReaders(elidableCopies(block), nodes, reads, edges, precedences);
+}
+
+/**
+ * Elidable copies with the readers of their sources (every node but the copy reading one),
+ * leaving out a copy whose scatter reaches one of them. Shared by the IR and JSON readers.
+ */
+export function withReaders(
+  copies: readonly Omit<ElidableCopy, 'readers'>[],
+  nodes: readonly GraphNode[],
+  reads: readonly GraphRead[],
+  edges: readonly GraphEdge[],
+  precedences: readonly StrictPrecedence[],
+): ElidableCopy[] {
+  if (copies.length === 0) return [];
+  const succ = new Map<NodeId, NodeId[]>();
+  for (const e of edges) succ.set(e.from, [...(succ.get(e.from) ?? []), e.to]);
+  for (const p of precedences) succ.set(p.before, [...(succ.get(p.before) ?? []), p.scatter]);
+  const reachable = (from: NodeId): Set<NodeId> => {
+    const seen = new Set<NodeId>();
+    const stack = [from];
+    for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
+      for (const m of succ.get(n) ?? []) if (!seen.has(m)) (seen.add(m), stack.push(m));
+    }
+    return seen;
+  };
+  const out: ElidableCopy[] = [];
+  for (const c of copies) {
+    const readers = [...new Set(reads.filter((r) => r.consumer !== c.copy && r.arrays.some((a) => c.sources.includes(a))).map((r) => r.consumer))];
+    const after = reachable(c.scatter);
+    if (readers.some((r) => r === c.scatter || after.has(r))) continue;
+    // Statement order for a stable model.
+    readers.sort((a, b) => nodes.findIndex((n) => n.id === a) - nodes.findIndex((n) => n.id === b));
+    out.push({ copy: c.copy, scatter: c.scatter, producer: c.producer, sources: c.sources, readers });
+  }
+  return out;
 }
 
 function buildEdges(

@@ -20,6 +20,7 @@ import { jsonError, parseJson, type Json, type JsonObject } from '../diagnostics
 import type {
   ArrayGroup,
   DependenceGraph,
+  ElidableCopy,
   GraphEdge,
   GraphNode,
   GraphNodeKind,
@@ -34,6 +35,7 @@ import type { BlockGraphs } from './program.js';
 import type { EntrySizes } from './sizes.js';
 import { edgeWeightKey, elementCount, type CostWeights } from './weights.js';
 import { findCycle, topologicalOrder as kahnOrder } from '../util/graphs.js';
+import { withReaders } from './build.js';
 import {
   type GraphJson,
   graphJsonFormat,
@@ -216,7 +218,7 @@ interface EdgeInfo {
   readonly weight: number | undefined;
 }
 
-const blockFields = ['inputs', 'nodes', 'edges', 'results'];
+const blockFields = ['inputs', 'nodes', 'edges', 'results', 'elidable'];
 const topFields = ['format', 'version', 'name', ...blockFields];
 
 function readInputs(ctx: ReadContext, v: Json, path: string): InputInfo[] {
@@ -518,7 +520,9 @@ function readBlock(ctx: ReadContext, v: Json, path: string, fields: readonly str
   const graphEdges = pairEdges(where, edges, reads, groups, graphNodes, ctx.overrides);
   const resultGroupOf = (name: string): number | undefined => groupOfArray.get(nodeByName.get(name)?.outs[0] ?? name);
   const resultGroups = readResults(where, o['results'], `${path}.results`, resultGroupOf, groups, arrayOwner);
-  const graph: DependenceGraph = { nodes: graphNodes, groups, reads, edges: graphEdges, precedences, resultGroups, gatherCount };
+  const base: DependenceGraph = { nodes: graphNodes, groups, reads, edges: graphEdges, precedences, resultGroups, gatherCount };
+  const elidable = readElidable(where, o['elidable'], `${path}.elidable`, base, (name) => nodeByName.get(name)?.id);
+  const graph: DependenceGraph = elidable.length === 0 ? base : { ...base, elidableCopies: elidable };
 
   const children: Record<number, readonly BlockGraphs[]> = {};
   for (const n of ordered) {
@@ -607,6 +611,45 @@ function readResults(
     if (group !== undefined && groups[group]!.producer !== null && !out.includes(group)) out.push(group);
   });
   return out;
+}
+
+/**
+ * The block's elidable copies (BlockJson.elidable), each checked as the plan validator's
+ * in-place rule requires (src/check/validate.ts `elisionCandidates`, for a graph that states no
+ * scalars and no control-flow aliases): a `map` whose inputs are outputs of one combinator and
+ * no result, read only by one scatter as its whole destination, its output no result, its
+ * sources not read by that scatter and updated in place by no other node. E612 otherwise.
+ */
+function readElidable(where: Where, v: Json, path: string, graph: DependenceGraph, idOf: (name: string) => NodeId | undefined): ElidableCopy[] {
+  if (v === undefined) return [];
+  const names = stringsAt(where, v, path);
+  const copies = names.map((name, i): Omit<ElidableCopy, 'readers'> => {
+    const p = `${path}[${i}]`;
+    const bad = (why: string): never => fail(where, 'E612', p, `\`${name}\` cannot be an elidable copy: ${why}`);
+    const id = idOf(name);
+    const node = graph.nodes.find((n) => n.id === id);
+    if (node === undefined) return bad('it is no node of this block');
+    if (node.kind !== 'map') return bad(`it is a ${node.kind}, not a map`);
+    const inputs = graph.reads.filter((r) => r.consumer === node.id);
+    const producers = new Set(inputs.map((r) => graph.groups[r.group]!.producer));
+    const producer = [...producers][0];
+    const sources = inputs.flatMap((r) => r.arrays);
+    if (inputs.length !== 1 || producers.size !== 1 || producer === null || producer === undefined || sources.length !== node.outs.length) {
+      return bad('its inputs are not outputs of one combinator, one per output');
+    }
+    const readers = graph.reads.filter((r) => r.arrays.some((a) => node.outs.includes(a)));
+    const scatter = graph.nodes.find((n) => n.id === readers[0]?.consumer);
+    if (readers.length !== 1 || scatter === undefined || scatter.dest.length !== node.outs.length || !scatter.dest.every((d, k) => d === node.outs[k])) {
+      return bad('it is not read by one scatter alone, as its whole destination');
+    }
+    const results = new Set(graph.resultGroups.flatMap((g) => graph.groups[g]!.names));
+    if ([...node.outs, ...sources].some((a) => results.has(a))) return bad('it or its input is a result');
+    if (graph.reads.some((r) => r.consumer === scatter.id && r.arrays.some((a) => sources.includes(a)))) return bad(`the scatter \`${scatter.name}\` reads its input`);
+    if (graph.nodes.some((n) => n.id !== scatter.id && n.dest.some((d) => sources.includes(d)))) return bad('another scatter updates its input in place');
+    if (names.indexOf(name) !== i) return bad('it is listed twice');
+    return { copy: node.id, scatter: scatter.id, producer, sources };
+  });
+  return withReaders(copies, graph.nodes, graph.reads, graph.edges, graph.precedences);
 }
 
 /** JSON.parse with a located E610 on malformed text. */

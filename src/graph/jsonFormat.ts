@@ -36,6 +36,12 @@ export interface BlockJson {
   readonly edges?: readonly EdgeJson[];
   /** Arrays the block returns (always manifest when a node of the block produces them). */
   readonly results?: readonly string[];
+  /**
+   * Copies a plan may elide (docs/PLANNING.md "In-place updates"): `map` nodes that copy their
+   * input unchanged and are read only by one scatter, as its whole destination. Eliding one makes
+   * the scatter update the copy's input in place. Default none.
+   */
+  readonly elidable?: readonly string[];
 }
 
 export interface ArrayFacts {

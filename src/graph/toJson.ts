@@ -71,7 +71,8 @@ function blockToJson(bg: BlockGraphs): BlockJson {
     edges.push({ from: nameOf.get(e.from)!, to: nameOf.get(e.to)!, role: 'order', fusible: false, reason: e.reasons.length === 1 ? e.reasons[0]! : e.reasons });
   }
   const results = graph.resultGroups.map((g) => graph.groups[g]!.name);
-  return { inputs, nodes, edges, results };
+  const elidable = (graph.elidableCopies ?? []).map((c) => nameOf.get(c.copy)!);
+  return { inputs, nodes, edges, results, ...(elidable.length === 0 ? {} : { elidable }) };
 }
 
 /** The graphs of a program (or of a JSON graph) in the JSON graph format, version 1. */

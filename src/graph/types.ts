@@ -82,6 +82,23 @@ export interface StrictPrecedence {
   readonly scatter: NodeId;
 }
 
+/**
+ * A copy before an in-place update that the plan may elide (src/ir/updates.ts `elidableCopies`;
+ * docs/PLANNING.md "In-place updates"). Eliding it is valid when the copy shares the producer's
+ * cluster, the sources are manifest (the update writes their memory) and every reader runs in
+ * a cluster before the scatter's; it saves the copy's write.
+ */
+export interface ElidableCopy {
+  readonly copy: NodeId;
+  readonly scatter: NodeId;
+  /** The combinator producing the sources (the copy's only input group). */
+  readonly producer: NodeId;
+  /** The copy's inputs: the arrays the scatter updates when the copy is elided. */
+  readonly sources: readonly VarName[];
+  /** Every other node reading a source (control-flow nodes included): all must precede the scatter. */
+  readonly readers: readonly NodeId[];
+}
+
 export interface DependenceGraph {
   readonly nodes: readonly GraphNode[];
   readonly groups: readonly ArrayGroup[];
@@ -92,6 +109,8 @@ export interface DependenceGraph {
   readonly resultGroups: readonly number[];
   /** Number of gathers in the block (g of the paper). */
   readonly gatherCount: number;
+  /** Copies the plan may elide; absent or empty: none. */
+  readonly elidableCopies?: readonly ElidableCopy[];
 }
 
 /** Lookups used everywhere the graph is walked. */

@@ -21,9 +21,14 @@
 //    scatter), and it is no block result.
 // Readers that come *before* the scatter are ordered by the dependence graph's precedences
 // (src/graph/build.ts; the plan validator checks them again): they run strictly earlier.
+//
+// A copy whose only hazards are later readers that are nodes is *elidable* (`elidableCopies`):
+// the plan may remove it and run those readers before the scatter instead (docs/PLANNING.md
+// "In-place updates"). An entry parameter the caller donated is the program's memory: updating
+// it in the entry block is no `not-owned` hazard (`inPlaceHazards`' `donated`).
 
 import { combinatorInputs, combinatorRule, inPlaceDestinations, rolesOf, type InPlaceUpdate } from './rules.js';
-import { isCombinator, type Block, type CombinatorKind, type CombinatorNode, type Stmt, type VarName } from './types.js';
+import { isCombinator, type Block, type CombinatorKind, type CombinatorNode, type MapNode, type NodeId, type Stmt, type VarName } from './types.js';
 import { combinatorLambdas, lambdaUses, scalarIndexedArrays, stmtFreeVars } from './walk.js';
 
 /** The rule by which a statement updates arrays in place, or null when it updates none. */
@@ -32,17 +37,34 @@ export function inPlaceUpdateOf(s: Stmt): InPlaceUpdate<CombinatorKind> | null {
 }
 
 /**
- * Why the combinator at `b.stmts[k]` (one that updates in place) may not update its destination
- * in place: one sentence per hazard, empty when the update is unobservable. Throws if it does
- * not update in place.
+ * What makes an in-place update observable (the list in the header):
+ *  - `not-owned`: the destination is not an output of a combinator of the block;
+ *  - `alias`: an `if` / `while` output of the block may share its memory;
+ *  - `reads-self`: the update reads it as its index or values;
+ *  - `op-reads`: its op reads it, directly or through a scalar statement;
+ *  - `later-use`: a statement after the update uses it (`by`), directly or through a scalar;
+ *  - `result`: it is a block result, or a result scalar reads it.
+ * Only `later-use` by a combinator or control-flow node can be met by planning instead of a
+ * copy (the reader runs before the update: `elidableCopies`); the others need the copy.
  */
-export function inPlaceHazards(b: Block, k: number): string[] {
+export type InPlaceHazard =
+  | { readonly kind: 'not-owned' | 'alias' | 'reads-self' | 'op-reads' | 'result'; readonly dest: VarName; readonly message: string }
+  | { readonly kind: 'later-use'; readonly dest: VarName; readonly by: Stmt; readonly message: string };
+
+/**
+ * Why the combinator at `b.stmts[k]` (one that updates in place) may not update its destination
+ * in place: one hazard per reason (one `later-use` per later statement), empty when the update
+ * is unobservable. `donated` names entry parameters whose buffers the caller gave away (only
+ * for the entry block): updating one is no `not-owned` hazard. Throws if it does not update in
+ * place.
+ */
+export function inPlaceHazards(b: Block, k: number, donated: ReadonlySet<VarName> = new Set()): InPlaceHazard[] {
   const s = b.stmts[k];
   const update = s === undefined ? null : inPlaceUpdateOf(s);
   if (s === undefined || !isCombinator(s) || update === null) throw new Error(`inPlaceHazards: statement ${k} updates nothing in place`);
   const destinations = inPlaceDestinations(s);
   const sources = combinatorInputs(s).filter((r) => r.role !== update.role).map((r) => r.name);
-  const hazards: string[] = [];
+  const hazards: InPlaceHazard[] = [];
   const viaScalars = scalarIndexedArrays(b);
   const reachedBy = (names: Iterable<VarName>): Set<VarName> => {
     const out = new Set<VarName>();
@@ -54,23 +76,97 @@ export function inPlaceHazards(b: Block, k: number): string[] {
   };
   const owned = combinatorOutputs(b);
   for (const dest of destinations) {
-    if (!owned.has(dest)) {
-      hazards.push(`its destination ${dest} is not an array a combinator of this block produces (its memory may belong to someone else)`);
+    if (!owned.has(dest) && !donated.has(dest)) {
+      hazards.push({ kind: 'not-owned', dest, message: `its destination ${dest} is not an array a combinator of this block produces (its memory may belong to someone else)` });
       continue;
     }
     const aliases = mayAlias(b, dest);
     const others = [...aliases].filter((a) => a !== dest);
-    if (others.length > 0) hazards.push(`its destination ${dest} may share its memory with ${others.join(', ')} (an if or while output)`);
+    if (others.length > 0) hazards.push({ kind: 'alias', dest, message: `its destination ${dest} may share its memory with ${others.join(', ')} (an if or while output)` });
     const own = sources.filter((a) => aliases.has(a));
-    if (own.length > 0) hazards.push(`it reads its destination ${dest} as its ${sourceRolesText(s, update.role)} (${own.join(', ')})`);
+    if (own.length > 0) hazards.push({ kind: 'reads-self', dest, message: `it reads its destination ${dest} as its ${sourceRolesText(s, update.role)} (${own.join(', ')})` });
     const opUses = combinatorLambdas(s).map(lambdaUses);
     const byOp = [...reachedBy(opUses.flatMap((u) => [...u.indexed, ...u.scalars]))].filter((a) => aliases.has(a));
-    if (byOp.length > 0) hazards.push(`its op reads its destination ${dest} (${byOp.join(', ')}), directly or through a scalar statement`);
-    const later = b.stmts.slice(k + 1).find((t) => [...reachedBy(stmtFreeVars(t))].some((a) => aliases.has(a)));
-    if (later !== undefined) hazards.push(`its destination ${dest} is used after it (by a ${later.kind}${stmtName(later)})`);
-    if ([...reachedBy(b.results)].some((a) => aliases.has(a))) hazards.push(`its destination ${dest} is a result of the block, or read by one`);
+    if (byOp.length > 0) hazards.push({ kind: 'op-reads', dest, message: `its op reads its destination ${dest} (${byOp.join(', ')}), directly or through a scalar statement` });
+    for (const later of b.stmts.slice(k + 1)) {
+      if (![...reachedBy(stmtFreeVars(later))].some((a) => aliases.has(a))) continue;
+      hazards.push({ kind: 'later-use', dest, by: later, message: `its destination ${dest} is used after it (by a ${later.kind}${stmtName(later)})` });
+    }
+    if ([...reachedBy(b.results)].some((a) => aliases.has(a))) hazards.push({ kind: 'result', dest, message: `its destination ${dest} is a result of the block, or read by one` });
   }
   return hazards;
+}
+
+/**
+ * A copy lowering inserted before an in-place update (`copy = map(id, sources)`, read by the
+ * update alone as its destination) that planning may remove: the update then writes the
+ * sources' memory itself. Safe exactly when, with the copy gone, every hazard left is a later
+ * use by a combinator or control-flow node — a reader the plan can schedule before the update
+ * (src/graph/build.ts turns these into the ILP's elision choices, docs/PLANNING.md "In-place
+ * updates"). The sources are outputs of one combinator of the block (`producer`), so its
+ * cluster can write them where the copy would have been written.
+ */
+export interface ElidableCopy {
+  readonly copy: NodeId;
+  readonly scatter: NodeId;
+  readonly producer: NodeId;
+  /** The copy's inputs, by destination component: what the update writes when the copy is elided. */
+  readonly sources: readonly VarName[];
+}
+
+/**
+ * The copies of `b` that planning may elide (see ElidableCopy). Derived from the IR by the one
+ * rule above (no mark on the IR to keep in step through passes): the block with the copy
+ * removed and the update pointed at the sources must have only `later-use` hazards, each by a
+ * combinator or control-flow node, and no other update may write a source in place.
+ */
+export function elidableCopies(b: Block): ElidableCopy[] {
+  const out: ElidableCopy[] = [];
+  const viaScalars = scalarIndexedArrays(b);
+  const uses = (names: Iterable<VarName>): Set<VarName> => {
+    const acc = new Set<VarName>();
+    for (const n of names) {
+      acc.add(n);
+      for (const a of viaScalars.get(n) ?? []) acc.add(a);
+    }
+    return acc;
+  };
+  b.stmts.forEach((s, k) => {
+    const update = inPlaceUpdateOf(s);
+    if (update === null || !isCombinator(s)) return;
+    const dest = inPlaceDestinations(s);
+    const j = b.stmts.findIndex((t) => t.kind === 'map' && t.outs.length === dest.length && t.outs.every((o, i) => o.name === dest[i]));
+    if (j < 0 || j > k) return;
+    const copy = b.stmts[j] as MapNode;
+    if (!isIdentity(copy)) return;
+    // The update as it stands is unobserved (the verifier's rule), and nothing else reads the copy.
+    if (inPlaceHazards(b, k).length > 0) return;
+    const isDest = (names: Iterable<VarName>): boolean => [...uses(names)].some((n) => dest.includes(n));
+    if (b.stmts.some((t, i) => i !== k && i !== j && isDest(stmtFreeVars(t))) || isDest(b.results)) return;
+    // Another update of a source writes it too: running it first would still change what the
+    // scatter updates (lowering's copy for it stays, or it updates the source as its last use).
+    if (b.stmts.some((t, i) => i !== k && inPlaceUpdateOf(t) !== null && isCombinator(t) && inPlaceDestinations(t).some((d) => copy.inputs.includes(d)))) return;
+    const producer = b.stmts.find((t) => isCombinator(t) && copy.inputs.every((x) => t.outs.some((o) => o.name === x)));
+    if (producer === undefined || !isCombinator(producer)) return;
+    const stmts = b.stmts.filter((_, i) => i !== j).map((t) => (t === s ? update.updating(s, copy.inputs) : t));
+    const hazards = inPlaceHazards({ ...b, stmts }, k - 1);
+    if (!hazards.every((h) => h.kind === 'later-use' && h.by.kind !== 'scalar')) return;
+    out.push({ copy: copy.id, scatter: s.id, producer: producer.id, sources: copy.inputs });
+  });
+  return out;
+}
+
+/** A `map` returning its parameters unchanged, in order, each input a different array. */
+function isIdentity(m: MapNode): boolean {
+  const { params, lets, results } = m.fn;
+  return (
+    lets.length === 0 &&
+    params.length === m.inputs.length &&
+    results.length === params.length &&
+    m.outs.length === params.length &&
+    new Set(m.inputs).size === m.inputs.length &&
+    results.every((r, i) => r.kind === 'var' && r.name === params[i]!.name)
+  );
 }
 
 /** Its other input roles in words, the kind's prefix dropped: a scatter's `index or values`. */

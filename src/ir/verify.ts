@@ -26,6 +26,9 @@ interface Ctx {
   readonly names: Set<VarName>;
   readonly ids: Set<number>;
   readonly inPlaceUpdates: boolean;
+  /** The entry block and its donated parameter components: updating one in place is allowed. */
+  readonly entry: Block | null;
+  readonly donated: ReadonlySet<VarName>;
 }
 
 /** Which of the IR's promises to check: all of them, unless a pass runs before one is kept. */
@@ -279,15 +282,15 @@ function checkBlock(ctx: Ctx, b: Block, parent: Scope, where: string): readonly 
   for (const p of b.params) declare(ctx, scope, p.name, valueBinding(p), `${where}, parameters`);
   b.stmts.forEach((s, i) => {
     checkStmt(ctx, s, scope);
-    if (isCombinator(s) && inPlaceUpdateOf(s) !== null && ctx.inPlaceUpdates) checkInPlace(b, i, `${s.kind} #${s.id}`);
+    if (isCombinator(s) && inPlaceUpdateOf(s) !== null && ctx.inPlaceUpdates) checkInPlace(b, i, `${s.kind} #${s.id}`, b === ctx.entry ? ctx.donated : new Set());
   });
   return b.results.map((name) => lookup(ctx, scope, name, `${where}, results`));
 }
 
 /** The scatter updates its destination in place, so nothing may observe that (ir/updates.ts). */
-function checkInPlace(b: Block, k: number, where: string): void {
-  const hazards = inPlaceHazards(b, k);
-  if (hazards.length > 0) fail(`${where} updates its destination in place, but ${hazards.join('; ')}`);
+function checkInPlace(b: Block, k: number, where: string, donated: ReadonlySet<VarName>): void {
+  const hazards = inPlaceHazards(b, k, donated);
+  if (hazards.length > 0) fail(`${where} updates its destination in place, but ${hazards.map((h) => h.message).join('; ')}`);
 }
 
 function expectResults(ctx: Ctx, got: readonly Binding[], outs: readonly Value[], where: string): void {
@@ -360,7 +363,8 @@ function componentsMatch(ctx: Ctx, what: string, ifaceComps: readonly Value[], n
 
 /** The first broken invariant of `p`, described, or null when there is none. */
 export function findIrProblem(p: Program, options: VerifyOptions = {}): string | null {
-  const ctx: Ctx = { names: new Set(), ids: new Set(), inPlaceUpdates: options.inPlaceUpdates ?? true };
+  const donated = new Set(p.params.filter((i) => i.donated === true).flatMap((i) => i.components.map((c) => c.name)));
+  const ctx: Ctx = { names: new Set(), ids: new Set(), inPlaceUpdates: options.inPlaceUpdates ?? true, entry: p.body, donated };
   const root: Scope = { vars: new Map(), parent: null };
   try {
     const results = checkBlock(ctx, p.body, root, 'program body');

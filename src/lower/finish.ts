@@ -81,17 +81,21 @@ export interface NameSupply {
  * first (a `map` of the identity) wherever the update could be observed: the hazards of
  * src/ir/updates.ts (the one definition of the rule, which the IR verifier checks again).
  * The copy is a combinator output of the block that only the scatter reads, so the scatter
- * then updates it unobserved.
+ * then updates it unobserved. An entry parameter the caller donated (Interface.donated) is the
+ * program's to overwrite: updating it is no hazard in the entry block (other hazards still
+ * are). Where the only hazards are later readers, the copy stays in the IR and planning may
+ * elide it (src/ir/updates.ts `elidableCopies`, docs/PLANNING.md "In-place updates").
  */
 export function copyScatterDestinations(p: Program, names: NameSupply): Program {
-  const fix = (b: Block): Block => {
+  const donated = new Set(p.params.filter((i) => i.donated === true).flatMap((i) => i.components.map((c) => c.name)));
+  const fix = (b: Block, given: ReadonlySet<VarName>): Block => {
     const out: Stmt[] = [];
     b.stmts.forEach((s0, k) => {
       let s = s0;
-      if (s.kind === 'if') s = { ...s, then: fix(s.then), else: fix(s.else) };
-      if (s.kind === 'while') s = { ...s, cond: fix(s.cond), body: fix(s.body) };
+      if (s.kind === 'if') s = { ...s, then: fix(s.then, new Set()), else: fix(s.else, new Set()) };
+      if (s.kind === 'while') s = { ...s, cond: fix(s.cond, new Set()), body: fix(s.body, new Set()) };
       const update = inPlaceUpdateOf(s);
-      if (update === null || !isCombinator(s) || inPlaceHazards(b, k).length === 0) {
+      if (update === null || !isCombinator(s) || inPlaceHazards(b, k, given).length === 0) {
         out.push(s);
         return;
       }
@@ -100,7 +104,7 @@ export function copyScatterDestinations(p: Program, names: NameSupply): Program 
     });
     return { ...b, stmts: out };
   };
-  return { ...p, body: fix(p.body) };
+  return { ...p, body: fix(p.body, donated) };
 }
 
 /** A `map` of the identity copying `dest`, the destination of `s` (its outputs have their types). */

@@ -53,7 +53,7 @@ export function lowerModule(module: Module, file: SourceFile, options: LowerOpti
   const types = declared.every((t) => t !== null)
     ? (declared as EntryParamType[])
     : inferTypes(def, file, defs, declared);
-  return lowerEntry(def, file, defs, types, options.verifyEachPass ?? false);
+  return lowerEntry(def, file, defs, types, options.verifyEachPass ?? false, donatedParams(options));
 }
 
 /** The entry parameters' types: declared ones as given, the others inferred from their uses. */
@@ -172,14 +172,26 @@ function entryValue(name: string, t: EntryParamType): { value: SVal; components:
   };
 }
 
-function lowerEntry(def: Def, file: SourceFile, defs: ReadonlyMap<string, Def>, types: readonly EntryParamType[], verifyEachPass: boolean): Program {
+/** The entry parameters the signature donates (arrays only: a scalar has no buffer). */
+function donatedParams(options: LowerOptions): ReadonlySet<string> {
+  return new Set(Object.entries(options.signature ?? {}).flatMap(([name, sig]) => (sig.kind === 'array' && sig.donated === true ? [name] : [])));
+}
+
+function lowerEntry(
+  def: Def,
+  file: SourceFile,
+  defs: ReadonlyMap<string, Def>,
+  types: readonly EntryParamType[],
+  verifyEachPass: boolean,
+  donated: ReadonlySet<string> = new Set(),
+): Program {
   const st = new LowerState(file, defs, preludeDefs, new Infer(), [], def.params.map((p) => p.name));
   const env = new Map<string, SVal>();
   const params: Interface[] = def.params.map((p, i) => {
     const { value, components } = entryValue(p.name, types[i]!);
     env.set(p.name, value);
     st.paramValues.push(value);
-    return { name: p.name, components, span: p.span };
+    return { name: p.name, components, span: p.span, ...(donated.has(p.name) && components.some((c) => c.kind === 'array') ? { donated: true as const } : {}) };
   });
   const stmts: Stmt[] = [];
   const fr = initialFrame(st, env, stmts);

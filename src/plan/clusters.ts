@@ -22,6 +22,8 @@ export interface Assignment {
   /** Output order per node: 0, 1, or a gather label 2 … g+1. */
   readonly order: readonly number[];
   readonly manifest: readonly boolean[];
+  /** Elidable copies (graph.elidableCopies) the plan elides, by copy node id; absent: none. */
+  readonly elided?: readonly NodeId[];
 }
 
 /** The numeric order a read of consumer `c` traverses its array in, given the consumer's order. */
@@ -99,5 +101,7 @@ export function blockPlanFromAssignment(graph: DependenceGraph, a: Assignment): 
   }));
   const orders: Record<NodeId, Order> = {};
   for (const node of graph.nodes) if (node.group !== null) orders[node.id] = orderOf(graph, a.order[node.index]!);
-  return { clusters, orders, children: {} };
+  const elided = graph.elidableCopies?.filter((c) => a.elided?.includes(c.copy) === true).map((c) => c.copy) ?? [];
+  // No `elided` key without elisions: such plans stay exactly what they were before elision existed.
+  return { clusters, orders, children: {}, ...(elided.length === 0 ? {} : { elided }) };
 }

@@ -15,11 +15,16 @@
 //      out-edges are fused (back to 1), or, if it is a result, unread, a scatter or a force, fail.
 // Every other ILP constraint is then satisfiable (π = longest-path level), so this is exactly
 // "the ILP with these edges fused is feasible"; test/plan/greedy.test.ts checks it against HiGHS.
+//
+// In-place updates: after the walk, `elideCopies` elides each elidable copy the clustering
+// already allows (no re-clustering) when that lowers the cost; `none` elides nothing.
 
 import type { DependenceGraph } from '../graph/types.js';
 import { CompilerBug } from '../diagnostics/index.js';
 import { fusionRule } from '../ir/rules.js';
-import { readOrderValue, type Assignment } from './clusters.js';
+import { blockPlanFromAssignment, readOrderValue, type Assignment } from './clusters.js';
+import type { CostSpec } from './cost.js';
+import { blockPlanCost } from './objective.js';
 import { stronglyConnectedComponents, unionFind, type CompactSuccessors } from '../util/graphs.js';
 
 /** Dependence successors of every node, then the chosen edges pointing back (consumer → producer). */
@@ -168,4 +173,35 @@ export function noFusionAssignment(graph: DependenceGraph): Assignment {
   const a = feasibleAssignment(graph, new Set());
   if (a === null) throw new CompilerBug('plan/none', 'the unfused plan is infeasible');
   return a;
+}
+
+/**
+ * The greedy strategies' elision post-pass: elides an elidable copy (graph.elidableCopies) when
+ * the assignment already meets the in-place rule — the copy in its producer's cluster, the
+ * producer manifest, every other reader of the sources at a lower level than the scatter (so in
+ * an earlier cluster) — and eliding lowers the plan's cost under `cost`. Clusters never change.
+ */
+export function elideCopies(graph: DependenceGraph, a: Assignment, cost: CostSpec): Assignment {
+  const copies = graph.elidableCopies ?? [];
+  if (copies.length === 0) return a;
+  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
+  const at = (id: number): number => idx.get(id)!;
+  let current = a;
+  let currentCost = blockPlanCost(graph, blockPlanFromAssignment(graph, a), cost);
+  for (const c of copies) {
+    const safe =
+      a.cluster[at(c.copy)] === a.cluster[at(c.producer)] &&
+      a.manifest[at(c.producer)] === true &&
+      c.readers.every((r) => a.level[at(r)]! < a.level[at(c.scatter)]!) &&
+      // Two updates may not both write one array.
+      !copies.some((d) => current.elided?.includes(d.copy) === true && d.sources.some((x) => c.sources.includes(x)));
+    if (!safe) continue;
+    const trial: Assignment = { ...current, elided: [...(current.elided ?? []), c.copy] };
+    const trialCost = blockPlanCost(graph, blockPlanFromAssignment(graph, trial), cost);
+    if (trialCost < currentCost) {
+      current = trial;
+      currentCost = trialCost;
+    }
+  }
+  return current;
 }

@@ -21,7 +21,7 @@ import type { EntrySizes } from '../graph/sizes.js';
 import type { Program } from '../ir/types.js';
 import { blockPlanFromAssignment, splitByPi, type Assignment } from './clusters.js';
 import { defaultCostText, parseCost, type CostSpec } from './cost.js';
-import { greedyAssignment, noFusionAssignment } from './greedy.js';
+import { elideCopies, greedyAssignment, noFusionAssignment } from './greedy.js';
 import { buildModel, gatherFactor, type IlpModel } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
 import { startFromAssignment } from './ilp/start.js';
@@ -121,7 +121,8 @@ function assignmentFromSolution(graph: DependenceGraph, model: IlpModel, values:
   const fused = layout.fused.map((c) => values[c]! < 0.5);
   const order = layout.order.map((c) => (c < 0 ? -1 : values[c]!));
   const manifest = layout.manifest.map((c) => c >= 0 && values[c]! > 0.5);
-  return { cluster: splitByPi(graph, pi, fused, order), level: pi, order, manifest };
+  const elided = layout.elide.filter((e) => values[e.col]! > 0.5).map((e) => graph.nodes[e.copy]!.id);
+  return { cluster: splitByPi(graph, pi, fused, order), level: pi, order, manifest, ...(elided.length === 0 ? {} : { elided }) };
 }
 
 /**
@@ -204,7 +205,7 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: SolverHandle, bud
   // The walks are not stopped by the deadline: their plans are the floor every block's plan
   // must reach (about 0.3 s each at 1,000 combinators; bench/plan/time-limit.test.ts).
   const walks = (['down', 'up'] as const).map((direction) => {
-    const assignment = greedyAssignment(graph, direction);
+    const assignment = elideCopies(graph, greedyAssignment(graph, direction), cost);
     const plan = blockPlanFromAssignment(graph, assignment);
     return { choice: `greedy-${direction}` as const, assignment, plan, objective: blockPlanCost(graph, plan, cost) };
   });
@@ -259,8 +260,9 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: SolverHandle, bud
 }
 
 function planBlockHeuristic(bg: BlockGraphs, cost: CostSpec, strategy: Exclude<Strategy, 'ilp'>): BlockOutcome {
+  // `none` is the baseline: it fuses nothing and elides nothing.
   const a =
-    strategy === 'none' ? noFusionAssignment(bg.graph) : greedyAssignment(bg.graph, strategy === 'greedy-down' ? 'down' : 'up');
+    strategy === 'none' ? noFusionAssignment(bg.graph) : elideCopies(bg.graph, greedyAssignment(bg.graph, strategy === 'greedy-down' ? 'down' : 'up'), cost);
   const plan = blockPlanFromAssignment(bg.graph, a);
   return { plan, status: 'heuristic', objective: blockPlanCost(bg.graph, plan, cost), bound: null, nodes: 0, notes: [] };
 }

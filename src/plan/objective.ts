@@ -31,6 +31,11 @@ export function blockPlanCost(graph: DependenceGraph, plan: BlockPlan, cost: Cos
         for (const node of graph.nodes) {
           if (node.group !== null && node.outs.some((o) => manifestNames.has(o))) total += t.coefficient * groupWeight(graph.groups[node.group]!, t.byteWeighted);
         }
+        // An elided copy writes nothing: its output is its sources' memory (model.ts e_c).
+        for (const id of plan.elided ?? []) {
+          const node = graph.nodes.find((n) => n.id === id)!;
+          if (node.group !== null && node.outs.some((o) => manifestNames.has(o))) total -= t.coefficient * groupWeight(graph.groups[node.group]!, t.byteWeighted);
+        }
         break;
       case 'reads':
         for (const group of graph.groups) {
@@ -71,7 +76,7 @@ function longestChain(plan: BlockPlan, graph: DependenceGraph, clusterOf: Readon
   const k = plan.clusters.length;
   if (k === 0) return 0;
   const succ: number[][] = Array.from({ length: k }, () => []);
-  const arcs = [...graph.edges.map((e) => [e.from, e.to] as const), ...graph.precedences.map((p) => [p.before, p.scatter] as const)];
+  const arcs = [...graph.edges.map((e) => [e.from, e.to] as const), ...graph.precedences.map((p) => [p.before, p.scatter] as const), ...elisionArcs(graph, plan)];
   for (const [a, b] of arcs) {
     const ca = clusterOf.get(a)!;
     const cb = clusterOf.get(b)!;
@@ -81,4 +86,10 @@ function longestChain(plan: BlockPlan, graph: DependenceGraph, clusterOf: Readon
   const chain = new Array<number>(k).fill(1);
   for (let i = k - 1; i >= 0; i--) for (const j of succ[i]!) chain[i] = Math.max(chain[i]!, 1 + chain[j]!);
   return Math.max(...chain);
+}
+
+/** An elided copy's readers run before its scatter (model.ts e_c): arcs of the cluster DAG too. */
+export function elisionArcs(graph: DependenceGraph, plan: { readonly elided?: readonly NodeId[] }): (readonly [NodeId, NodeId])[] {
+  const elided = new Set(plan.elided ?? []);
+  return (graph.elidableCopies ?? []).filter((c) => elided.has(c.copy)).flatMap((c) => c.readers.map((r) => [r, c.scatter] as const));
 }

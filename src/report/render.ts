@@ -63,6 +63,8 @@ function blockText(bg: BlockGraphs, plan: BlockPlan, indent: string, out: string
       const n = nodeOf(graph, id);
       if (n.kind === 'if' || n.kind === 'while') return `${n.name} (${n.kind})`;
       const written = n.outs.some((o) => manifest.has(o));
+      // An elided copy (BlockPlan.elided) is no loop: its scatter updates the copy's input in place.
+      if (plan.elided?.includes(id) === true) return `${n.name} (elided: ${nodeOf(graph, graph.edges.find((e) => e.from === id)?.to ?? id).name} updates ${graph.elidableCopies?.find((c) => c.copy === id)?.sources.join(', ') ?? '?'} in place)`;
       return `${n.name}:${orderText(graph, plan.orders[id])}${written ? '' : ' (fused away)'}`;
     });
     out.push(`${indent}cluster ${i + 1}`);
@@ -144,6 +146,8 @@ export interface ClusterJson {
   readonly orders: Readonly<Record<string, string>>;
   /** Plans of the blocks of a control-flow node in this cluster: `[then, else]` / `[cond, body]`. */
   readonly blocks?: readonly (readonly ClusterJson[])[];
+  /** Elided copies in this cluster (BlockPlan.elided): their scatters update the copies' inputs in place. */
+  readonly elided?: readonly string[];
 }
 
 function clustersJson(bg: BlockGraphs, plan: BlockPlan): ClusterJson[] {
@@ -160,7 +164,8 @@ function clustersJson(bg: BlockGraphs, plan: BlockPlan): ClusterJson[] {
       const plans = plan.children[id];
       return children === undefined || plans === undefined ? [] : children.map((child, k) => clustersJson(child, plans[k]!));
     });
-    const base = { nodes: c.nodes.map((id) => nodeOf(graph, id).name), ids: c.nodes, manifest: c.manifest, orders };
+    const elided = c.nodes.filter((id) => plan.elided?.includes(id) === true).map((id) => nodeOf(graph, id).name);
+    const base = { nodes: c.nodes.map((id) => nodeOf(graph, id).name), ids: c.nodes, manifest: c.manifest, orders, ...(elided.length === 0 ? {} : { elided }) };
     return blocks.length === 0 ? base : { ...base, blocks };
   });
 }

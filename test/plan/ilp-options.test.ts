@@ -11,7 +11,7 @@ const model: IlpModel = {
   ],
   rows: [{ name: 'r', lower: 1.5, upper: Infinity, cols: [0, 1], coefs: [1, 1] }],
   offset: 0,
-  layout: { pi: [], order: [], manifest: [], fused: [], piMax: -1, streams: [], recompute: [] },
+  layout: { pi: [], order: [], manifest: [], fused: [], piMax: -1, streams: [], recompute: [], elide: [] },
 };
 
 describe('SolveOptions.highsOptions', () => {

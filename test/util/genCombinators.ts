@@ -188,7 +188,10 @@ export function genScatter(ctx: Ctx, b: BlockState, budget: number): boolean {
   // destination is an if/while output or may share memory with one, or the op indexes it),
   // scatter into an identity copy, as lowering does.
   const hazards = inPlaceHazards({ params: [], stmts: [...b.stmts, scatter], results: [] }, b.stmts.length);
-  if (hazards.length > 0) {
+  // With readAfterScatter, sometimes keep the destination readable after the scatter: it is
+  // then copied as lowering copies a destination used later.
+  const readLater = ctx.s.readAfterScatter && chance(rng, 0.5);
+  if (hazards.length > 0 || readLater) {
     const copies = newArrs(ctx, 'cp', elems, d0.shape);
     const ps = params(ctx, 'c', elems);
     emit(ctx, b, {
@@ -202,6 +205,7 @@ export function genScatter(ctx: Ctx, b: BlockState, budget: number): boolean {
   }
   // The scatter is the destination's last use: nothing after it may read it, not even through
   // an array-level scalar that indexed it earlier.
+  if (readLater) return true;
   b.arrays = b.arrays.filter((a) => !destNames.includes(a.name));
   b.scalars = b.scalars.filter((v) => !destNames.some((d) => v.reads.has(d)));
   return true;

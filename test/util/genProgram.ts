@@ -46,6 +46,12 @@ export interface GeneratorOptions {
   readonly controlFlow?: boolean;
   /** Element types of inputs and lambda results (default all five). */
   readonly elemTypes?: readonly ScalarType[];
+  /**
+   * Sometimes let later nodes read a scatter's destination, which then gets lowering's copy
+   * (an elidable copy when the later reads are by nodes: docs/PLANNING.md "In-place updates").
+   * Default false: the programs of every seed stay what they were.
+   */
+  readonly readAfterScatter?: boolean;
 }
 
 export interface GeneratedCase {
@@ -219,6 +225,7 @@ function settings(o: GeneratorOptions): Settings {
     maxElements: Math.max(1, o.maxElements ?? 216),
     maxRank: Math.min(3, Math.max(1, o.maxRank ?? 3)),
     controlFlow: o.controlFlow ?? true,
+    readAfterScatter: o.readAfterScatter ?? false,
     elemTypes: o.elemTypes && o.elemTypes.length > 0 ? o.elemTypes : ['f64', 'f32', 'i32', 'u32', 'bool'],
   };
 }

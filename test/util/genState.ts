@@ -12,6 +12,8 @@ export interface Settings {
   readonly maxElements: number;
   readonly maxRank: number;
   readonly controlFlow: boolean;
+  /** GeneratorOptions.readAfterScatter. */
+  readonly readAfterScatter: boolean;
   readonly elemTypes: readonly ScalarType[];
 }
 

@@ -21,6 +21,16 @@
 //                        exactly "d_n = ℓ_g" (rule 4 carries ℓ_g down such a chain; a node carrying
 //                        ℓ_g is unmanifest, so every out-edge is fused and one leads on to g);
 //                        minimisation makes r equal it.
+//   e_c ∈ {0,1}          per elidable copy c (graph.elidableCopies; docs/PLANNING.md "In-place
+//                        updates"): 1 = the copy is elided and its scatter updates the copy's
+//                        sources in place. Then every other reader r of the sources runs first
+//                        (π_r + 1 ≤ π_s + M·(1 − e_c)), the copy shares its producer p's cluster
+//                        (x(p, c) ≤ 1 − e_c: its read of the sources is free) and the sources are
+//                        written (m_p ≥ e_c); the copy's write is refunded (cost −w(copy)·e_c, its
+//                        `writes` / `intermediate-arrays` / `bytes` weight). Fixed to 0 when that
+//                        weight is 0: eliding then gains nothing the cost sees, and plans stay
+//                        as they were. Two copies of one array are not both elided (e_a + e_b ≤ 1):
+//                        two updates would write it.
 //   s_rq, y_q            the `reads` term (per array group with k ≥ 2 ordered read keys, in a
 //                        fixed order), as facility location: y_q = 1 when memory read q opens a
 //                        stream, s_rq = 1 when q joins the stream opened by an earlier read r
@@ -76,6 +86,8 @@ export interface ModelLayout {
    * of the gather's source has none: 1 − x of its edge to the gather is its indicator).
    */
   readonly recompute: readonly { readonly node: number; readonly label: number; readonly col: number }[];
+  /** e_c per elidable copy, in graph.elidableCopies order (empty when the graph has none). */
+  readonly elide: readonly { readonly copy: number; readonly col: number }[];
 }
 
 /** The read-stream variables of one array group (see the header: s_rq, y_q). */
@@ -257,6 +269,8 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
     ]);
   }
 
+  const elide = addElisions();
+
   // Costs. clusters: π_max + 1 per non-empty block.
   const clustersCoef = termCoefficient(cost, 'clusters');
   let piMax = -1;
@@ -288,7 +302,48 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
   const recompute = cost.terms.some((t) => t.term === 'recompute') ? addRecompute() : [];
   if (cuts) addCuts();
 
-  return { columns, rows, offset, layout: { pi, order, manifest, fused, piMax, streams, recompute } };
+  return { columns, rows, offset, layout: { pi, order, manifest, fused, piMax, streams, recompute, elide } };
+
+  /** The elision choices e_c and their rows (see the header); the refund is their cost. */
+  function addElisions(): { copy: number; col: number }[] {
+    const out: { copy: number; col: number }[] = [];
+    for (const ec of graph.elidableCopies ?? []) {
+      const c = idx.get(ec.copy)!;
+      const s = idx.get(ec.scatter)!;
+      const p = idx.get(ec.producer)!;
+      const copyGroup = graph.nodes[c]!.group;
+      const k = graph.edges.findIndex((e) => e.from === ec.producer && e.to === ec.copy);
+      if (copyGroup === null || k < 0) throw new CompilerBug('plan/ilp', `elidable copy #${ec.copy} is no combinator read by its producer #${ec.producer}`);
+      const refund = groupCoefficient(cost, 'intermediate-arrays', graph.groups[copyGroup]!);
+      const possible = refund > 0 && columns[fused[k]!]!.lower < 1 && columns[manifest[p]!]!.upper > 0;
+      const e = addCol(`e_${ec.copy}`, 0, possible ? 1 : 0, true, -refund);
+      out.push({ copy: c, col: e });
+      if (!possible) continue;
+      addRow(`elcopy_${ec.copy}`, -Infinity, 1, [{ col: fused[k]!, coef: 1 }, { col: e, coef: 1 }]);
+      if (columns[manifest[p]!]!.lower < 1) addRow(`elman_${ec.copy}`, 0, Infinity, [{ col: manifest[p]!, coef: 1 }, { col: e, coef: -1 }]);
+      for (const reader of ec.readers) {
+        const r = idx.get(reader)!;
+        // π_s − π_r ≥ 1 − M·(1 − e), M = ub_r − lb_s + 1 (the row is slack at e = 0); none when it always holds.
+        const bigM = st.piUpper[r]! - st.piLower[s]! + 1;
+        if (bigM <= 0) continue;
+        addRow(`elread_${reader}_${ec.copy}`, 1 - bigM, Infinity, [
+          { col: pi[s]!, coef: 1 },
+          { col: pi[r]!, coef: -1 },
+          { col: e, coef: -bigM },
+        ]);
+      }
+    }
+    // Two updates may not both write one array: at most one copy of each source is elided.
+    const copies = graph.elidableCopies ?? [];
+    copies.forEach((a, i) => {
+      copies.forEach((b, j) => {
+        if (j <= i || !a.sources.some((x) => b.sources.includes(x))) return;
+        if (columns[out[i]!.col]!.upper === 0 || columns[out[j]!.col]!.upper === 0) return;
+        addRow(`elone_${a.copy}_${b.copy}`, -Infinity, 1, [{ col: out[i]!.col, coef: 1 }, { col: out[j]!.col, coef: 1 }]);
+      });
+    });
+    return out;
+  }
 
   /**
    * The `recompute` term, per gather g with f_g > 1. A producer of g's source carries ℓ_g exactly

@@ -5,17 +5,23 @@
 // dense numbering inside every π bound of structure.ts), x follows the clusters, d and m are the
 // plan's, each (π, order) class of memory reads of a group is opened by its first read and
 // joined by the others, and each recompute indicator is 1 exactly where the plan's order is
-// that gather's label.
+// that gather's label; e is 1 for the copies the plan elides (their readers then level before
+// the scatter).
 
 import type { DependenceGraph } from '../../graph/types.js';
 import type { Assignment } from '../clusters.js';
 import type { Affine, IlpModel } from './model.js';
 import { dependenceArcs } from './structure.js';
 import { CompilerBug } from '../../diagnostics/index.js';
+import type { NodeId } from '../../ir/types.js';
+import { elisionArcs } from '../objective.js';
 
 /** Longest-path level of every node in the DAG of the assignment's clusters. */
-function clusterLevels(graph: DependenceGraph, cluster: readonly number[]): number[] {
-  const arcs = dependenceArcs(graph);
+function clusterLevels(graph: DependenceGraph, cluster: readonly number[], elided: readonly NodeId[]): number[] {
+  const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
+  const arcs = dependenceArcs(graph).map((a) => [...a]);
+  // An elided copy's readers come before its scatter (model.ts e_c rows).
+  for (const [r, s] of elisionArcs(graph, { elided })) arcs[idx.get(r)!]!.push({ to: idx.get(s)!, strict: true });
   const level = new Array<number>(graph.nodes.length).fill(0);
   const byCluster = new Map<number, number[]>();
   cluster.forEach((key, i) => byCluster.set(key, [...(byCluster.get(key) ?? []), i]));
@@ -43,8 +49,10 @@ function clusterLevels(graph: DependenceGraph, cluster: readonly number[]): numb
 export function startFromAssignment(graph: DependenceGraph, model: IlpModel, a: Assignment): Float64Array | null {
   const { layout, columns } = model;
   const values = new Float64Array(columns.length);
-  const pi = clusterLevels(graph, a.cluster);
+  const pi = clusterLevels(graph, a.cluster, a.elided ?? []);
   const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
+  const elided = new Set(a.elided ?? []);
+  for (const e of layout.elide) values[e.col] = elided.has(graph.nodes[e.copy]!.id) ? 1 : 0;
   layout.pi.forEach((col, i) => (values[col] = pi[i]!));
   layout.order.forEach((col, i) => col >= 0 && (values[col] = a.order[i]!));
   layout.manifest.forEach((col, i) => col >= 0 && (values[col] = a.manifest[i] ? 1 : 0));
