@@ -367,6 +367,7 @@ function buildBlock(block: BlockJson, path: string, ids: Ids): BlockGraph {
     groups: [...readGroups],
     results,
     ownsScatterDestinations: false,
+    donatedInputs: new Set(),
     children,
     inPlace,
   };

@@ -148,6 +148,8 @@ export interface BlockGraph {
    * format lets a scatter update an input), so only the precedence part of rule 3 applies.
    */
   readonly ownsScatterDestinations: boolean;
+  /** Entry arrays the caller donated (root block only): a scatter may update them in place. */
+  readonly donatedInputs: ReadonlySet<VarName>;
   /** Child block graphs of control-flow nodes: [then, else] or [cond, body]. */
   readonly children: ReadonlyMap<NodeId, readonly BlockGraph[]>;
   /** What the in-place rule for elided copies needs (validate.ts `elisionCandidates`); absent: no copy may be elided. */
@@ -215,6 +217,8 @@ interface ProgramFacts {
   readonly scalarDeps: ReadonlyMap<VarName, ReadonlySet<VarName>>;
   /** The block that defines each scalar of scalarDeps. */
   readonly scalarBlock: ReadonlyMap<VarName, Block>;
+  /** Array components of the entry parameters the caller donated. */
+  readonly donated: ReadonlySet<VarName>;
   readonly controlScalars: ReadonlySet<VarName>;
 }
 
@@ -238,7 +242,9 @@ function programFacts(program: Program): ProgramFacts {
   const scalarDeps = new Map<VarName, ReadonlySet<VarName>>();
   const scalarBlock = new Map<VarName, Block>();
   const controlScalars = new Set<VarName>();
+  const donated = new Set<VarName>();
   for (const p of program.params) {
+    if (p.donated === true) for (const c of p.components) if (c.kind === 'array') donated.add(c.name);
     const names = p.components.filter((c) => c.kind === 'array').map((c) => c.name);
     for (const c of p.components) if (c.kind === 'array') arrays.set(c.name, c.elem);
     for (const n of names) entryGroup.set(n, names);
@@ -288,7 +294,7 @@ function programFacts(program: Program): ProgramFacts {
     }
   };
   visitBlock(program.body);
-  return { arrays, entryGroup, scalarDeps, scalarBlock, controlScalars };
+  return { arrays, entryGroup, scalarDeps, scalarBlock, controlScalars, donated };
 }
 
 /**
@@ -621,7 +627,8 @@ function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: Rea
   }
   const orderings = orderingDependences(b);
   const inPlace = inPlaceFacts(b, facts, deps);
-  return { path, nodes, byId, producerOf, edges, orderings, groupOf, groups, results, ownsScatterDestinations: true, children, inPlace };
+  return { path, nodes, byId, producerOf, edges, orderings, groupOf, groups, results, ownsScatterDestinations: true,
+    donatedInputs: path === 'root' ? facts.donated : new Set(), children, inPlace };
 }
 
 /** The in-place facts of an IR block (InPlaceFacts), from its statements. */

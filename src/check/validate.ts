@@ -172,7 +172,7 @@ export function validateBlock(g: BlockGraph, plan: BlockPlan, out: PlanViolation
     }
     for (const d of g.ownsScatterDestinations ? destinations : []) {
       const p = g.producerOf.get(d);
-      if (p === undefined || isControlKind(g.byId.get(p)!.kind)) {
+      if (p === undefined ? !g.donatedInputs.has(d) : isControlKind(g.byId.get(p)!.kind)) {
         report('scatter-uniqueness', clusterOf.get(n.id)!, [n.id],
           `${label(n.id)} updates ${d} in place, but no combinator of this block produces ${d} (it needs a copy first)`);
       }

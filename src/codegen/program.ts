@@ -456,12 +456,17 @@ class ProgramGen {
       let data = fusedAway;
       let materialized = false;
       if (inPlace !== null) {
-        // The scatter updates its destination in place: the IR makes it dest's last use. A
-        // destination that came from outside this block (an input) is copied first.
+        // The scatter updates its destination in place: the IR makes it dest's last use. The
+        // memory plan says whether that memory may be written (`alias`: the block's own array,
+        // or an input the caller donated); a destination it may not write (an input) is copied.
         const dest = this.lookup(env, inPlace[k]!);
         if (dest.kind !== 'array' || !dest.materialized) throw bug(`${n.kind} ${n.id}: its destination is not in memory`);
         data = dest.ref.data;
-        if (!(env.vars.has(inPlace[k]!) && this.producedInBlock.has(inPlace[k]!))) {
+        const ref = this.memory.buffers[o.name];
+        const writable = ref?.kind === 'alias' && ref.of === inPlace[k];
+        const owned = env.vars.has(inPlace[k]!) && this.producedInBlock.has(inPlace[k]!);
+        if (owned && !writable) throw bug(`${n.kind} ${n.id} updates ${JSON.stringify(inPlace[k])} in place, which the memory plan does not alias`);
+        if (!writable) {
           this.allocations.push({ array: o.name, elem: o.elem });
           data = callHelper('copy', [num(this.allocations.length - 1), data]);
         }
