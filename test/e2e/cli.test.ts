@@ -65,7 +65,21 @@ describe('arrayfuse run', () => {
     const input = tempFile('as.json', JSON.stringify([1, 2, 3]));
     const { code, out } = await cli('run', example('singleLoop.fuse'), '--input', `as=${input}`, '--stats');
     expect(code).toBe(0);
-    expect(out).toMatch(/allocated 24 bytes in 1 array\(s\): result/);
+    expect(out).toMatch(/allocated 24 bytes this run in 1 array\(s\): result/);
+    expect(out).toMatch(/^  memory plan: peak \d+ bytes in \d+ slot\(s\)/m);
+  });
+
+  it('--stats reports the memory plan of the executable that ran, for its input sizes', async () => {
+    const input = tempFile('as.json', JSON.stringify([1, 2, 3, 4]));
+    const { code, out } = await cli('run', example('singleLoop.fuse'), '--input', `as=${input}`, '--strategy', 'none', '--stats');
+    expect(code).toBe(0);
+    const line = /^  memory plan: peak (\d+) bytes in (\d+) slot\(s\)(?: \((\d+) sized at run time\))?$/m.exec(out);
+    expect(line).not.toBeNull();
+    // The inputs fix every size, so no slot waits for the run to size it.
+    expect(line![3]).toBeUndefined();
+    // Without fusion bs, cs and ds are intermediates of 4 f64s: a slot holds one at a time, at most all three.
+    expect(Number(line![1]) % 32).toBe(0);
+    expect(Number(line![1])).toBeLessThanOrEqual(3 * 32);
   });
 });
 
@@ -92,6 +106,25 @@ describe('other commands', () => {
     expect(plan.clusters[0]!.manifest).toEqual(['result']);
   });
 
+  it("plan's JSON and text carry the memory plan when planned from a program", async () => {
+    const { code, out } = await cli('plan', example('singleLoop.fuse'), '--strategy', 'none', '--shape', 'as=f64[1000]', '--format', 'json');
+    expect(code).toBe(0);
+    const plan = JSON.parse(out) as { memory?: { peakBytes: number; slots: { bytes: number | null; arrays: string[] }[]; dynamicSlots: number } };
+    const memory = plan.memory!;
+    expect(memory).toBeDefined();
+    // The summary is consistent with itself: peakBytes sums the slots sized at compile time.
+    expect(memory.peakBytes).toBe(memory.slots.reduce((n, s) => n + (s.bytes ?? 0), 0));
+    expect(memory.dynamicSlots).toBe(memory.slots.filter((s) => s.bytes === null).length);
+    for (const slot of memory.slots) {
+      expect(slot.arrays.length).toBeGreaterThan(0);
+      // Sizes known from --shape: every intermediate of singleLoop has 1000 f64s.
+      expect(slot.bytes).toBe(8000);
+    }
+    const text = await cli('plan', example('singleLoop.fuse'), '--strategy', 'none', '--shape', 'as=f64[1000]');
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(new RegExp(`^memory: peak ${memory.peakBytes} bytes in ${memory.slots.length} slot\\(s\\), holding \\d+ of \\d+ manifest array\\(s\\)$`, 'm'));
+  });
+
   it("plan --format graph-json prints a graph that plan reads back (another compiler's input)", async () => {
     const graph = await cli('plan', example('simple5.fuse'), '--format', 'graph-json');
     expect(graph.code).toBe(0);
@@ -99,8 +132,11 @@ describe('other commands', () => {
     const direct = await cli('plan', example('simple5.fuse'), '--format', 'json');
     const viaGraph = await cli('plan', path, '--format', 'json');
     expect(viaGraph.code).toBe(0);
+    expect(JSON.parse(viaGraph.out)).not.toHaveProperty('memory');
+    expect(JSON.parse(direct.out)).toHaveProperty('memory');
     const strip = (out: string): unknown => {
-      const { timeMs: _t, ...rest } = JSON.parse(out) as { timeMs: number };
+      // A JSON graph has no arrays to place: its plan has no memory section.
+      const { timeMs: _t, memory: _m, ...rest } = JSON.parse(out) as { timeMs: number; memory?: unknown };
       return rest;
     };
     expect(strip(viaGraph.out)).toEqual(strip(direct.out));
