@@ -116,7 +116,8 @@ function reasonText(reason: InfusibleReason): string {
  * manifest arrays share them.
  */
 export function memorySummary(memory: MemoryPlan): string {
-  const arrays = memory.slots.reduce((n, s) => n + s.arrays.length, 0);
+  // A loop pair's array is in both of its slots: count arrays, not memberships.
+  const arrays = new Set(memory.slots.flatMap((s) => s.arrays)).size;
   const dynamic = memory.dynamicSlots === 0 ? '' : `, ${memory.dynamicSlots} sized at run time`;
   return `memory: peak ${memory.peakBytes} bytes in ${memory.slots.length} slot(s)${dynamic}, holding ${arrays} of ${Object.keys(memory.buffers).length} manifest array(s)`;
 }

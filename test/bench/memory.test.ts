@@ -3,6 +3,8 @@
 // variant named; the NumPy peer computes what the hand loop does, or is skipped with a notice
 // when the python has no NumPy; the tables show what was measured.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { measureApp } from '../../bench/memory/apps.js';
@@ -10,8 +12,9 @@ import { interleave, perCall } from '../../bench/memory/harness.js';
 import { numpyMissing, startNumpy } from '../../bench/memory/numpy.js';
 import { measureOverhead } from '../../bench/memory/overhead.js';
 import { appsTable, overheadTable, scatterTable, singleLoopTable, targets } from '../../bench/memory/report.js';
-import { histogramCopying, histogramInPlace, histogramInputs, histogramSizes, measureScatter } from '../../bench/memory/scatter.js';
-import { measureSingleLoop, singleLoopHand, singleLoopInput, type SingleLoopVariant } from '../../bench/memory/singleLoop.js';
+import { compile } from '../../src/index.js';
+import { HISTOGRAM_FILE, histogramCopying, histogramInPlace, histogramInputs, histogramSizes, measureScatter } from '../../bench/memory/scatter.js';
+import { arrayResult, measureSingleLoop, singleLoopHand, singleLoopInput, type SingleLoopVariant } from '../../bench/memory/singleLoop.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 // The harness collects garbage between runs; without --expose-gc a no-op stands in.
@@ -92,6 +95,25 @@ describe('bench:memory at tiny sizes', () => {
     expect(r.bytesAllocated['ilp']).toBeGreaterThan(0);
     const table = scatterTable(r);
     expect(table).toMatch(/^- ilp: \d+ clusters, \d+ copies elided, manifest /m);
+  });
+
+  it.each([
+    { m: 0, nbins: 4, batch: 2 },
+    { m: 12, nbins: 1, batch: 3 },
+    { m: 40, nbins: 7, batch: 8 },
+    { m: 30, nbins: 50, batch: 30 },
+  ])('histogram.fuse (m = $m, nbins = $nbins, batch = $batch): every strategy equals the interpreter and the hand loop', async (size) => {
+    const x = histogramInputs(size);
+    const program = compile(readFileSync(join(repoRoot, HISTOGRAM_FILE), 'utf8'), { fileName: HISTOGRAM_FILE });
+    const inputs = { keys: x.keys, weights: x.weights, nbins: size.nbins, batch: size.batch };
+    const want = histogramInPlace(x);
+    expect(arrayResult(await program.run(inputs, { interpret: true }), 'hist')).toEqual(want);
+    for (const strategy of ['ilp', 'greedy-down', 'greedy-up', 'none'] as const) {
+      expect(arrayResult(await program.run(inputs, { strategy }), 'hist')).toEqual(want);
+    }
+    // The inputs are the caller's: no plan writes them.
+    expect(x.keys).toEqual(histogramInputs(size).keys);
+    await program.dispose();
   });
 
   it('per-call overhead: every layer returns the hand loop result', async () => {

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import type { MemoryPlan } from '../../src/memory/types.js';
+import { memoryJson, memorySummary } from '../../src/report/render.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const example = (name: string): string => join(repo, 'examples', name);
@@ -228,5 +230,44 @@ describe('the installed command', () => {
     const out = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
     expect(out.stderr).toBe('');
     expect(out.stdout.trim()).toBe('0');
+  });
+});
+
+describe('the memory plan in reports', () => {
+  // A plan as the planner makes one for a while loop of unknown size: a slot shared by two
+  // intermediates, a loop pair sized at run time, a result written directly, an alias.
+  const memory = {
+    buffers: {
+      bs: { kind: 'slot', slot: 0 },
+      ds: { kind: 'slot', slot: 0 },
+      ys_2: { kind: 'pair', slots: [1, 2] },
+      result: { kind: 'result', component: 0 },
+      hist_3: { kind: 'alias', of: 'copy' },
+    },
+    slots: [
+      { bytes: 8000, arrays: ['bs', 'ds'] },
+      { bytes: null, arrays: ['ys_2'] },
+      { bytes: null, arrays: ['ys_2'] },
+    ],
+    results: ['direct'],
+    ranges: [],
+    peakBytes: 8000,
+    dynamicSlots: 2,
+  } as unknown as MemoryPlan;
+
+  it('the text line says the peak, the slots, those sized at run time and the arrays they hold', () => {
+    expect(memorySummary(memory)).toBe('memory: peak 8000 bytes in 3 slot(s), 2 sized at run time, holding 3 of 5 manifest array(s)');
+  });
+
+  it('the JSON section has the peak, each slot with its bytes and arrays, and the dynamic count', () => {
+    expect(memoryJson(memory)).toEqual({
+      peakBytes: 8000,
+      slots: [
+        { bytes: 8000, arrays: ['bs', 'ds'] },
+        { bytes: null, arrays: ['ys_2'] },
+        { bytes: null, arrays: ['ys_2'] },
+      ],
+      dynamicSlots: 2,
+    });
   });
 });
