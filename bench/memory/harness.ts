@@ -25,6 +25,8 @@ export interface Variant {
   readonly id: string;
   /** Shown in tables. */
   readonly label: string;
+  /** Untimed, before each call (before the collection): e.g. poison a reused output array. */
+  prepare?(check: boolean): void;
   /** One call; `check`: its results are compared (else a peer elsewhere may return none, saving the transfer). */
   run(check: boolean): CallResult | Promise<CallResult>;
 }
@@ -71,17 +73,21 @@ export async function interleave(variants: readonly Variant[], options: Interlea
     const wrong = compareResults(options.expected, results);
     if (wrong !== null) throw new Error(`${options.what}, ${v.label}: ${wrong}`);
   };
-  for (const v of variants) check(v, (await v.run(true)).results);
+  for (const v of variants) {
+    v.prepare?.(true);
+    check(v, (await v.run(true)).results);
+  }
   const times = variants.map((): number[] => []);
   const faults = variants.map((): number[] => []);
   for (let rep = 0; rep < options.repetitions; rep++) {
     for (let k = 0; k < variants.length; k++) {
       const i = (rep + k) % variants.length;
       const v = variants[i]!;
+      const last = rep === options.repetitions - 1;
+      v.prepare?.(last);
       collectGarbage();
       const f0 = process.resourceUsage().minorPageFault;
       const t0 = performance.now();
-      const last = rep === options.repetitions - 1;
       const out = await v.run(last);
       const ms = performance.now() - t0;
       const f1 = process.resourceUsage().minorPageFault;

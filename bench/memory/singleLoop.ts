@@ -85,8 +85,9 @@ export async function measureSingleLoop(options: SingleLoopOptions): Promise<Sin
         variants.push({
           id,
           label,
+          // Poisoned before every call, untimed: a call that did not write `out` cannot pass the check.
+          prepare: () => outArray.fill(Number.NaN),
           run: async (check) => {
-            outArray.fill(0);
             await program.run({ as }, withOut);
             return { results: check ? [outArray] : [] };
           },

@@ -81,6 +81,25 @@ describe('bench:memory at tiny sizes', () => {
     await expect(
       interleave([{ id: 'late', label: 'late', run: () => ({ results: [new Float64Array([1, ++calls > 2 ? 0 : 2])] }) }], { repetitions: 2, expected, what: 'test' }),
     ).rejects.toThrow('late: result 0[1]: 0, expected 2');
+    // A reused output poisoned before each call: a call that skips writing it is caught.
+    const reused = new Float64Array([1, 2]);
+    let writes = 0;
+    await expect(
+      interleave(
+        [
+          {
+            id: 'stale',
+            label: 'stale out',
+            prepare: () => reused.fill(Number.NaN),
+            run: () => {
+              if (writes++ < 1) reused.set([1, 2]);
+              return { results: [reused] };
+            },
+          },
+        ],
+        { repetitions: 2, expected, what: 'test' },
+      ),
+    ).rejects.toThrow('stale out: result 0[0]: NaN, expected 1');
     await expect(perCall([{ id: 'p', label: 'per call', run: () => [new Float64Array([0, 2])] }], { rounds: 1, calls: 2, expected, what: 'test' })).rejects.toThrow(
       'test, per call: result 0[0]: 0, expected 1',
     );
