@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { Compiler, signatureOf } from '../../src/driver/index.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import type { BlockPlan, Plan } from '../../src/plan/types.js';
-import type { Strategy } from '../../src/plan/types.js';
+import type { BlockPlan, Plan, Strategy } from '../../src/plan/types.js';
 import { interleave, type Variant, type VariantTiming } from './harness.js';
 
 export const HISTOGRAM_FILE = 'bench/programs/histogram.fuse';
