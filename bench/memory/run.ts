@@ -10,7 +10,7 @@
 // Prints the command and Markdown tables; writes results.md and results.json to
 // bench/results/memory/ (gitignored). Exits 1 when an output differs from its reference.
 //
-//   npm run bench:memory                                   # everything, full sizes: about 4 minutes
+//   npm run bench:memory                                   # everything, full sizes: about 3 minutes
 //   npm run bench:memory -- --parts singleLoop --n 1000000 --repetitions 5
 //   npm run bench:memory -- --skip run-out                 # before `run(inputs, { out })` exists
 
