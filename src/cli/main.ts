@@ -17,13 +17,14 @@ import type { InputSignature } from '../lower/index.js';
 import { printProgram } from '../ir/printer.js';
 import { programToJson } from '../ir/json.js';
 import { componentsOf, type InterfaceValue } from '../ir/values.js';
-import { Compiler, planGraphJson, type NamedInputs, type PlanningOptions } from '../driver/index.js';
+import { Compiler, entrySizes, planGraphJson, signatureOf, type NamedInputs, type PlanningOptions } from '../driver/index.js';
+import { planMemory, type MemoryPlan } from '../memory/index.js';
 import { costNames, defaultCostText } from '../plan/cost.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js';
 import { graphToJson } from '../graph/toJson.js';
 import { emitLp, emitMps, renderPlanDot, renderPlanJson, renderPlanSvg, renderPlanText } from '../report/render.js';
 import type { Strategy } from '../plan/types.js';
-import { emitJs } from '../runtime/index.js';
+import { emitJs, type RunStats } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
 import { parseCost } from '../plan/cost.js';
 import { bugReport } from './bugReport.js';
@@ -215,15 +216,20 @@ export function buildProgram(term: Terminal): Command {
       // The driver returns the graphs each plan was made from; the reports below draw on them.
       let planned: PlannedGraphs;
       let name: string;
+      // A program's plan comes with its memory plan (for the entry sizes of --shape, if any); a
+      // JSON graph has no arrays to place, so none.
+      let memory: MemoryPlan | undefined;
       if (/\.json$/i.test(file)) {
         // Another compiler's dependence graph (docs/PLAN-FORMAT.md), planned without our IR.
         planned = await planGraphJson(readSource(file), options, file);
         name = file;
       } else {
         const compiler = compilerFor(file, flags.entry);
-        const program = await compiler.planned(shapeSignature(compiler, flags.shape), options);
+        const signature = shapeSignature(compiler, flags.shape);
+        const program = await compiler.planned(signature, options);
         planned = program;
         name = program.program.name;
+        memory = planMemory(program.program, program.plan, signature === undefined ? undefined : entrySizes(signature));
       }
       const { graphs, plan } = planned;
       if (flags.emitLp !== undefined) writeFile(flags.emitLp, emitLp(graphs, options.cost));
@@ -233,7 +239,7 @@ export function buildProgram(term: Terminal): Command {
           term.out(JSON.stringify(graphToJson(graphs, name), null, 2));
           break;
         case 'json':
-          term.out(JSON.stringify(renderPlanJson(graphs, plan), null, 2));
+          term.out(JSON.stringify(renderPlanJson(graphs, plan, memory), null, 2));
           break;
         case 'dot':
           term.out(renderPlanDot(graphs, plan));
@@ -242,7 +248,7 @@ export function buildProgram(term: Terminal): Command {
           term.out(await renderPlanSvg(graphs, plan));
           break;
         default:
-          term.out(renderPlanText(graphs, plan));
+          term.out(renderPlanText(graphs, plan, memory));
       }
     });
 
@@ -260,7 +266,7 @@ export function buildProgram(term: Terminal): Command {
     .addOption(costOption())
     .addOption(timeLimitOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')
-    .option('--stats', 'print time per cluster, bytes allocated and element counters')
+    .option('--stats', 'print time per cluster, the memory plan, bytes allocated this run and element counters')
     .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; interpret?: boolean; stats?: boolean }) => {
       const compiler = compilerFor(file, flags.entry);
       const planning = planningOptions(flags);
@@ -281,7 +287,11 @@ export function buildProgram(term: Terminal): Command {
           parts.forEach((c, i) => writeValueFile(join(flags.out!, parts.length === 1 ? `${r.name}.npy` : `${r.name}.${i}.npy`), c));
         }
       });
-      if (flags.stats === true && execution.run !== undefined) term.out(renderStats(execution.run.stats));
+      if (flags.stats === true && execution.run !== undefined) {
+        // The executable that ran is cached by the Compiler: this asks for it again, not for a new compile.
+        const exe = await compiler.executable(signatureOf(compiler.entry, inputs, compiler.file), planning);
+        term.out(renderStats(execution.run.stats, exe.memory));
+      }
       if (flags.stats === true && execution.fallback !== undefined) term.out(renderFallback(execution.fallback));
     });
 
@@ -329,14 +339,29 @@ function renderFallback(compiledError: UserError): string {
   return `stats: the fused run stopped at a fault (${first.code}${where}) in an element no result depends on; these are the reference interpreter's results`;
 }
 
-function renderStats(stats: import('../runtime/index.js').RunStats): string {
+/**
+ * What the back end's pool reports, when it has one: the bytes its buffers hold now and the
+ * most the run held at once. Read by name so that a back end without a pool prints neither.
+ */
+interface PoolStats {
+  readonly poolBytes?: number;
+  readonly peakBytes?: number;
+}
+
+function renderStats(stats: RunStats & PoolStats, memory: MemoryPlan): string {
   const lines = ['stats:'];
   stats.clusters.forEach((c, k) => {
     lines.push(`  cluster ${k + 1}: ${c.timeMs.toFixed(3)} ms over ${c.runs} run(s); writes ${c.manifest.join(', ') || 'nothing'}`);
   });
+  const dynamic = memory.dynamicSlots === 0 ? '' : ` (${memory.dynamicSlots} sized at run time)`;
+  lines.push(`  memory plan: peak ${memory.peakBytes} bytes in ${memory.slots.length} slot(s)${dynamic}`);
+  if (stats.poolBytes !== undefined) {
+    const peak = stats.peakBytes === undefined ? '' : `; peak ${stats.peakBytes} bytes`;
+    lines.push(`  pool: ${stats.poolBytes} bytes held across runs${peak}`);
+  }
   const arrays = stats.allocations.reduce((n, a) => n + a.count, 0);
   const names = stats.allocations.map((a) => (a.count === 1 ? a.array : `${a.array} ×${a.count}`));
-  lines.push(`  allocated ${stats.bytesAllocated} bytes in ${arrays} array(s): ${names.join(', ')}`);
+  lines.push(`  allocated ${stats.bytesAllocated} bytes this run in ${arrays} array(s)${names.length === 0 ? '' : `: ${names.join(', ')}`}`);
   if (stats.counters !== null) {
     lines.push('  elements moved (reads by order; writes):');
     for (const [name, t] of Object.entries(stats.counters)) {

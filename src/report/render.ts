@@ -10,6 +10,7 @@ import { buildModel } from '../plan/ilp/model.js';
 import { toLpText, toMpsText } from '../plan/ilp/lpfile.js';
 import type { BlockPlan, Order, Plan } from '../plan/types.js';
 import type { CostSpec } from '../plan/cost.js';
+import type { MemoryPlan } from '../memory/types.js';
 
 function nodeOf(graph: DependenceGraph, id: NodeId): GraphNode {
   return graph.nodes.find((n) => n.id === id)!;
@@ -111,14 +112,30 @@ function reasonText(reason: InfusibleReason): string {
   }
 }
 
-/** Clusters in execution order, each array's order and manifest flag, why edges are unfused, stats. */
-export function renderPlanText(graphs: BlockGraphs, plan: Plan): string {
+/**
+ * One line on the memory plan: the bytes its compile-time-sized slots hold (what a run allocates
+ * for intermediates up front), how many slots, how many of them sized at run time, and how many
+ * manifest arrays share them.
+ */
+export function memorySummary(memory: MemoryPlan): string {
+  // A loop pair's array is in both of its slots: count arrays, not memberships.
+  const arrays = new Set(memory.slots.flatMap((s) => s.arrays)).size;
+  const dynamic = memory.dynamicSlots === 0 ? '' : `, ${memory.dynamicSlots} sized at run time`;
+  return `memory: peak ${memory.peakBytes} bytes in ${memory.slots.length} slot(s)${dynamic}, holding ${arrays} of ${Object.keys(memory.buffers).length} manifest array(s)`;
+}
+
+/**
+ * Clusters in execution order, each array's order and manifest flag, why edges are unfused,
+ * stats, and (when planned from a program) a line on the memory plan.
+ */
+export function renderPlanText(graphs: BlockGraphs, plan: Plan, memory?: MemoryPlan): string {
   const out = [`plan: strategy ${plan.strategy}, cost ${plan.cost}; orders 0 forward, 1 backward, ℓk as gather k reads`];
   blockText(graphs, plan.root, '  ', out);
   const s = plan.stats;
   const proof = s.bound === null ? '' : `, bound ${s.bound}, gap ${s.gap ?? '-'}, ${s.nodes ?? '-'} branch-and-bound nodes`;
   out.push(`objective ${s.objective} (${s.status}${proof}), planned in ${s.timeMs.toFixed(1)} ms`);
   for (const note of s.notes) out.push(`note: ${note}`);
+  if (memory !== undefined) out.push(memorySummary(memory));
   return out.join('\n') + '\n';
 }
 
@@ -135,6 +152,18 @@ export interface PlanJson {
   readonly timeMs: number;
   readonly notes: readonly string[];
   readonly clusters: readonly ClusterJson[];
+  /** The memory plan, when the plan was made from a program (absent for a JSON graph's plan). */
+  readonly memory?: MemoryJson;
+}
+
+/** The memory plan's summary: pooled slots (arrays share one when their lives do not overlap). */
+export interface MemoryJson {
+  /** Σ bytes of the slots sized at compile time. */
+  readonly peakBytes: number;
+  /** Per slot: its capacity in bytes (null: sized at run time) and the arrays it holds, in the order their lives start. */
+  readonly slots: readonly { readonly bytes: number | null; readonly arrays: readonly string[] }[];
+  /** How many slots are sized at run time (not in peakBytes). */
+  readonly dynamicSlots: number;
 }
 
 export interface ClusterJson {
@@ -170,9 +199,18 @@ function clustersJson(bg: BlockGraphs, plan: BlockPlan): ClusterJson[] {
   });
 }
 
-export function renderPlanJson(graphs: BlockGraphs, plan: Plan): PlanJson {
-  const s = plan.stats;
+export function memoryJson(memory: MemoryPlan): MemoryJson {
   return {
+    peakBytes: memory.peakBytes,
+    slots: memory.slots.map((slot) => ({ bytes: slot.bytes, arrays: slot.arrays })),
+    dynamicSlots: memory.dynamicSlots,
+  };
+}
+
+/** The JSON plan; `memory` (a program's memory plan) adds the optional `memory` section. */
+export function renderPlanJson(graphs: BlockGraphs, plan: Plan, memory?: MemoryPlan): PlanJson {
+  const s = plan.stats;
+  const base: PlanJson = {
     version: 1,
     strategy: plan.strategy,
     cost: plan.cost,
@@ -185,6 +223,7 @@ export function renderPlanJson(graphs: BlockGraphs, plan: Plan): PlanJson {
     notes: s.notes,
     clusters: clustersJson(graphs, plan.root),
   };
+  return memory === undefined ? base : { ...base, memory: memoryJson(memory) };
 }
 
 /** DOT of the root block with the plan's clusters. */

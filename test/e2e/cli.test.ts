@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import type { MemoryPlan } from '../../src/memory/types.js';
+import { memoryJson, memorySummary } from '../../src/report/render.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const example = (name: string): string => join(repo, 'examples', name);
@@ -65,7 +67,20 @@ describe('arrayfuse run', () => {
     const input = tempFile('as.json', JSON.stringify([1, 2, 3]));
     const { code, out } = await cli('run', example('singleLoop.fuse'), '--input', `as=${input}`, '--stats');
     expect(code).toBe(0);
-    expect(out).toMatch(/allocated 24 bytes in 1 array\(s\): result/);
+    expect(out).toMatch(/allocated 24 bytes this run in 1 array\(s\): result/);
+    expect(out).toMatch(/^  memory plan: peak \d+ bytes in \d+ slot\(s\)/m);
+  });
+
+  it('--stats reports the memory plan of the executable that ran, for its input sizes', async () => {
+    const input = tempFile('as.json', JSON.stringify([1, 2, 3, 4]));
+    const { code, out } = await cli('run', example('singleLoop.fuse'), '--input', `as=${input}`, '--strategy', 'none', '--stats');
+    expect(code).toBe(0);
+    const line = /^  memory plan: peak (\d+) bytes in (\d+) slot\(s\)(?: \((\d+) sized at run time\))?$/m.exec(out);
+    expect(line).not.toBeNull();
+    // The inputs fix every size, so no slot waits for the run to size it.
+    expect(line![3]).toBeUndefined();
+    // Without fusion bs, cs and ds are intermediates of 4 f64s (32 bytes): at most three slots of them (64 allows alignment).
+    expect(Number(line![1])).toBeLessThanOrEqual(3 * 64);
   });
 });
 
@@ -92,6 +107,25 @@ describe('other commands', () => {
     expect(plan.clusters[0]!.manifest).toEqual(['result']);
   });
 
+  it("plan's JSON and text carry the memory plan when planned from a program", async () => {
+    const { code, out } = await cli('plan', example('singleLoop.fuse'), '--strategy', 'none', '--shape', 'as=f64[1000]', '--format', 'json');
+    expect(code).toBe(0);
+    const plan = JSON.parse(out) as { memory?: { peakBytes: number; slots: { bytes: number | null; arrays: string[] }[]; dynamicSlots: number } };
+    const memory = plan.memory!;
+    expect(memory).toBeDefined();
+    // The summary is consistent with itself: peakBytes sums the slots sized at compile time.
+    expect(memory.peakBytes).toBe(memory.slots.reduce((n, s) => n + (s.bytes ?? 0), 0));
+    expect(memory.dynamicSlots).toBe(memory.slots.filter((s) => s.bytes === null).length);
+    for (const slot of memory.slots) {
+      expect(slot.arrays.length).toBeGreaterThan(0);
+      // Sizes known from --shape: every intermediate of singleLoop has 1000 f64s.
+      expect(slot.bytes).toBeGreaterThanOrEqual(8000);
+    }
+    const text = await cli('plan', example('singleLoop.fuse'), '--strategy', 'none', '--shape', 'as=f64[1000]');
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(new RegExp(`^memory: peak ${memory.peakBytes} bytes in ${memory.slots.length} slot\\(s\\), holding \\d+ of \\d+ manifest array\\(s\\)$`, 'm'));
+  });
+
   it("plan --format graph-json prints a graph that plan reads back (another compiler's input)", async () => {
     const graph = await cli('plan', example('simple5.fuse'), '--format', 'graph-json');
     expect(graph.code).toBe(0);
@@ -99,8 +133,11 @@ describe('other commands', () => {
     const direct = await cli('plan', example('simple5.fuse'), '--format', 'json');
     const viaGraph = await cli('plan', path, '--format', 'json');
     expect(viaGraph.code).toBe(0);
+    expect(JSON.parse(viaGraph.out)).not.toHaveProperty('memory');
+    expect(JSON.parse(direct.out)).toHaveProperty('memory');
     const strip = (out: string): unknown => {
-      const { timeMs: _t, ...rest } = JSON.parse(out) as { timeMs: number };
+      // A JSON graph has no arrays to place: its plan has no memory section.
+      const { timeMs: _t, memory: _m, ...rest } = JSON.parse(out) as { timeMs: number; memory?: unknown };
       return rest;
     };
     expect(strip(viaGraph.out)).toEqual(strip(direct.out));
@@ -192,5 +229,44 @@ describe('the installed command', () => {
     const out = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
     expect(out.stderr).toBe('');
     expect(out.stdout.trim()).toBe('0');
+  });
+});
+
+describe('the memory plan in reports', () => {
+  // A plan as the planner makes one for a while loop of unknown size: a slot shared by two
+  // intermediates, a loop pair sized at run time, a result written directly, an alias.
+  const memory = {
+    buffers: {
+      bs: { kind: 'slot', slot: 0 },
+      ds: { kind: 'slot', slot: 0 },
+      ys_2: { kind: 'pair', slots: [1, 2] },
+      result: { kind: 'result', component: 0 },
+      hist_3: { kind: 'alias', of: 'copy' },
+    },
+    slots: [
+      { bytes: 8000, arrays: ['bs', 'ds'] },
+      { bytes: null, arrays: ['ys_2'] },
+      { bytes: null, arrays: ['ys_2'] },
+    ],
+    results: ['direct'],
+    ranges: [],
+    peakBytes: 8000,
+    dynamicSlots: 2,
+  } as unknown as MemoryPlan;
+
+  it('the text line says the peak, the slots, those sized at run time and the arrays they hold', () => {
+    expect(memorySummary(memory)).toBe('memory: peak 8000 bytes in 3 slot(s), 2 sized at run time, holding 3 of 5 manifest array(s)');
+  });
+
+  it('the JSON section has the peak, each slot with its bytes and arrays, and the dynamic count', () => {
+    expect(memoryJson(memory)).toEqual({
+      peakBytes: 8000,
+      slots: [
+        { bytes: 8000, arrays: ['bs', 'ds'] },
+        { bytes: null, arrays: ['ys_2'] },
+        { bytes: null, arrays: ['ys_2'] },
+      ],
+      dynamicSlots: 2,
+    });
   });
 });
