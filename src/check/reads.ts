@@ -30,6 +30,7 @@ import type {
   ScalarType,
   Stmt,
   VarName,
+  WhileNode,
 } from '../ir/types.js';
 import type { Order } from '../plan/types.js';
 import { kindFacts } from './kinds.js';
@@ -558,7 +559,7 @@ export function readsByProducer(consumer: GraphNode, producerOf: ReadonlyMap<Var
   return byProducer;
 }
 
-function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: ReadonlySet<Block>): BlockGraph {
+function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: ReadonlySet<Block>, loopOwned: ReadonlySet<VarName> = new Set()): BlockGraph {
   const deps = depsSeenFrom(facts, outer);
   const nodes: GraphNode[] = [];
   const stmtOf = new Map<NodeId, GraphStmt>();
@@ -621,14 +622,90 @@ function buildBlockGraph(b: Block, path: string, facts: ProgramFacts, outer: Rea
     } else if (s.kind === 'while') {
       children.set(n.id, [
         buildBlockGraph(s.cond, `${path}/while #${s.id} cond`, facts, inner),
-        buildBlockGraph(s.body, `${path}/while #${s.id} body`, facts, inner),
+        buildBlockGraph(s.body, `${path}/while #${s.id} body`, facts, inner, loopOwnedParams(b, s, facts, deps)),
       ]);
     }
   }
   const orderings = orderingDependences(b);
   const inPlace = inPlaceFacts(b, facts, deps);
   return { path, nodes, byId, producerOf, edges, orderings, groupOf, groups, results, ownsScatterDestinations: true,
-    donatedInputs: path === 'root' ? facts.donated : new Set(), children, inPlace };
+    donatedInputs: path === 'root' ? facts.donated : loopOwned, children, inPlace };
+}
+
+/**
+ * The body parameters of `w` (a `while` of block `b`) that the body's scatters may update in
+ * place: the checker's own statement of the IR's loop-ownership rule (docs/PLANNING.md "In-place
+ * updates", restated here, not taken from src/ir/updates.ts). Carried position k qualifies when
+ *  - the body's result at k is a scatter's output whose destination is the parameter p, directly
+ *    or through scatters of the body's own outputs;
+ *  - no control-flow node of the body may output p unchanged, and neither p nor anything that
+ *    may hold the result's memory is the body's result at another position;
+ *  - the initial value is a combinator output of `b` that nothing else mentions: no other
+ *    statement of `b`, not the loop's cond or body, no other initial position, no result of `b`.
+ * Then what the loop updates is its own memory; validate.ts checks, as for any destination,
+ * that the scatter does not read p and every other reader of p runs before it.
+ */
+function loopOwnedParams(b: Block, w: WhileNode, facts: ProgramFacts, deps: DepsOf): Set<VarName> {
+  const owned = new Set<VarName>();
+  const produced = new Map<VarName, { readonly s: CombinatorNode; readonly k: number }>();
+  for (const s of w.body.stmts) if (s.kind !== 'scalar' && s.kind !== 'if' && s.kind !== 'while') s.outs.forEach((o, k) => produced.set(o.name, { s, k }));
+  const combinatorOfB = new Set<VarName>();
+  for (const s of b.stmts) if (s.kind !== 'scalar' && s.kind !== 'if' && s.kind !== 'while') for (const o of s.outs) combinatorOfB.add(o.name);
+  const others = b.stmts.filter((s) => s !== w);
+  w.body.params.forEach((p, k) => {
+    if (p.kind !== 'array') return;
+    // The chain of scatters from the result back to p.
+    let name = w.body.results[k]!;
+    let reaches = false;
+    for (let guard = 0; guard <= w.body.stmts.length && !reaches; guard++) {
+      const at = produced.get(name);
+      if (at === undefined || at.s.kind !== 'scatter') break;
+      const dest = at.s.dest[at.k];
+      if (dest === undefined) break;
+      if (dest === p.name) reaches = true;
+      name = dest;
+    }
+    if (!reaches) return;
+    const fromParam = heldBy(w.body, p.name);
+    const fromResult = heldBy(w.body, w.body.results[k]!);
+    if (fromParam.size > 1) return;
+    if (w.body.results.some((r, j) => r === p.name || (j !== k && (fromParam.has(r) || fromResult.has(r))))) return;
+    const x = w.init[k]!;
+    if (!combinatorOfB.has(x) || w.init.filter((i) => i === x).length !== 1) return;
+    const mentioned = new Set<VarName>();
+    blockMentions(w.cond, facts, deps, mentioned);
+    blockMentions(w.body, facts, deps, mentioned);
+    for (const s of others) stmtMentions(s, facts, deps, mentioned);
+    for (const r of b.results) nameMentions(r, facts, deps, mentioned);
+    if (mentioned.has(x)) return;
+    owned.add(p.name);
+  });
+  return owned;
+}
+
+/**
+ * The names of `b` (and blocks nested in it) that may hold `name`'s memory: `name`, and the
+ * outputs of control-flow nodes that may return it unchanged (an `if` output by position, every
+ * output of a `while` whose initial values or body results may).
+ */
+function heldBy(b: Block, name: VarName): Set<VarName> {
+  const held = new Set([name]);
+  const walk = (blk: Block): Set<VarName> => {
+    for (const s of blk.stmts) {
+      if (s.kind === 'if') {
+        const inThen = walk(s.then);
+        const inElse = walk(s.else);
+        s.outs.forEach((o, i) => {
+          if (o.kind === 'array' && (inThen.has(s.then.results[i]!) || inElse.has(s.else.results[i]!))) held.add(o.name);
+        });
+      } else if (s.kind === 'while') {
+        const inBody = walk(s.body);
+        if (s.init.some((n) => held.has(n)) || s.body.results.some((r) => inBody.has(r))) for (const o of s.outs) if (o.kind === 'array') held.add(o.name);
+      }
+    }
+    return held;
+  };
+  return walk(b);
 }
 
 /** The in-place facts of an IR block (InPlaceFacts), from its statements. */

@@ -28,8 +28,8 @@
 // it in the entry block is no `not-owned` hazard (`inPlaceHazards`' `donated`).
 
 import { combinatorInputs, combinatorRule, inPlaceDestinations, rolesOf, type InPlaceUpdate } from './rules.js';
-import { isCombinator, type Block, type CombinatorKind, type CombinatorNode, type MapNode, type NodeId, type Stmt, type VarName } from './types.js';
-import { combinatorLambdas, lambdaUses, scalarIndexedArrays, stmtFreeVars } from './walk.js';
+import { isCombinator, type Block, type CombinatorKind, type CombinatorNode, type MapNode, type NodeId, type Stmt, type VarName, type WhileNode } from './types.js';
+import { blockFreeVars, combinatorLambdas, lambdaUses, scalarIndexedArrays, stmtFreeVars } from './walk.js';
 
 /** The rule by which a statement updates arrays in place, or null when it updates none. */
 export function inPlaceUpdateOf(s: Stmt): InPlaceUpdate<CombinatorKind> | null {
@@ -213,4 +213,86 @@ function aliasesIn(b: Block, seed: ReadonlySet<VarName>): Set<VarName> {
     }
   }
   return aliases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loop-owned carried arrays
+// ---------------------------------------------------------------------------------------------
+//
+// A `while` body parameter p (carried position k) is *loop-owned* when the loop may update the
+// memory it holds in place, iteration after iteration, instead of copying it each time:
+//  (a) the body's result at k is the output of an in-place update of the body whose destination
+//      is p (directly, or through a chain of in-place updates of the body's own outputs);
+//  (b) no other result position may share that memory: neither p nor any name that may alias
+//      the result at k (an `if` / `while` output) is a result at another position;
+//  (c) the update of p is unobserved but for `not-owned`: `inPlaceHazards` with p given finds
+//      nothing (p not read by the update, nothing after it uses p, no alias of p in the body);
+//  (d) the loop owns the initial value `init[k]`: it is the output of a combinator of the
+//      enclosing block that nothing else reads — no other statement, not this loop's cond or
+//      body, no other init position, no block result, no scalar statement. Lowering makes it so
+//      by copying the init once before the loop (src/lower/finish.ts) when it is not.
+// Then the memory that enters the loop is the loop's alone: iteration t updates what iteration
+// t − 1 produced, which nothing else can see, and the loop's output is that memory (the init
+// itself after zero iterations, which nothing else reads either). The cond block only reads its
+// parameters before each iteration's update.
+
+/** The positions of `w`'s body parameters that satisfy (a)–(c), with the parameter's name. */
+export function loopOwnableParams(w: WhileNode): Map<number, VarName> {
+  const body = w.body;
+  const out = new Map<number, VarName>();
+  body.params.forEach((p, k) => {
+    if (p.kind !== 'array') return;
+    const update = updateChainTo(body, body.results[k]!, p.name);
+    if (update === null) return;
+    const resultAliases = mayAlias(body, body.results[k]!);
+    const paramAliases = mayAlias(body, p.name);
+    const elsewhere = body.results.some((r, j) => j !== k && (resultAliases.has(r) || paramAliases.has(r)));
+    if (elsewhere || body.results[k] === p.name) return;
+    if (inPlaceHazards(body, update, new Set([p.name])).length > 0) return;
+    out.set(k, p.name);
+  });
+  return out;
+}
+
+/**
+ * The index of the in-place update of `b` whose destination is `param` and whose output, through
+ * a chain of in-place updates of `b`'s own outputs, is `result`; null when there is none.
+ */
+function updateChainTo(b: Block, result: VarName, param: VarName): number | null {
+  let name = result;
+  for (let guard = 0; guard <= b.stmts.length; guard++) {
+    const k = b.stmts.findIndex((s) => isCombinator(s) && s.outs.some((o) => o.name === name));
+    const s = b.stmts[k];
+    if (s === undefined || !isCombinator(s) || inPlaceUpdateOf(s) === null) return null;
+    const dest = inPlaceDestinations(s)[s.outs.findIndex((o) => o.name === name)];
+    if (dest === undefined) return null;
+    if (dest === param) return k;
+    name = dest;
+  }
+  return null;
+}
+
+/** Whether the block `b` owns `w.init[k]` for the `while` at `b.stmts[i]` (condition (d)). */
+export function loopOwnsInit(b: Block, i: number, k: number): boolean {
+  const w = b.stmts[i];
+  if (w === undefined || w.kind !== 'while') throw new Error(`loopOwnsInit: statement ${i} is no while`);
+  const x = w.init[k];
+  if (x === undefined || !combinatorOutputs(b).has(x)) return false;
+  if (w.init.filter((n) => n === x).length !== 1) return false;
+  const viaScalars = scalarIndexedArrays(b);
+  const reads = (names: Iterable<VarName>): boolean => [...names].some((n) => n === x || (viaScalars.get(n)?.has(x) ?? false));
+  if (reads(blockFreeVars(w.cond)) || reads(blockFreeVars(w.body)) || reads(b.results)) return false;
+  return b.stmts.every((s, j) => j === i || !reads(stmtFreeVars(s)));
+}
+
+/**
+ * The body parameters of the `while` at `b.stmts[i]` that are loop-owned (all of (a)–(d)): the
+ * body's in-place updates may write them (`inPlaceHazards`' given set for the body).
+ */
+export function loopOwnedParams(b: Block, i: number): Set<VarName> {
+  const w = b.stmts[i];
+  if (w === undefined || w.kind !== 'while') throw new Error(`loopOwnedParams: statement ${i} is no while`);
+  const out = new Set<VarName>();
+  for (const [k, p] of loopOwnableParams(w)) if (loopOwnsInit(b, i, k)) out.add(p);
+  return out;
 }

@@ -12,7 +12,7 @@ import { CompilerBug } from '../diagnostics/index.js';
 import { binaryResultType, isFloat, wrap } from './scalarOps.js';
 import { isCombinator, type Block, type CombinatorNode, type Expr, type Lambda, type Program, type ScalarType, type Stmt, type Value, type VarName } from './types.js';
 import { stmtDefs } from './walk.js';
-import { inPlaceHazards, inPlaceUpdateOf } from './updates.js';
+import { inPlaceHazards, inPlaceUpdateOf, loopOwnedParams } from './updates.js';
 
 type Binding = { readonly kind: 'array'; readonly elem: ScalarType; readonly rank: number } | { readonly kind: 'scalar'; readonly elem: ScalarType };
 
@@ -29,6 +29,8 @@ interface Ctx {
   /** The entry block and its donated parameter components: updating one in place is allowed. */
   readonly entry: Block | null;
   readonly donated: ReadonlySet<VarName>;
+  /** Per `while` body: its loop-owned parameters (./updates.ts `loopOwnedParams`), which its in-place updates may write. */
+  readonly loopOwned: Map<Block, ReadonlySet<VarName>>;
 }
 
 /** Which of the IR's promises to check: all of them, unless a pass runs before one is kept. */
@@ -280,9 +282,12 @@ function sameBinding(a: Binding, b: Binding): boolean {
 function checkBlock(ctx: Ctx, b: Block, parent: Scope, where: string): readonly Binding[] {
   const scope = child(parent);
   for (const p of b.params) declare(ctx, scope, p.name, valueBinding(p), `${where}, parameters`);
+  const given = b === ctx.entry ? ctx.donated : (ctx.loopOwned.get(b) ?? new Set<VarName>());
   b.stmts.forEach((s, i) => {
+    // The rule of the enclosing block decides which carried arrays the body may update in place.
+    if (s.kind === 'while' && ctx.inPlaceUpdates) ctx.loopOwned.set(s.body, loopOwnedParams(b, i));
     checkStmt(ctx, s, scope);
-    if (isCombinator(s) && inPlaceUpdateOf(s) !== null && ctx.inPlaceUpdates) checkInPlace(b, i, `${s.kind} #${s.id}`, b === ctx.entry ? ctx.donated : new Set());
+    if (isCombinator(s) && inPlaceUpdateOf(s) !== null && ctx.inPlaceUpdates) checkInPlace(b, i, `${s.kind} #${s.id}`, given);
   });
   return b.results.map((name) => lookup(ctx, scope, name, `${where}, results`));
 }
@@ -364,7 +369,7 @@ function componentsMatch(ctx: Ctx, what: string, ifaceComps: readonly Value[], n
 /** The first broken invariant of `p`, described, or null when there is none. */
 export function findIrProblem(p: Program, options: VerifyOptions = {}): string | null {
   const donated = new Set(p.params.filter((i) => i.donated === true).flatMap((i) => i.components.map((c) => c.name)));
-  const ctx: Ctx = { names: new Set(), ids: new Set(), inPlaceUpdates: options.inPlaceUpdates ?? true, entry: p.body, donated };
+  const ctx: Ctx = { names: new Set(), ids: new Set(), inPlaceUpdates: options.inPlaceUpdates ?? true, entry: p.body, donated, loopOwned: new Map() };
   const root: Scope = { vars: new Map(), parent: null };
   try {
     const results = checkBlock(ctx, p.body, root, 'program body');

@@ -19,7 +19,7 @@ import type {
 import { isCombinator } from '../ir/types.js';
 import type { ProgramPass } from '../ir/passes.js';
 import { inPlaceDestinations } from '../ir/rules.js';
-import { inPlaceHazards, inPlaceUpdateOf } from '../ir/updates.js';
+import { inPlaceHazards, inPlaceUpdateOf, loopOwnableParams, loopOwnsInit } from '../ir/updates.js';
 import { stmtDefs, stmtFreeVars } from '../ir/walk.js';
 import { hintUser, type HintLevel } from './values.js';
 
@@ -91,15 +91,30 @@ export function copyScatterDestinations(p: Program, names: NameSupply): Program 
   const fix = (b: Block, given: ReadonlySet<VarName>): Block => {
     const out: Stmt[] = [];
     b.stmts.forEach((s0, k) => {
+      const k0 = k;
       let s = s0;
       if (s.kind === 'if') s = { ...s, then: fix(s.then, new Set()), else: fix(s.else, new Set()) };
-      if (s.kind === 'while') s = { ...s, cond: fix(s.cond, new Set()), body: fix(s.body, new Set()) };
+      if (s.kind === 'while') {
+        // A carried array the body updates in place is the loop's to update (src/ir/updates.ts
+        // `loopOwnableParams`): its body keeps no copy, and its initial value is copied once here,
+        // before the loop, unless nothing but the loop reads it (`loopOwnsInit`).
+        const ownable = loopOwnableParams(s);
+        const init = [...s.init];
+        for (const k of ownable.keys()) {
+          const carried = s.outs[k]!;
+          if (loopOwnsInit(b, k0, k) || carried.kind !== 'array') continue;
+          const copy = identityCopy(s.span, [carried], [init[k]!], names);
+          out.push(copy);
+          init[k] = copy.outs[0]!.name;
+        }
+        s = { ...s, init, cond: fix(s.cond, new Set()), body: fix(s.body, new Set(ownable.values())) };
+      }
       const update = inPlaceUpdateOf(s);
       if (update === null || !isCombinator(s) || inPlaceHazards(b, k, given).length === 0) {
         out.push(s);
         return;
       }
-      const copy = identityCopy(s, inPlaceDestinations(s), names);
+      const copy = identityCopy(s.span, s.outs, inPlaceDestinations(s), names);
       out.push(copy, update.updating(s, copy.outs.map((o) => o.name)));
     });
     return { ...b, stmts: out };
@@ -107,12 +122,12 @@ export function copyScatterDestinations(p: Program, names: NameSupply): Program 
   return { ...p, body: fix(p.body, donated) };
 }
 
-/** A `map` of the identity copying `dest`, the destination of `s` (its outputs have their types). */
-function identityCopy(s: CombinatorNode, dest: readonly VarName[], names: NameSupply): MapNode {
-  const outs: ArrayVar[] = s.outs.map((o) => ({ name: names.fresh('copy'), elem: o.elem, rank: o.rank }));
+/** A `map` of the identity copying `dest` (its outputs have the types of `like`). */
+function identityCopy(span: CombinatorNode['span'], like: readonly Pick<ArrayVar, 'elem' | 'rank'>[], dest: readonly VarName[], names: NameSupply): MapNode {
+  const outs: ArrayVar[] = like.map((o) => ({ name: names.fresh('copy'), elem: o.elem, rank: o.rank }));
   const params = outs.map((o) => ({ name: names.fresh('x'), type: o.elem }));
   const fn: Lambda = { params, lets: [], results: params.map((q) => ({ kind: 'var', name: q.name, type: q.type })) };
-  return { kind: 'map', id: names.nodeId(), outs, span: s.span, inputs: dest, fn };
+  return { kind: 'map', id: names.nodeId(), outs, span, inputs: dest, fn };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -175,6 +175,9 @@ function loopDecisions(live: Liveness): LoopDecisions {
       const o = live.origin.get(owner);
       const others = positions.filter((j) => j !== k);
       let why: string | null = null;
+      // A loop-owned parameter (src/ir/updates.ts `loopOwnedParams`): the body's scatters update
+      // the memory that entered the loop, so the whole class is one buffer, the init's.
+      if (owner === param && result !== param) continue;
       if (o?.kind !== 'combinator' || live.place.get(owner)?.block !== w.body) {
         if (result === param) continue; // carried unchanged: nothing is written
         why = `its body result ${result} is not an array the body computes (a parameter, an outer array, or an if or while output)`;

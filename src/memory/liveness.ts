@@ -14,6 +14,7 @@ import { CompilerBug } from '../diagnostics/index.js';
 import { inPlaceDestinations } from '../ir/rules.js';
 import { exprUses, stmtFreeVars } from '../ir/walk.js';
 import { isCombinator, type Block, type CombinatorNode, type IfNode, type NodeId, type Program, type ScalarType, type Stmt, type VarName, type WhileNode } from '../ir/types.js';
+import { loopOwnedParams } from '../ir/updates.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
 
 export interface Interval {
@@ -123,7 +124,7 @@ export function liveness(program: Program, plan: Plan): Liveness {
   });
 
   /** Walks a block; returns its last step (or `fallback` when it has no cluster). */
-  const walk = (b: Block, bp: BlockPlan, where: Place, fallback: number): number => {
+  const walk = (b: Block, bp: BlockPlan, where: Place, fallback: number, loopOwned: ReadonlySet<VarName> = new Set()): number => {
     const byId = new Map<NodeId, Exclude<Stmt, { kind: 'scalar' }>>();
     for (const s of b.stmts) if (s.kind !== 'scalar') byId.set(s.id, s);
     const elided = new Set(bp.elided ?? []);
@@ -143,7 +144,7 @@ export function liveness(program: Program, plan: Plan): Liveness {
         if (n.kind === 'if' || n.kind === 'while') {
           const children = bp.children[n.id];
           if (children === undefined || children.length !== 2) throw bug(`no plans for the blocks of node ${n.id}`);
-          at = n.kind === 'if' ? walkIf(n, children, where, t) : walkWhile(n, children, where, t);
+          at = n.kind === 'if' ? walkIf(n, children, where, t) : walkWhile(n, children, where, t, loopOwnedParams(b, b.stmts.indexOf(n)));
           n.outs.forEach((o, k) => {
             if (o.kind !== 'array') return;
             define(o.name, n.kind === 'if' ? { kind: 'if-out', node: n, k } : { kind: 'while-out', node: n, k }, where);
@@ -157,7 +158,7 @@ export function liveness(program: Program, plan: Plan): Liveness {
           if (dests.length > 0) {
             const dest = dests[k]!;
             const destOrigin = origin.get(dest);
-            const owned = ownedHere.has(dest) || (destOrigin?.kind === 'entry' && destOrigin.donated);
+            const owned = ownedHere.has(dest) || loopOwned.has(dest) || (destOrigin?.kind === 'entry' && destOrigin.donated);
             o2 = { kind: 'in-place', node: n, dest, owned };
             if (owned) union(dest, o.name);
             addManifest(o.name);
@@ -219,7 +220,7 @@ export function liveness(program: Program, plan: Plan): Liveness {
     return at;
   };
 
-  const walkWhile = (n: WhileNode, children: readonly BlockPlan[], where: Place, t: number): Interval => {
+  const walkWhile = (n: WhileNode, children: readonly BlockPlan[], where: Place, t: number, loopOwned: ReadonlySet<VarName>): Interval => {
     const inside: Place = { block: n.body, branches: where.branches, loops: [...where.loops, n.id] };
     const definedBefore = new Set(origin.keys());
     n.cond.params.forEach((p, k) => {
@@ -233,7 +234,7 @@ export function liveness(program: Program, plan: Plan): Liveness {
       if (p.kind === 'array') define(p.name, { kind: 'while-param', node: n, k }, inside);
     });
     walk(n.cond, children[0]!, { ...inside, block: n.cond }, t);
-    walk(n.body, children[1]!, inside, t);
+    walk(n.body, children[1]!, inside, t, loopOwned);
     const at = { start: t, end: Math.max(t, step - 1) };
     for (const p of [...n.cond.params, ...n.body.params]) if (p.kind === 'array') touch(p.name, at);
     n.outs.forEach((o, k) => {
