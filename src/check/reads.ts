@@ -149,7 +149,7 @@ export interface BlockGraph {
    * format lets a scatter update an input), so only the precedence part of rule 3 applies.
    */
   readonly ownsScatterDestinations: boolean;
-  /** Entry arrays the caller donated (root block only): a scatter may update them in place. */
+  /** Parameters a scatter may update in place: entry arrays the caller donated (root block), a `while` body's loop-owned ones (`loopOwnedParams`). */
   readonly donatedInputs: ReadonlySet<VarName>;
   /** Child block graphs of control-flow nodes: [then, else] or [cond, body]. */
   readonly children: ReadonlyMap<NodeId, readonly BlockGraph[]>;

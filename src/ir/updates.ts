@@ -25,7 +25,8 @@
 // A copy whose only hazards are later readers that are nodes is *elidable* (`elidableCopies`):
 // the plan may remove it and run those readers before the scatter instead (docs/PLANNING.md
 // "In-place updates"). An entry parameter the caller donated is the program's memory: updating
-// it in the entry block is no `not-owned` hazard (`inPlaceHazards`' `donated`).
+// it in the entry block is no `not-owned` hazard (`inPlaceHazards`' `donated`). Likewise a
+// `while` body parameter the loop owns (`loopOwnedParams`, at the end) in the loop's body.
 
 import { combinatorInputs, combinatorRule, inPlaceDestinations, rolesOf, type InPlaceUpdate } from './rules.js';
 import { isCombinator, type Block, type CombinatorKind, type CombinatorNode, type MapNode, type NodeId, type Stmt, type VarName, type WhileNode } from './types.js';
@@ -54,8 +55,9 @@ export type InPlaceHazard =
 /**
  * Why the combinator at `b.stmts[k]` (one that updates in place) may not update its destination
  * in place: one hazard per reason (one `later-use` per later statement), empty when the update
- * is unobservable. `donated` names entry parameters whose buffers the caller gave away (only
- * for the entry block): updating one is no `not-owned` hazard. Throws if it does not update in
+ * is unobservable. `donated` names parameters of `b` whose memory is `b`'s to update (the entry
+ * block's donated parameters, a `while` body's loop-owned ones): updating one is no `not-owned`
+ * hazard. Throws if it does not update in
  * place.
  */
 export function inPlaceHazards(b: Block, k: number, donated: ReadonlySet<VarName> = new Set()): InPlaceHazard[] {

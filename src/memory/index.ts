@@ -4,6 +4,7 @@
 //
 // 1. Liveness (liveness.ts): steps, each array's own range, alias classes.
 // 2. Loops: a `while` body result that the body computes afresh gets a pair of slots (ping-pong);
+//    one the body updates in place in a loop-owned parameter uses the initial value's memory;
 //    one that a pair cannot hold (a permutation of the carried values, the same array carried
 //    twice, a value from an `if` or inner loop) leaves the arrays that flow into it `fresh`.
 // 3. Results: a result the root block (or exclusive `if` branches) computes is written straight

@@ -11,8 +11,8 @@ import { validatePlan } from '../../src/check/validate.js';
 import { findIrProblem } from '../../src/ir/verify.js';
 import { planMemory } from '../../src/memory/index.js';
 import { stmtFreeVars } from '../../src/ir/walk.js';
-import type { Block, BlockPlan, MapNode, NodeId, Program, Stmt, VarName, WhileNode } from '../../src/ir/types.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { Block, MapNode, NodeId, Program, Stmt, VarName, WhileNode } from '../../src/ir/types.js';
+import type { BlockPlan, Plan } from '../../src/plan/types.js';
 
 const lines = (...ls: string[]): string => `${ls.join('\n')}\n`;
 const xs = Int32Array.from([3, 1, 4, 1, 5]);
