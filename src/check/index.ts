@@ -18,3 +18,10 @@ export {
 } from './validate.js';
 export { evaluateBlockPlan, evaluateGraphPlan, evaluatePlan, type EvaluateOptions, type Evaluation } from './evaluate.js';
 export { bruteForce, bruteForceGraph, bruteForceNodeLimit, type BruteForceResult } from './bruteforce.js';
+export {
+  assertValidMemoryPlan,
+  formatMemoryViolation,
+  validateMemoryPlan,
+  type MemoryRule,
+  type MemoryViolation,
+} from './memory.js';
