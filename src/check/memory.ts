@@ -152,6 +152,8 @@ interface Use {
   readonly by: NodeId | null;
   /** Whether the read is a scatter's destination (the update itself). */
   readonly dest: boolean;
+  /** A read by a scalar statement whose value nothing uses: it keeps memory alive, but no one sees what it reads. */
+  readonly unobserved: boolean;
 }
 
 interface ManifestSite {
@@ -350,7 +352,8 @@ function walkProgram(program: Program, root: BlockPlan): ProgramWalk {
     for (const s of b.stmts) if (s.kind !== 'scalar') stmtById.set(s.id, s);
     /** Step at which each node of this block runs (a control node: its start). */
     const nodeStep = new Map<NodeId, number>();
-    const use = (name: VarName, at: number, by: NodeId | null = null, dest = false): void => void uses.push({ name, step: at, frames, by, dest });
+    const use = (name: VarName, at: number, by: NodeId | null = null, dest = false, unobserved = false): void =>
+      void uses.push({ name, step: at, frames, by, dest, unobserved });
 
     bp.clusters.forEach((cluster, ci) => {
       for (const name of cluster.manifest) manifest.set(name, [...(manifest.get(name) ?? []), { block: path, cluster: ci }]);
@@ -414,9 +417,11 @@ function walkProgram(program: Program, root: BlockPlan): ProgramWalk {
     for (const r of b.results) use(r, blockEnd);
 
     // Scalar statements: evaluated no later than their first user (the block's end if none);
-    // the arrays they index count as used there.
+    // the arrays they index count as used there. One that nothing uses (directly or through
+    // other scalars) reads memory no result can observe.
     const scalars = b.stmts.filter((s): s is Extract<Stmt, { kind: 'scalar' }> => s.kind === 'scalar');
     const latest = new Map<VarName, number>(scalars.map((s) => [s.name, blockEnd]));
+    const observed = new Set<VarName>(b.results);
     const lower = (name: VarName, at: number): boolean => {
       const now = latest.get(name);
       if (now === undefined || now <= at) return false;
@@ -427,18 +432,29 @@ function walkProgram(program: Program, root: BlockPlan): ProgramWalk {
       if (s.kind === 'scalar') continue;
       const at = nodeStep.get(s.id);
       if (at === undefined) continue;
-      for (const x of stmtMentions(s, new Set())) lower(x, at);
+      for (const x of stmtMentions(s, new Set())) {
+        lower(x, at);
+        observed.add(x);
+      }
     }
     // Through other scalars: a scalar used by a scalar is evaluated no later than that one.
     const mentions = new Map(scalars.map((s) => [s.name, stmtMentions(s, new Set())] as const));
     for (let changed = true; changed; ) {
       changed = false;
-      for (const s of scalars) for (const x of mentions.get(s.name)!) if (lower(x, latest.get(s.name)!)) changed = true;
+      for (const s of scalars) {
+        for (const x of mentions.get(s.name)!) {
+          if (lower(x, latest.get(s.name)!)) changed = true;
+          if (observed.has(s.name) && !observed.has(x)) {
+            observed.add(x);
+            changed = true;
+          }
+        }
+      }
     }
     for (const s of scalars) {
       const indexed = new Set<VarName>();
       exprNames(s.expr, indexed, new Set());
-      for (const x of indexed) use(x, latest.get(s.name)!);
+      for (const x of indexed) use(x, latest.get(s.name)!, null, false, !observed.has(s.name));
     }
   };
   visit(program.body, root, [], 'root');
@@ -938,7 +954,8 @@ function checkInPlace(facts: ProgramWalk, memory: MemoryPlan, liveness: Liveness
   if (selfReads.length > 0) {
     report('alias', [out, ...selfReads], `${where(facts, out)} updates ${dest} in place but reads ${selfReads.join(', ')} (the same memory) while it writes it`);
   }
-  const late = facts.uses.filter((u) => oldSet.has(u.name) && !(u.by === n.id && u.dest && u.name === dest) && liveness.lifted(u) >= at);
+  // A scalar nothing uses may read the updated memory: no result sees it (as the IR's rule has it).
+  const late = facts.uses.filter((u) => oldSet.has(u.name) && !u.unobserved && !(u.by === n.id && u.dest && u.name === dest) && liveness.lifted(u) >= at);
   if (late.length > 0) {
     const names = [...new Set(late.map((u) => u.name))];
     report('alias', [out, ...names],

@@ -410,6 +410,39 @@ describe('alias: a scatter updating its destination in place', () => {
     expect(violations(donated, memory({ ...base, s: alias('xs') }, [80, 12, 24], ['direct']))).toEqual([]);
   });
 
+  it('a scalar nothing uses may read the destination after the update (no result sees it); a used one may not', () => {
+    const n = nodes();
+    const build = (used: boolean): Program => buildProgram('scalarAfter', [arrayParam('xs', 'f64', 1)], [
+      n.map([arr('h', 'f64', 1)], ['xs'], plus1),
+      n.generate([arr('is', 'i32', 1)], [i32(3)], lam([['k', 'i32']], v('k', 'i32'))),
+      n.generate([arr('vs', 'f64', 1)], [i32(3)], lam([['k', 'i32']], f64(1))),
+      scalarStmt('peek', idx('h', [i32(0)], 'f64')),
+      n.scatter([arr('s', 'f64', 1)], addOp, ['h'], ['is'], ['vs']),
+      n.map([arr('r', 'f64', 1)], ['s'], used ? lam([['x', 'f64']], bin('+', fx('x'), fx('peek'))) : plus1),
+    ], ['r']);
+    expect(violations(build(false), memory(base, [80, 12, 24], ['direct']))).toEqual([]);
+    expectBroken(build(true), memory(base, [80, 12, 24], ['direct']), 'alias', ['s', 'h']);
+  });
+
+  it('rejects an update inside a loop of an array from outside it (the next iteration reads it again)', () => {
+    const n = nodes();
+    const cond = block([scalarValue('ci', 'i32')], [scalarStmt('go', bin('<', v('ci', 'i32'), i32(3)))], ['go']);
+    const body = block([scalarValue('pi', 'i32')], [
+      n.scatter([arr('s', 'f64', 1)], addOp, ['h'], ['is'], ['vs']),
+      scalarStmt('i2', bin('+', v('pi', 'i32'), i32(1))),
+    ], ['i2']);
+    const p = buildProgram('updateInLoop', [arrayParam('xs', 'f64', 1)], [
+      n.map([arr('h', 'f64', 1)], ['xs'], plus1),
+      n.generate([arr('is', 'i32', 1)], [i32(3)], lam([['k', 'i32']], v('k', 'i32'))),
+      n.generate([arr('vs', 'f64', 1)], [i32(3)], lam([['k', 'i32']], f64(1))),
+      scalarStmt('i0', i32(0)),
+      n.while_([scalarValue('iN', 'i32')], ['i0'], cond, body),
+      n.map([arr('r', 'f64', 1)], ['xs'], plus1),
+    ], ['r']);
+    const msg = expectBroken(p, memory({ h: slot(0), is: slot(1), vs: slot(2), s: alias('h'), r: result(0) }, [80, 12, 24], ['direct']), 'alias', ['s', 'h']);
+    expect(msg).toMatch(/belongs to an enclosing block/);
+  });
+
   it('rejects an alias cycle', () => {
     const p = scatterProgram();
     expectBroken(p, memory({ ...base, h: alias('s') }, [80, 12, 24], ['direct']), 'alias', ['h', 's']);
