@@ -710,7 +710,8 @@ function checkSlots(facts: ProgramWalk, memory: MemoryPlan, liveness: Liveness, 
     if (stray.length > 0) report('capacity', stray, `slot ${s} lists ${stray.join(', ')}, whose buffer${stray.length === 1 ? ' is' : 's are'} not this slot`);
     if (slot.bytes === null) return;
     if (!Number.isFinite(slot.bytes) || slot.bytes < 0) {
-      report('capacity', [...members], `slot ${s} has ${slot.bytes} bytes`);
+      report('capacity', [...members],
+        `slot ${s} (${[...members].join(', ') || 'no arrays'}) has ${slot.bytes} bytes, not a number of bytes a buffer can have (a size computed as negative means the run faults before the array exists: give the slot 0 bytes or size it at run time)`);
       return;
     }
     for (const m of members) {

@@ -157,6 +157,8 @@ describe('a straight-line program', () => {
     expectBroken(p, { ...m, slots: [{ bytes: 80, arrays: ['a'] }, { bytes: 80, arrays: ['b', 'd'] }] }, 'capacity', ['c']);
     expectBroken(p, { ...m, slots: [{ bytes: 80, arrays: ['a', 'c'] }, { bytes: 80, arrays: ['b', 'd'] }] }, 'capacity', ['d']);
     expectBroken(p, memory({ a: slot(0), b: slot(2), c: slot(0), d: result(0) }, [80, 80], ['direct']), 'capacity', ['b']);
+    // A static size that came out negative (the run faults before the array exists) is no capacity.
+    expect(expectBroken(p, memory({ a: slot(0), b: slot(1), c: slot(0), d: result(0) }, [80, -8], ['direct']), 'capacity', ['b'])).toMatch(/has -8 bytes, not a number of bytes/);
     // A size known only at run time is not checked against a static capacity it cannot be compared to.
     expect(validateMemoryPlan(p, planOf(p), memory({ a: slot(0), b: slot(1), c: slot(0), d: result(0) }, [8, 8], ['direct']), {})).toEqual([]);
   });
