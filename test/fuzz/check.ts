@@ -292,7 +292,11 @@ function classifyError(err: unknown): Outcome {
     return { k: 'user', code: err.diagnostics[0]?.code ?? '', text };
   }
   const e = err instanceof Error ? err : new Error(String(err));
-  return { k: 'internal', text: `${e.name}: ${e.message.split('\n')[0]}` };
+  // A validator's error lists what is wrong on the lines after "…is not valid:", each starting
+  // with its rule (`[capacity] …`): the first rule is kept, one group per rule.
+  const [first, next] = e.message.split('\n');
+  const rule = next?.trim().match(/^\[[^\]]*\]/)?.[0];
+  return { k: 'internal', text: `${e.name}: ${first}${first!.endsWith(':') && rule !== undefined ? ` ${rule}` : ''}` };
 }
 
 /** The groups of modes with equal outcomes, e.g. `interpret,none=E401 | ilp,greedy-down,greedy-up=values`. */

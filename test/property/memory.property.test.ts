@@ -55,7 +55,8 @@ const elemBytes: Readonly<Record<ScalarType, number>> = { f64: 8, f32: 4, i32: 4
 
 /**
  * The simplest memory plan that keeps every rule: each manifest array its own slot, except an
- * in-place scatter's output (its destination's memory), a result of a top-level loop's body
+ * in-place scatter's output (its destination's memory), a copy the plan elides (its source's
+ * memory), a result of a top-level loop's body
  * computed in it (a pair of its own, when the body returns none of its params), and arrays a
  * loop might carry by other ways (fresh). An array returned once, by the entry block's own
  * combinator, is written into its result.
@@ -95,6 +96,7 @@ function ownSlots(program: Program, p: Plan, entry: EntrySizes): MemoryPlan {
           const manifest = cluster.manifest.includes(o.name) || n.kind === 'scatter';
           if (!manifest) return;
           if (n.kind === 'scatter') buffers[o.name] = { kind: 'alias', of: n.dest[k]! };
+          else if (n.kind === 'map' && (bp.elided ?? []).includes(n.id)) buffers[o.name] = { kind: 'alias', of: n.inputs[k]! };
           else if (pairable !== null && pairable.includes(o.name)) {
             slots.push({ bytes: null, arrays: [o.name] }, { bytes: null, arrays: [o.name] });
             buffers[o.name] = { kind: 'pair', slots: [slots.length - 2, slots.length - 1] };
