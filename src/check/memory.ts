@@ -35,8 +35,10 @@
 //            are a donated input's memory;
 //  totals    peakBytes is the sum of the slots' static bytes, dynamicSlots their number of nulls;
 //  alias     an alias is a scatter's output over its destination or an elided copy over its
-//            source, and nothing can observe the update: the memory is the block's own, the
-//            scatter reads it only as its destination, and no one reads the old value later.
+//            source, and nothing can observe the update: the memory is the block's own (or a
+//            donated input's, in the entry block), the scatter reads it only as its destination,
+//            and no one reads the old value later (a scalar statement nothing uses aside: what it
+//            reads reaches no result, as the IR's own rule has it).
 
 import { CompilerBug } from '../diagnostics/index.js';
 import { staticSizes, type EntrySizes } from '../graph/sizes.js';
