@@ -108,6 +108,11 @@ export interface CompilerOptions {
   readonly verifyEachPass?: boolean;
   /** The execution back end fused runs compile for (runtime/backends.ts); default `js`. */
   readonly backend?: BackendName;
+  /**
+   * Fill every pooled buffer with garbage before the generated code gets it (tests), so code
+   * that reads an element before writing it diverges from the interpreter.
+   */
+  readonly poisonBuffers?: boolean;
 }
 
 /** Inputs by entry parameter name (own properties only: `__proto__` is a valid name). */
@@ -281,7 +286,7 @@ export class Compiler {
         const entry = entrySizes(signature);
         const memory = planMemory(program, plan, entry);
         assertValidMemoryPlan(program, plan, memory, entry); // src/memory does not import the checker either
-        return backend.compile(program, plan, { file: this.file, memory });
+        return backend.compile(program, plan, { file: this.file, memory, poisonBuffers: this.options.poisonBuffers });
       });
       // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
       const failed = compiled;

@@ -10,6 +10,8 @@
 
 import { UserError } from '../../src/diagnostics/index.js';
 import { Compiler, signatureOf } from '../../src/driver/index.js';
+import type { TypedArray } from '../../src/ir/scalarOps.js';
+import type { OutArrays } from '../../src/runtime/outputs.js';
 import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { Prog } from './ast.js';
@@ -187,9 +189,9 @@ export function normalise(text: string): string {
  */
 const FAULT_CODES = new Set(['E401', 'E402', 'E403', 'E404', 'E213', 'E311']);
 
-async function runMode(compiler: Compiler, inputs: InputSet, mode: Mode): Promise<Outcome> {
+async function runMode(compiler: Compiler, inputs: InputSet, mode: Mode, out?: OutArrays): Promise<Outcome> {
   try {
-    const execution = await compiler.execute(inputs.values, mode === 'interpret' ? { interpret: true } : { strategy: mode, timeLimitSeconds: 5 });
+    const execution = await compiler.execute(inputs.values, mode === 'interpret' ? { interpret: true, out } : { strategy: mode, timeLimitSeconds: 5, out });
     return { k: 'values', values: execution.results };
   } catch (err) {
     return classifyError(err);
@@ -245,6 +247,30 @@ interface ModeRun {
   readonly wrote: readonly string[];
   /** Whether the second run changed the arrays the first returned (results sharing the executable's buffers). */
   readonly changedResults: boolean;
+  /** The outcome of the first set run with `out` arrays, when it differs from `outcome`; else null. */
+  readonly intoOut: Outcome | null;
+}
+
+/**
+ * `out` arrays for every array result of a run that gave values (filled with garbage, so an
+ * element the run does not write shows); null when it gave none or results share a name.
+ */
+function outArrays(compiler: Compiler, inputs: InputSet, outcome: Outcome): OutArrays | null {
+  if (outcome.k !== 'values') return null;
+  const names = compiler.lower(signatureOf(compiler.entry, inputs.values, compiler.file)).results.map((r) => r.name);
+  if (new Set(names).size !== names.length) return null;
+  const out: Record<string, TypedArray | TypedArray[]> = {};
+  outcome.values.forEach((value, k) => {
+    const blank = (v: RuntimeValue): TypedArray | null => (v.kind === 'array' ? (v.data.slice() as TypedArray).fill(v.elem === 'bool' ? 7 : 0x5eed) : null);
+    if (Array.isArray(value)) {
+      const parts = value.map(blank);
+      if (parts.every((p) => p !== null)) out[names[k]!] = parts as TypedArray[];
+    } else {
+      const part = blank(value as RuntimeValue);
+      if (part !== null) out[names[k]!] = part;
+    }
+  });
+  return Object.keys(out).length === 0 ? null : out;
 }
 
 /** A deep copy of an outcome's values. */
@@ -269,7 +295,7 @@ async function runModes(compiler: Compiler, inputs: InputSet, second: InputSet |
     const plan = mode === 'interpret' ? null : await planText(compiler, inputs, mode);
     const known = plan === null ? undefined : byPlan.get(plan);
     if (known !== undefined) {
-      runs.push({ ...known, mode, wrote: [], changedResults: false });
+      runs.push({ ...known, mode, wrote: [], changedResults: false, intoOut: null });
       continue;
     }
     const returned = await runMode(compiler, inputs, mode);
@@ -279,7 +305,10 @@ async function runModes(compiler: Compiler, inputs: InputSet, second: InputSet |
     const again = second === undefined ? null : await runMode(compiler, second, mode);
     if (second !== undefined) wrote.push(...writtenInputs(second.values, beforeSecond!).map((n) => `${n} (second set)`));
     const changedResults = !sameOutcome(outcome, returned);
-    const run: ModeRun = { mode, outcome, again, wrote, changedResults };
+    // The first set once more, every array result written into a caller's `out` array.
+    const out = outArrays(compiler, inputs, outcome);
+    const intoOut = out === null ? null : await runMode(compiler, inputs, mode, out);
+    const run: ModeRun = { mode, outcome, again, wrote, changedResults, intoOut: intoOut === null || sameOutcome(intoOut, outcome) ? null : intoOut };
     if (plan !== null) byPlan.set(plan, run);
     runs.push(run);
   }
@@ -337,7 +366,7 @@ export async function checkProgram(prog: Prog, inputs: InputSet, solver: SolverL
   const header = `--- program\n${source}--- inputs\n${inputs.text}\n${second === undefined ? '' : `--- second inputs (run next, same executable)\n${second.text}\n`}`;
   let compiler: Compiler | Outcome;
   try {
-    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver, verifyEachPass: true });
+    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true });
   } catch (err) {
     compiler = classifyError(err);
   }
@@ -345,7 +374,7 @@ export async function checkProgram(prog: Prog, inputs: InputSet, solver: SolverL
   const runs: readonly ModeRun[] =
     compiler instanceof Compiler
       ? await runModes(compiler, inputs, second)
-      : MODES.map((mode) => ({ mode, outcome: failed as Outcome, again: second === undefined ? null : (failed as Outcome), wrote: [], changedResults: false }));
+      : MODES.map((mode) => ({ mode, outcome: failed as Outcome, again: second === undefined ? null : (failed as Outcome), wrote: [], changedResults: false, intoOut: null }));
   const outcomes = runs.map((r) => [r.mode, r.outcome] as const);
   const againOutcomes = runs.flatMap((r) => (r.again === null ? [] : [[r.mode, r.again] as const]));
   const shown =
@@ -374,6 +403,14 @@ export async function checkProgram(prog: Prog, inputs: InputSet, solver: SolverL
   const overwritten = runs.filter((r) => r.changedResults);
   if (overwritten.length > 0) {
     findings.push({ cls: 'mismatch', key: `a later run changed the results of an earlier one: ${overwritten.map((r) => r.mode).join(',')}`, detail: `${header}${shown}\n` });
+  }
+  const outDiffers = runs.filter((r) => r.intoOut !== null);
+  if (outDiffers.length > 0) {
+    findings.push({
+      cls: 'mismatch',
+      key: `a run into out arrays differs: ${outDiffers.map((r) => r.mode).join(',')}`,
+      detail: `${header}${shown}\n${outDiffers.map((r) => `${r.mode} with out: ${showOutcome(r.intoOut!)}`).join('\n')}\n`,
+    });
   }
   const writers = runs.filter((r) => r.wrote.length > 0);
   if (writers.length > 0) {
