@@ -11,6 +11,10 @@
 // - with `direct`, results produced by a combinator of the entry block (returned once, not an
 //   in-place update) are written straight into the result buffer (`result` + `direct`).
 // - `sized`: the same, with static byte sizes for the slots of arrays whose sizes are given.
+// - `allFresh`: every manifest array `fresh` and every array result `copy` (codegen hands a
+//   result fresh this run over with `rt.give`): what `planMemory` gave before the planner
+//   existed, for tests about fresh arrays (allocation records, the collector) and as the
+//   reference a pooled run must equal bitwise.
 
 import type { Block, CombinatorNode, Program, VarName } from '../../src/ir/types.js';
 import type { BufferRef, MemoryPlan, ResultDelivery, Slot } from '../../src/memory/types.js';
@@ -106,4 +110,23 @@ export function ownSlots(program: Program, plan: Plan, options: FixtureOptions =
 /** Every manifest array's name, in plan order (for plans written by hand against a known program). */
 export function manifestNames(program: Program, plan: Plan): VarName[] {
   return manifestArrays(program, plan).map((f) => f.name);
+}
+
+/** The `allFresh` fixture (see the header): no slot, no pair, nothing written in place. */
+export function allFresh(program: Program, plan: Plan): MemoryPlan {
+  const buffers: Record<VarName, BufferRef> = Object.create(null) as Record<VarName, BufferRef>;
+  // Every cluster's manifest names, as the placeholder planner walked them (scatters update
+  // their destination whatever their BufferRef says).
+  const visit = (block: Block, blockPlan: BlockPlan): void => {
+    for (const cluster of blockPlan.clusters) for (const name of cluster.manifest) buffers[name] = { kind: 'fresh', why: 'fixture: every array fresh' };
+    for (const s of block.stmts) {
+      if (s.kind !== 'if' && s.kind !== 'while') continue;
+      const [first, second] = blockPlan.children[s.id]!;
+      visit(s.kind === 'if' ? s.then : s.cond, first!);
+      visit(s.kind === 'if' ? s.else : s.body, second!);
+    }
+  };
+  visit(program.body, plan.root);
+  const results = program.results.flatMap((r) => r.components.map((c): ResultDelivery => (c.kind === 'scalar' ? 'scalar' : 'copy')));
+  return { buffers, slots: [], results, ranges: [], peakBytes: 0, dynamicSlots: 0 };
 }
