@@ -11,6 +11,9 @@
 // - with `direct`, results produced by a combinator of the entry block (returned once, not an
 //   in-place update) are written straight into the result buffer (`result` + `direct`).
 // - `sized`: the same, with static byte sizes for the slots of arrays whose sizes are given.
+// Both take the planner's `alias` BufferRefs as they are (a scatter updating its block's own
+// destination, an elided copy: codegen writes that memory only where the plan says `alias`);
+// aliasing is not what these fixtures vary.
 // - `allFresh`: every manifest array `fresh` and every array result `copy` (codegen hands a
 //   result fresh this run over with `rt.give`): what `planMemory` gave before the planner
 //   existed, for tests about fresh arrays (allocation records, the collector) and as the
@@ -20,6 +23,12 @@ import type { Block, CombinatorNode, Program, VarName } from '../../src/ir/types
 import type { BufferRef, MemoryPlan, ResultDelivery, Slot } from '../../src/memory/types.js';
 import type { BlockPlan, Plan } from '../../src/plan/types.js';
 import { elementBytes } from '../../src/ir/scalarOps.js';
+import { planMemory } from '../../src/memory/index.js';
+
+/** The real planner's `alias` BufferRefs (in-place updates of a block's own array, elided copies). */
+function plannedAliases(program: Program, plan: Plan): Map<VarName, BufferRef> {
+  return new Map(Object.entries(planMemory(program, plan).buffers).filter(([, ref]) => ref.kind === 'alias'));
+}
 
 export interface FixtureOptions {
   /** Results of the entry block's combinators written in place (`result`/`direct`). */
@@ -88,7 +97,13 @@ export function ownSlots(program: Program, plan: Plan, options: FixtureOptions =
     slots.push({ bytes: n === undefined ? null : n * elementBytes(elem), arrays: [name] });
     return slots.length - 1;
   };
+  const aliases = plannedAliases(program, plan);
   for (const f of manifestArrays(program, plan, options)) {
+    const alias = aliases.get(f.name);
+    if (alias !== undefined) {
+      buffers[f.name] = alias;
+      continue;
+    }
     const out = f.node.outs.find((o) => o.name === f.name)!;
     const k = flat.findIndex((c) => c.name === f.name);
     const inPlace = f.node.kind === 'scatter';
@@ -127,6 +142,7 @@ export function allFresh(program: Program, plan: Plan): MemoryPlan {
     }
   };
   visit(program.body, plan.root);
+  for (const [name, ref] of plannedAliases(program, plan)) buffers[name] = ref;
   const results = program.results.flatMap((r) => r.components.map((c): ResultDelivery => (c.kind === 'scalar' ? 'scalar' : 'copy')));
   return { buffers, slots: [], results, ranges: [], peakBytes: 0, dynamicSlots: 0 };
 }
