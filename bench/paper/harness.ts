@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Compiler, signatureOf } from '../../src/driver/index.js';
+import { Compiler, entrySizes, signatureOf } from '../../src/driver/index.js';
+import { planMemory } from '../../src/memory/index.js';
 import { compileProgram } from '../../src/runtime/index.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { BlockPlan, Plan, SolveStatus, Strategy } from '../../src/plan/types.js';
@@ -75,7 +76,10 @@ export interface StrategyResult {
   readonly medianMs: number | null;
   /** medianMs / the baseline's medianMs. */
   readonly normalised: number | null;
-  /** Bytes of arrays one run allocates, and the largest single allocation (reportMemory only). */
+  /**
+   * Bytes of arrays one run holds (what it allocates plus the executable's pool), and the largest
+   * single array, fresh or a pool slot (reportMemory only).
+   */
   readonly bytesAllocated: number | null;
   readonly largestAllocation: number | null;
   /** Why the strategy has no result (planning error, compile error, wrong output). */
@@ -189,14 +193,20 @@ export async function measureProgram(program: BenchProgram, size: BenchSize, opt
       const t0 = performance.now();
       const plan = await compiler.plan(signature, planning);
       entry.plan = summarisePlan(plan, performance.now() - t0);
-      // The JavaScript back end itself, whose run is synchronous: the timing loop calls it directly.
-      const exe = compileProgram(lowered, await compiler.plan(signature, planning), { file: compiler.file });
+      // The JavaScript back end itself, whose run is synchronous: the timing loop calls it
+      // directly. Its memory is planned for the entry sizes, as the driver does, so slots have bytes.
+      const fused = await compiler.plan(signature, planning);
+      const memory = planMemory(lowered, fused, entrySizes(signature));
+      const exe = compileProgram(lowered, fused, { file: compiler.file, memory });
+      // From the second run on pooled arrays allocate nothing: a run's array memory is what it
+      // allocates plus what the pool holds for it, and its largest array a fresh one or a slot.
+      const largestSlot = memory.slots.reduce((m, slot) => Math.max(m, slot.bytes ?? 0), 0);
       entry.run = () => {
         const t = performance.now();
         const result = exe.run(ordered);
         const ms = performance.now() - t;
-        const largest = result.stats.allocations.reduce((m, a) => Math.max(m, a.largestBytes), 0);
-        return { ms, verdict: verify(result.results), bytes: result.stats.bytesAllocated, largest };
+        const largest = result.stats.allocations.reduce((m, a) => Math.max(m, a.largestBytes), largestSlot);
+        return { ms, verdict: verify(result.results), bytes: result.stats.bytesAllocated + result.stats.poolBytes, largest };
       };
       log(`  planned ${spec.id}: ${plan.stats.status}, objective ${plan.stats.objective}, ${entry.plan.planWallMs.toFixed(0)} ms`);
     } catch (e) {

@@ -25,7 +25,7 @@ import { componentsOf, shapeProblem, type InterfaceValue } from '../ir/values.js
 import { checkInputs, interpret } from '../interp/index.js';
 import { planFrom, type PlannedGraphs, type PlanOptions } from '../plan/index.js';
 import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
-import { assertValidGraphPlan, assertValidPlan } from '../check/index.js';
+import { assertValidGraphPlan, assertValidMemoryPlan, assertValidPlan } from '../check/index.js';
 import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
@@ -108,6 +108,11 @@ export interface CompilerOptions {
   readonly verifyEachPass?: boolean;
   /** The execution back end fused runs compile for (runtime/backends.ts); default `js`. */
   readonly backend?: BackendName;
+  /**
+   * Fill every pooled buffer with garbage before the generated code gets it (tests), so code
+   * that reads an element before writing it diverges from the interpreter.
+   */
+  readonly poisonBuffers?: boolean;
 }
 
 /** Inputs by entry parameter name (own properties only: `__proto__` is a valid name). */
@@ -277,9 +282,12 @@ export class Compiler {
       // The promise is cached, so concurrent runs share one executable (none is left undisposed).
       const program = this.lower(signature);
       const backend = backendNamed(this.options.backend ?? 'js');
-      compiled = this.plan(signature, options).then((plan) =>
-        backend.compile(program, plan, { file: this.file, memory: planMemory(program, plan, entrySizes(signature)) }),
-      );
+      compiled = this.plan(signature, options).then((plan) => {
+        const entry = entrySizes(signature);
+        const memory = planMemory(program, plan, entry);
+        assertValidMemoryPlan(program, plan, memory, entry); // src/memory does not import the checker either
+        return backend.compile(program, plan, { file: this.file, memory, poisonBuffers: this.options.poisonBuffers });
+      });
       // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
       const failed = compiled;
       failed.catch(() => {

@@ -13,7 +13,7 @@
 
 import { CompilerBug } from '../diagnostics/index.js';
 import type { EntrySizes } from '../graph/sizes.js';
-import { elementBytes } from '../ir/scalarOps.js';
+import { elementBytes, MAX_ARRAY_ELEMENTS } from '../ir/scalarOps.js';
 import type { Program, VarName, WhileNode } from '../ir/types.js';
 import type { Plan } from '../plan/types.js';
 import { colour, type ColourRange } from './colour.js';
@@ -63,7 +63,11 @@ export function planMemory(program: Program, plan: Plan, entry: EntrySizes = {})
     const shape = sizes.get(name);
     const o = live.origin.get(name);
     if (shape === undefined || o?.kind !== 'combinator') return null;
-    return shape.reduce((a, d) => a * d, 1) * elementBytes(o.elem);
+    const elements = shape.reduce((a, d) => a * d, 1);
+    // A size the run would refuse (negative, fractional, too large: E404/E406 where it is
+    // computed) is left to run time, so the fault is raised there, not by the pool up front.
+    if (!shape.every((d) => Number.isSafeInteger(d) && d >= 0) || elements > MAX_ARRAY_ELEMENTS) return null;
+    return elements * elementBytes(o.elem);
   };
   const colourRanges: ColourRange[] = [];
   const ranges: LiveRange[] = [];

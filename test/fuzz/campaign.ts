@@ -13,13 +13,19 @@ import { Rng } from './rng.js';
 import { shrink } from './shrink.js';
 
 /** Input sets per program; all share the first one's sizes and scalars (its signature), so they
- * reuse its plans and compiled code and cost only the runs. */
+ * reuse its plans and compiled code and cost only the runs. Each set is checked with the next
+ * one (cyclically) as its second run on the same executable (check.ts). */
 export const INPUT_SETS = 3;
 const MAX_STATEMENTS = 6;
 
 export interface FuzzCase {
   readonly prog: Prog;
   readonly inputs: readonly InputSet[];
+}
+
+/** The input set run second, on the same executable, after set `set` of a case. */
+export function secondSet(c: FuzzCase, set: number): InputSet | undefined {
+  return c.inputs.length < 2 ? undefined : c.inputs[(set + 1) % c.inputs.length];
 }
 
 /** Program `k` of a seed, with its input sets. */
@@ -70,11 +76,12 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
   let runs = 0;
   let agreed = 0;
   for (let k = index; k < options.count; k += of) {
-    const { prog, inputs } = fuzzCase(options.seed, k);
+    const c = fuzzCase(options.seed, k);
+    const { prog, inputs } = c;
     const size = printProg(prog).length;
     programs++;
     for (let set = 0; set < inputs.length; set++) {
-      const findings = await checkProgram(prog, inputs[set]!, solver);
+      const findings = await checkProgram(prog, inputs[set]!, solver, true, secondSet(c, set));
       runs++;
       if (findings.length === 0) agreed++;
       const seen = new Set<FindingClass>();
@@ -127,15 +134,16 @@ export interface Reproducer {
 
 /** `budget`: how many smaller candidates shrinking may check (each runs every mode). */
 export async function reproduce(seed: number, g: GroupRef, solver: SolverLoader, budget = 400): Promise<Reproducer> {
-  const { prog, inputs } = fuzzCase(seed, g.k);
-  const input = inputs[g.set]!;
+  const c = fuzzCase(seed, g.k);
+  const input = c.inputs[g.set]!;
+  const second = secondSet(c, g.set);
   let detail = '';
   const same = async (q: Prog): Promise<boolean> => {
-    const found = (await checkProgram(q, input, solver)).find((f) => f.cls === g.cls && f.key === g.key);
+    const found = (await checkProgram(q, input, solver, true, second)).find((f) => f.cls === g.cls && f.key === g.key);
     if (found !== undefined) detail = found.detail;
     return found !== undefined;
   };
-  const small = await shrink(prog, same, budget);
+  const small = await shrink(c.prog, same, budget);
   // `detail` must describe the program kept, whichever candidate was tried last.
   await same(small);
   return { group: g, source: printProg(small), detail };

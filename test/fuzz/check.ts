@@ -1,10 +1,17 @@
 // The differential check of one fuzz program: the reference interpreter and the fused code
 // under every strategy must agree (values, or the same diagnostic: code, message, location),
 // nothing may fail with an internal error, and the interpreter must agree with the fuzzer's
-// own evaluator (evaluate.ts).
+// own evaluator (evaluate.ts). Memory (docs/DESIGN.md invariant 6): each mode then runs a
+// second input set of the same signature on the same compiled executable, which must agree
+// with the interpreter on that set too (nothing a run leaves in the executable's buffers, nor a
+// fault in the middle of the first run, may change the second), must not change the arrays the
+// first run returned (results are the caller's, never the executable's buffers), and no run may
+// change a byte of its inputs (nothing is donated here).
 
 import { UserError } from '../../src/diagnostics/index.js';
 import { Compiler, signatureOf } from '../../src/driver/index.js';
+import type { TypedArray } from '../../src/ir/scalarOps.js';
+import type { OutArrays } from '../../src/runtime/outputs.js';
 import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { Prog } from './ast.js';
@@ -182,9 +189,9 @@ export function normalise(text: string): string {
  */
 const FAULT_CODES = new Set(['E401', 'E402', 'E403', 'E404', 'E213', 'E311']);
 
-async function runMode(compiler: Compiler, inputs: InputSet, mode: Mode): Promise<Outcome> {
+async function runMode(compiler: Compiler, inputs: InputSet, mode: Mode, out?: OutArrays): Promise<Outcome> {
   try {
-    const execution = await compiler.execute(inputs.values, mode === 'interpret' ? { interpret: true } : { strategy: mode, timeLimitSeconds: 5 });
+    const execution = await compiler.execute(inputs.values, mode === 'interpret' ? { interpret: true, out } : { strategy: mode, timeLimitSeconds: 5, out });
     return { k: 'values', values: execution.results };
   } catch (err) {
     return classifyError(err);
@@ -201,21 +208,111 @@ async function planText(compiler: Compiler, inputs: InputSet, mode: Exclude<Mode
   }
 }
 
+/** A copy of the bytes of every input array, by parameter name and component. */
+type InputBytes = ReadonlyMap<string, readonly (Uint8Array | null)[]>;
+
+function inputBytes(values: Readonly<Record<string, InterfaceValue>>): InputBytes {
+  const out = new Map<string, (Uint8Array | null)[]>();
+  for (const [name, v] of Object.entries(values)) {
+    out.set(name, components(v).map((x) => (x.kind === 'array' ? new Uint8Array(x.data.buffer, x.data.byteOffset, x.data.byteLength).slice() : null)));
+  }
+  return out;
+}
+
 /**
- * Every mode's outcome. A strategy whose plan equals an earlier strategy's runs the same code,
- * so its outcome is copied rather than compiled and run again (tiny programs often get one plan).
+ * The inputs whose bytes differ from `before`, put back as they were (so that the modes after
+ * are checked on the inputs the interpreter saw).
  */
-async function runModes(compiler: Compiler, inputs: InputSet): Promise<(readonly [Mode, Outcome])[]> {
-  const outcomes: (readonly [Mode, Outcome])[] = [];
-  const byPlan = new Map<string, Outcome>();
+function writtenInputs(values: Readonly<Record<string, InterfaceValue>>, before: InputBytes): string[] {
+  const written: string[] = [];
+  for (const [name, v] of Object.entries(values)) {
+    components(v).forEach((x, k) => {
+      const saved = before.get(name)?.[k];
+      if (x.kind !== 'array' || saved === undefined || saved === null) return;
+      const now = new Uint8Array(x.data.buffer, x.data.byteOffset, x.data.byteLength);
+      if (now.length === saved.length && now.every((b, i) => b === saved[i])) return;
+      written.push(name);
+      now.set(saved);
+    });
+  }
+  return written;
+}
+
+/** What one mode gave: on the input set, on the second set afterwards (same executable), and the inputs it wrote. */
+interface ModeRun {
+  readonly mode: Mode;
+  readonly outcome: Outcome;
+  /** The second input set's outcome, run after the first on the same compiler; null without one. */
+  readonly again: Outcome | null;
+  readonly wrote: readonly string[];
+  /** Whether the second run changed the arrays the first returned (results sharing the executable's buffers). */
+  readonly changedResults: boolean;
+  /** The outcome of the first set run with `out` arrays, when it differs from `outcome`; else null. */
+  readonly intoOut: Outcome | null;
+}
+
+/**
+ * `out` arrays for every array result of a run that gave values (filled with garbage, so an
+ * element the run does not write shows); null when it gave none or results share a name.
+ */
+function outArrays(compiler: Compiler, inputs: InputSet, outcome: Outcome): OutArrays | null {
+  if (outcome.k !== 'values') return null;
+  const names = compiler.lower(signatureOf(compiler.entry, inputs.values, compiler.file)).results.map((r) => r.name);
+  if (new Set(names).size !== names.length) return null;
+  const out: Record<string, TypedArray | TypedArray[]> = {};
+  outcome.values.forEach((value, k) => {
+    const blank = (v: RuntimeValue): TypedArray | null => (v.kind === 'array' ? (v.data.slice() as TypedArray).fill(v.elem === 'bool' ? 7 : 0x5eed) : null);
+    if (Array.isArray(value)) {
+      const parts = value.map(blank);
+      if (parts.every((p) => p !== null)) out[names[k]!] = parts as TypedArray[];
+    } else {
+      const part = blank(value as RuntimeValue);
+      if (part !== null) out[names[k]!] = part;
+    }
+  });
+  return Object.keys(out).length === 0 ? null : out;
+}
+
+/** A deep copy of an outcome's values. */
+function copyOutcome(o: Outcome): Outcome {
+  if (o.k !== 'values') return o;
+  const copy = (x: RuntimeValue): RuntimeValue => (x.kind === 'array' ? { ...x, shape: [...x.shape], data: x.data.slice() } : { ...x });
+  return { k: 'values', values: o.values.map((v) => (Array.isArray(v) ? (v as readonly RuntimeValue[]).map(copy) : copy(v as RuntimeValue))) };
+}
+
+/**
+ * Every mode's outcome, on `inputs` and then, when given, on `second` (an input set of the same
+ * signature, so the same plan and executable). A strategy whose plan equals an earlier
+ * strategy's runs the same code, so its outcome is copied rather than compiled and run again
+ * (tiny programs often get one plan).
+ */
+async function runModes(compiler: Compiler, inputs: InputSet, second: InputSet | undefined): Promise<ModeRun[]> {
+  const runs: ModeRun[] = [];
+  const byPlan = new Map<string, ModeRun>();
+  const before = inputBytes(inputs.values);
+  const beforeSecond = second === undefined ? undefined : inputBytes(second.values);
   for (const mode of MODES) {
     const plan = mode === 'interpret' ? null : await planText(compiler, inputs, mode);
     const known = plan === null ? undefined : byPlan.get(plan);
-    const outcome = known ?? (await runMode(compiler, inputs, mode));
-    if (plan !== null) byPlan.set(plan, outcome);
-    outcomes.push([mode, outcome]);
+    if (known !== undefined) {
+      runs.push({ ...known, mode, wrote: [], changedResults: false, intoOut: null });
+      continue;
+    }
+    const returned = await runMode(compiler, inputs, mode);
+    // Compared as returned: the second run must not write the arrays the first one gave the caller.
+    const outcome = copyOutcome(returned);
+    const wrote = writtenInputs(inputs.values, before);
+    const again = second === undefined ? null : await runMode(compiler, second, mode);
+    if (second !== undefined) wrote.push(...writtenInputs(second.values, beforeSecond!).map((n) => `${n} (second set)`));
+    const changedResults = !sameOutcome(outcome, returned);
+    // The first set once more, every array result written into a caller's `out` array.
+    const out = outArrays(compiler, inputs, outcome);
+    const intoOut = out === null ? null : await runMode(compiler, inputs, mode, out);
+    const run: ModeRun = { mode, outcome, again, wrote, changedResults, intoOut: intoOut === null || sameOutcome(intoOut, outcome) ? null : intoOut };
+    if (plan !== null) byPlan.set(plan, run);
+    runs.push(run);
   }
-  return outcomes;
+  return runs;
 }
 
 function classifyError(err: unknown): Outcome {
@@ -224,7 +321,11 @@ function classifyError(err: unknown): Outcome {
     return { k: 'user', code: err.diagnostics[0]?.code ?? '', text };
   }
   const e = err instanceof Error ? err : new Error(String(err));
-  return { k: 'internal', text: `${e.name}: ${e.message.split('\n')[0]}` };
+  // A validator's error lists what is wrong on the lines after "…is not valid:", each starting
+  // with its rule (`[capacity] …`): the first rule is kept, one group per rule.
+  const [first, next] = e.message.split('\n');
+  const rule = next?.trim().match(/^\[[^\]]*\]/)?.[0];
+  return { k: 'internal', text: `${e.name}: ${first}${first!.endsWith(':') && rule !== undefined ? ` ${rule}` : ''}` };
 }
 
 /** The groups of modes with equal outcomes, e.g. `interpret,none=E401 | ilp,greedy-down,greedy-up=values`. */
@@ -256,30 +357,68 @@ function evaluatorFinding(verdict: Verdict, reference: Outcome): string | null {
   }
 }
 
-/** Runs one program on one input set in every mode; the findings, worst first (none: all agree). */
-export async function checkProgram(prog: Prog, inputs: InputSet, solver: SolverLoader, evaluator = true): Promise<Finding[]> {
+/**
+ * Runs one program on one input set in every mode, and then on `second` (an input set of the
+ * same signature) on the same compiled code; the findings, worst first (none: all agree).
+ */
+export async function checkProgram(prog: Prog, inputs: InputSet, solver: SolverLoader, evaluator = true, second?: InputSet): Promise<Finding[]> {
   const source = printProg(prog);
-  const header = `--- program\n${source}--- inputs\n${inputs.text}\n`;
+  const header = `--- program\n${source}--- inputs\n${inputs.text}\n${second === undefined ? '' : `--- second inputs (run next, same executable)\n${second.text}\n`}`;
   let compiler: Compiler | Outcome;
   try {
-    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver, verifyEachPass: true });
+    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true });
   } catch (err) {
     compiler = classifyError(err);
   }
   const failed = compiler;
-  const outcomes = compiler instanceof Compiler ? await runModes(compiler, inputs) : MODES.map((m) => [m, failed as Outcome] as const);
-  const shown = outcomes.map(([m, o]) => `${m}: ${showOutcome(o)}`).join('\n');
+  const runs: readonly ModeRun[] =
+    compiler instanceof Compiler
+      ? await runModes(compiler, inputs, second)
+      : MODES.map((mode) => ({ mode, outcome: failed as Outcome, again: second === undefined ? null : (failed as Outcome), wrote: [], changedResults: false, intoOut: null }));
+  const outcomes = runs.map((r) => [r.mode, r.outcome] as const);
+  const againOutcomes = runs.flatMap((r) => (r.again === null ? [] : [[r.mode, r.again] as const]));
+  const shown =
+    outcomes.map(([m, o]) => `${m}: ${showOutcome(o)}`).join('\n') +
+    (againOutcomes.length === 0 ? '' : `\n--- second run\n${againOutcomes.map(([m, o]) => `${m}: ${showOutcome(o)}`).join('\n')}`);
   const findings: Finding[] = [];
-  const internal = outcomes.filter(([, o]) => o.k === 'internal');
+  const internal = [...outcomes, ...againOutcomes].filter(([, o]) => o.k === 'internal');
   if (internal.length > 0) {
     const text = (internal[0]![1] as { text: string }).text;
-    findings.push({ cls: 'internal', key: `${internal.map(([m]) => m).join(',')}: ${normalise(text)}`, detail: `${header}${shown}\n` });
+    findings.push({ cls: 'internal', key: `${[...new Set(internal.map(([m]) => m))].join(',')}: ${normalise(text)}`, detail: `${header}${shown}\n` });
   }
   const reference = outcomes[0]![1];
   const verdict = evaluate(prog, inputs.plain);
   const open = verdict.k === 'unknown' && verdict.unspecified === true;
   if (internal.length === 0 && !open && !outcomes.every(([, o]) => sameOutcome(o, reference))) {
     findings.push({ cls: 'mismatch', key: partition(outcomes), detail: `${header}${shown}\n` });
+  }
+  if (second !== undefined && internal.length === 0 && againOutcomes.length > 0) {
+    const verdictAgain = evaluate(prog, second.plain);
+    const openAgain = verdictAgain.k === 'unknown' && verdictAgain.unspecified === true;
+    const referenceAgain = againOutcomes[0]![1];
+    if (!openAgain && !againOutcomes.every(([, o]) => sameOutcome(o, referenceAgain))) {
+      findings.push({ cls: 'mismatch', key: `second run on the same executable: ${partition(againOutcomes)}`, detail: `${header}${shown}\n` });
+    }
+  }
+  const overwritten = runs.filter((r) => r.changedResults);
+  if (overwritten.length > 0) {
+    findings.push({ cls: 'mismatch', key: `a later run changed the results of an earlier one: ${overwritten.map((r) => r.mode).join(',')}`, detail: `${header}${shown}\n` });
+  }
+  const outDiffers = runs.filter((r) => r.intoOut !== null);
+  if (outDiffers.length > 0) {
+    findings.push({
+      cls: 'mismatch',
+      key: `a run into out arrays differs: ${outDiffers.map((r) => r.mode).join(',')}`,
+      detail: `${header}${shown}\n${outDiffers.map((r) => `${r.mode} with out: ${showOutcome(r.intoOut!)}`).join('\n')}\n`,
+    });
+  }
+  const writers = runs.filter((r) => r.wrote.length > 0);
+  if (writers.length > 0) {
+    findings.push({
+      cls: 'mismatch',
+      key: `a run wrote its inputs: ${writers.map((r) => r.mode).join(',')}`,
+      detail: `${header}${shown}\n${writers.map((r) => `${r.mode} wrote ${r.wrote.join(', ')}`).join('\n')}\n`,
+    });
   }
   if (evaluator && reference.k !== 'internal') {
     const wrong = evaluatorFinding(verdict, reference);

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { checkProgram } from './check.js';
-import { fuzzCase, merge, report, reproduce, scan, type ScanResult } from './campaign.js';
+import { fuzzCase, merge, report, reproduce, scan, secondSet, type ScanResult } from './campaign.js';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -52,10 +52,11 @@ function runWorker(index: number): Promise<ScanResult> {
 
 if (program >= 0) {
   const solver = createSolverLoader();
-  const { prog, inputs } = fuzzCase(seed, program);
+  const c = fuzzCase(seed, program);
+  const { prog, inputs } = c;
   let found = 0;
   for (let set = 0; set < inputs.length; set++) {
-    for (const f of await checkProgram(prog, inputs[set]!, solver)) {
+    for (const f of await checkProgram(prog, inputs[set]!, solver, true, secondSet(c, set))) {
       found++;
       const r = await reproduce(seed, { cls: f.cls, key: f.key, count: 1, k: program, set, size: 0 }, solver);
       process.stdout.write(`=== ${f.cls.toUpperCase()}: ${f.key}  (program ${program}, input set ${set}, seed ${seed})\n${r.detail}\n`);

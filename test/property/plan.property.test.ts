@@ -66,7 +66,7 @@ describe('every plan of every strategy and cost function', () => {
     'is valid and reports the cost the evaluator computes; the ILP proves it optimal',
     async () => {
       await fc.assert(
-        fc.asyncProperty(arbitraryCase({ combinators: { min: 1, max: 12 } }), async ({ program, inputs }) => {
+        fc.asyncProperty(fc.boolean().chain((readAfterScatter) => arbitraryCase({ combinators: { min: 1, max: 12 }, readAfterScatter })), async ({ program, inputs }) => {
           const shapes = shapesOf(program, inputs);
           for (const strategy of strategies) {
             for (const costText of costs) {

@@ -12,12 +12,12 @@ import { generateProgram } from '../../src/codegen/index.js';
 import { Compiler } from '../../src/driver/index.js';
 import type { TypedArray } from '../../src/ir/scalarOps.js';
 import { allocationsOf, Runtime, runRecord } from '../../src/runtime/helpers.js';
-import { planMemory } from '../../src/memory/index.js';
 import { compileProgram } from '../../src/runtime/index.js';
 import { interpret } from '../../src/interp/index.js';
+import { planMemory } from '../../src/memory/index.js';
 import { array } from '../ir/builders.js';
 import { expectSameValues } from './equal.js';
-import { ownSlots } from './memoryPlans.js';
+import { allFresh, ownSlots } from './memoryPlans.js';
 
 const strategies = ['ilp', 'greedy-down', 'greedy-up', 'none'] as const;
 
@@ -47,7 +47,7 @@ describe('the record of a run does not grow with the iterations of a loop', () =
     // Every array fresh (what a loop the planner cannot pair gets): the loop's sites then run
     // once per iteration, and their record still holds one entry each.
     const { program, plan } = await runLoop(strategy, 1, 16);
-    const exe = compileProgram(program, plan!, { memory: planMemory(program, plan!) });
+    const exe = compileProgram(program, plan!, { memory: allFresh(program, plan!) });
     const run = (k: number) => exe.run([array('f64', [16], new Array<number>(16).fill(0)), array('i32', [1], [k])]).stats;
     const short = run(3);
     const long = run(20000);
@@ -87,6 +87,25 @@ describe('the record of a run does not grow with the iterations of a loop', () =
     });
     // Only the result's copy (16 f64) is allocated, whatever the iterations.
     expect(bytes).toEqual([16 * 8, 16 * 8, 16 * 8]);
+  });
+
+  // The real planner (what the driver compiles with): nothing in the loop allocates per
+  // iteration, whatever the plan; the result is written straight into its buffer or copied once.
+  test.each(strategies)('under %s, with the real memory plan a run allocates the same bytes for 1, 10 and 100 iterations from the second run on', async (strategy) => {
+    const { program, plan } = await runLoop(strategy, 1, 16);
+    const memory = planMemory(program, plan!);
+    expect(Object.values(memory.buffers).some((b) => b.kind === 'fresh')).toBe(false);
+    const exe = compileProgram(program, plan!, { memory, poisonBuffers: true });
+    const inputs = (k: number) => [array('f64', [16], Array.from({ length: 16 }, (_, i) => i * 0.25)), array('i32', [1], [k])];
+    exe.run(inputs(2));
+    const bytes = [1, 10, 100].map((k) => {
+      const run = exe.run(inputs(k));
+      expectSameValues(run.results, interpret(program, inputs(k)), `${k} iterations`);
+      expect(run.stats.allocations.every((a) => a.count <= 1), `${k} iterations`).toBe(true);
+      return run.stats.bytesAllocated;
+    });
+    expect(new Set(bytes).size).toBe(1);
+    expect(bytes[0]).toBeLessThanOrEqual(16 * 8);
   });
 
   test('a fold over a fused scanr inside a loop keeps its row buffer in the pool', async () => {
@@ -151,7 +170,7 @@ describe('an iteration\'s arrays become unreachable once the next no longer need
     const arrayBytes = size * 8;
     const { program, plan } = await runLoop(strategy, 1, size);
     // Every array fresh: what this test watches is the collector freeing each iteration's arrays.
-    const generated = generateProgram(program, plan!, { counters: false, memory: planMemory(program, plan!) });
+    const generated = generateProgram(program, plan!, { counters: false, memory: allFresh(program, plan!) });
     const main = new Function(`'use strict';\n${generated.text}return main;\n`)() as (rt: Runtime, inputs: readonly unknown[]) => unknown[];
     const tables = { sites: generated.sites, slots: generated.slots, allocations: generated.allocations, clusterCount: generated.clusters.length, results: generated.results };
     const record = runRecord(tables);

@@ -11,11 +11,24 @@
 // - with `direct`, results produced by a combinator of the entry block (returned once, not an
 //   in-place update) are written straight into the result buffer (`result` + `direct`).
 // - `sized`: the same, with static byte sizes for the slots of arrays whose sizes are given.
+// Both take the planner's `alias` BufferRefs as they are (a scatter updating its block's own
+// destination, an elided copy: codegen writes that memory only where the plan says `alias`);
+// aliasing is not what these fixtures vary.
+// - `allFresh`: every manifest array `fresh` and every array result `copy` (codegen hands a
+//   result fresh this run over with `rt.give`): what `planMemory` gave before the planner
+//   existed, for tests about fresh arrays (allocation records, the collector) and as the
+//   reference a pooled run must equal bitwise.
 
 import type { Block, CombinatorNode, Program, VarName } from '../../src/ir/types.js';
 import type { BufferRef, MemoryPlan, ResultDelivery, Slot } from '../../src/memory/types.js';
 import type { BlockPlan, Plan } from '../../src/plan/types.js';
 import { elementBytes } from '../../src/ir/scalarOps.js';
+import { planMemory } from '../../src/memory/index.js';
+
+/** The real planner's `alias` BufferRefs (in-place updates of a block's own array, elided copies). */
+function plannedAliases(program: Program, plan: Plan): Map<VarName, BufferRef> {
+  return new Map(Object.entries(planMemory(program, plan).buffers).filter(([, ref]) => ref.kind === 'alias'));
+}
 
 export interface FixtureOptions {
   /** Results of the entry block's combinators written in place (`result`/`direct`). */
@@ -84,7 +97,13 @@ export function ownSlots(program: Program, plan: Plan, options: FixtureOptions =
     slots.push({ bytes: n === undefined ? null : n * elementBytes(elem), arrays: [name] });
     return slots.length - 1;
   };
+  const aliases = plannedAliases(program, plan);
   for (const f of manifestArrays(program, plan, options)) {
+    const alias = aliases.get(f.name);
+    if (alias !== undefined) {
+      buffers[f.name] = alias;
+      continue;
+    }
     const out = f.node.outs.find((o) => o.name === f.name)!;
     const k = flat.findIndex((c) => c.name === f.name);
     const inPlace = f.node.kind === 'scatter';
@@ -106,4 +125,24 @@ export function ownSlots(program: Program, plan: Plan, options: FixtureOptions =
 /** Every manifest array's name, in plan order (for plans written by hand against a known program). */
 export function manifestNames(program: Program, plan: Plan): VarName[] {
   return manifestArrays(program, plan).map((f) => f.name);
+}
+
+/** The `allFresh` fixture (see the header): no slot, no pair, nothing written in place. */
+export function allFresh(program: Program, plan: Plan): MemoryPlan {
+  const buffers: Record<VarName, BufferRef> = Object.create(null) as Record<VarName, BufferRef>;
+  // Every cluster's manifest names, as the placeholder planner walked them (scatters update
+  // their destination whatever their BufferRef says).
+  const visit = (block: Block, blockPlan: BlockPlan): void => {
+    for (const cluster of blockPlan.clusters) for (const name of cluster.manifest) buffers[name] = { kind: 'fresh', why: 'fixture: every array fresh' };
+    for (const s of block.stmts) {
+      if (s.kind !== 'if' && s.kind !== 'while') continue;
+      const [first, second] = blockPlan.children[s.id]!;
+      visit(s.kind === 'if' ? s.then : s.cond, first!);
+      visit(s.kind === 'if' ? s.else : s.body, second!);
+    }
+  };
+  visit(program.body, plan.root);
+  for (const [name, ref] of plannedAliases(program, plan)) buffers[name] = ref;
+  const results = program.results.flatMap((r) => r.components.map((c): ResultDelivery => (c.kind === 'scalar' ? 'scalar' : 'copy')));
+  return { buffers, slots: [], results, ranges: [], peakBytes: 0, dynamicSlots: 0 };
 }
