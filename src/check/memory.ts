@@ -939,6 +939,15 @@ function checkInPlace(facts: ProgramWalk, memory: MemoryPlan, liveness: Liveness
   for (let ref = memory.buffers[root], guard = 0; ref !== undefined && ref.kind === 'alias' && guard < 1000; ref = memory.buffers[root], guard++) root = ref.of;
   const rf = facts.names.get(root);
   const ownBlock = rf !== undefined && rf.frames.length === nf.frames.length && rf.frames.every((fr, i) => fr === nf.frames[i]);
+  if (rf?.kind === 'block-param' && ownBlock && facts.loopParam.has(root)) {
+    const notOwned = loopOwnership(facts, memory, root);
+    if (notOwned === null) {
+      checkLoopOwnedUpdate(facts, memory, liveness, n, out, dest, report);
+      return;
+    }
+    report('alias', [out, root], `${where(facts, out)} updates ${where(facts, root)} in place, but the loop does not own it: ${notOwned}; copy the destination first`);
+    return;
+  }
   const owned = rf !== undefined && ownBlock && (rf.kind === 'combinator' || (rf.kind === 'input' && facts.donated.has(root)));
   if (!owned) {
     const why =
@@ -963,5 +972,66 @@ function checkInPlace(facts: ProgramWalk, memory: MemoryPlan, liveness: Liveness
     const names = [...new Set(late.map((u) => u.name))];
     report('alias', [out, ...names],
       `${where(facts, out)} updates ${dest} in place, but ${names.map((x) => where(facts, x)).join(', ')} ${names.length === 1 ? 'is' : 'are'} read at or after the update (the old value would be gone): copy the destination or read it first`);
+  }
+}
+
+/** The array `name`'s memory is, back through aliases (itself when it has no alias). */
+function aliasRoot(memory: MemoryPlan, name: VarName): VarName {
+  let root = name;
+  for (let ref = memory.buffers[root], guard = 0; ref !== undefined && ref.kind === 'alias' && guard < 1000; ref = memory.buffers[root], guard++) root = ref.of;
+  return root;
+}
+
+/**
+ * Whether the `while` whose body parameter is `p` owns the memory `p` holds (the IR's
+ * loop-ownership rule, restated from the facts here, not src/ir/updates.ts): null when it does,
+ * else why not. It does when the body's result at p's position is p's memory updated (an alias
+ * chain down to p), no other position's result is that memory, no `if` or inner loop of the body
+ * passes p on, and the loop's initial value there is a combinator output of the enclosing block
+ * that nothing but the loop's start reads and that flows nowhere but into this position.
+ */
+function loopOwnership(facts: ProgramWalk, memory: MemoryPlan, p: VarName): string | null {
+  const lp = facts.loopParam.get(p)!;
+  const w = lp.loop.node;
+  const k = lp.position;
+  if (w.body.params[k]?.name !== p) return `${p} is not a parameter of the loop's body`;
+  const result = w.body.results[k]!;
+  if (result === p || aliasRoot(memory, result) !== p) return `the body's result ${result} is not ${p} updated in place`;
+  const other = w.body.results.find((r, j) => j !== k && (r === p || r === result || aliasRoot(memory, r) === p));
+  if (other !== undefined) return `${other} carries the same memory in another position`;
+  if ((facts.flowsTo.get(p) ?? []).length > 0) return `${(facts.flowsTo.get(p) ?? []).join(', ')} may hold ${p} too (an if or while passes it on)`;
+  const x = w.init[k]!;
+  const xf = facts.names.get(x);
+  const p0 = facts.names.get(p)!;
+  const outer = p0.frames.slice(0, -1);
+  const sameFrames = (fr: readonly Frame[]): boolean => fr.length === outer.length && fr.every((f, i) => f === outer[i]);
+  if (xf === undefined || xf.kind !== 'combinator' || !sameFrames(xf.frames)) return `its initial value ${x} is not an array a combinator of the enclosing block computes`;
+  const expected = new Set([w.cond.params[k]?.name, p, w.outs[k]?.name]);
+  if ((facts.flowsTo.get(x) ?? []).some((y) => !expected.has(y))) return `its initial value ${x} may be held by another name (an if or while passes it on, or it starts another position)`;
+  const reads = facts.uses.filter((u) => u.name === x);
+  if (reads.length !== 1 || reads[0]!.step !== lp.loop.steps.start || !sameFrames(reads[0]!.frames)) {
+    return `its initial value ${x} is read by more than the loop's start (it is still needed elsewhere)`;
+  }
+  return null;
+}
+
+/**
+ * The update of `dest`, whose memory is a loop-owned parameter's (`dest` itself or an update of
+ * it), reads none of the names on its alias chain but as its destination, and no one reads them
+ * at or after it: the old value is gone once it runs.
+ */
+function checkLoopOwnedUpdate(facts: ProgramWalk, memory: MemoryPlan, liveness: Liveness, n: CombinatorNode, out: VarName, dest: VarName, report: Report): void {
+  const at = facts.names.get(out)!.def;
+  const chain = new Set<VarName>([dest]);
+  for (let ref = memory.buffers[dest], guard = 0; ref !== undefined && ref.kind === 'alias' && guard < 1000; ref = memory.buffers[ref.of], guard++) chain.add(ref.of);
+  const own = combinatorUses(n);
+  const selfReads = [...own.inputs, ...own.indexed].filter((x) => chain.has(x));
+  if (selfReads.length > 0) {
+    report('alias', [out, ...selfReads], `${where(facts, out)} updates ${dest} in place but reads ${selfReads.join(', ')} (the same memory) while it writes it`);
+  }
+  const late = facts.uses.filter((u) => chain.has(u.name) && !u.unobserved && !(u.by === n.id && u.dest && u.name === dest) && liveness.lifted(u) >= at);
+  if (late.length > 0) {
+    const names = [...new Set(late.map((u) => u.name))];
+    report('alias', [out, ...names], `${where(facts, out)} updates the loop's memory of ${dest} in place, but ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} read at or after the update (the old value would be gone): copy the destination or read it first`);
   }
 }

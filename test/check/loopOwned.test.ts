@@ -10,6 +10,8 @@ import { plan } from '../../src/driver/index.js';
 import { validatePlan } from '../../src/check/validate.js';
 import { findIrProblem } from '../../src/ir/verify.js';
 import { planMemory } from '../../src/memory/index.js';
+import { validateMemoryPlan } from '../../src/check/memory.js';
+import type { MemoryPlan } from '../../src/memory/types.js';
 import { stmtFreeVars } from '../../src/ir/walk.js';
 import type { Block, MapNode, NodeId, Program, Stmt, VarName, WhileNode } from '../../src/ir/types.js';
 import type { BlockPlan, Plan } from '../../src/plan/types.js';
@@ -67,6 +69,7 @@ describe('a scatter into a loop-carried array', () => {
     expect(m.buffers[out]).toEqual({ kind: 'alias', of: loop.body.params[0]!.name });
     expect(m.buffers[loop.init[0]!]?.kind).toBe('slot');
     expect(Object.values(m.buffers).some((r) => r.kind === 'pair')).toBe(false);
+    expect(validateMemoryPlan(program, p, m, { xs: [5], b: 4, it: 3 })).toEqual([]);
   });
 
   it('its init read after the loop: without the copy before the loop, both reject it', async () => {
@@ -89,7 +92,13 @@ describe('a scatter into a loop-carried array', () => {
     // The memory planner does not alias the parameter: the scatter's output is fresh (codegen copies it).
     const loop = bad.body.stmts.find((s): s is WhileNode => s.kind === 'while')!;
     const scatter = loop.body.stmts.find((s) => s.kind === 'scatter')!;
-    expect(planMemory(bad, badPlan).buffers[scatter.kind === 'scatter' ? scatter.outs[0]!.name : '']?.kind).toBe('fresh');
+    const out = scatter.kind === 'scatter' ? scatter.outs[0]!.name : '';
+    const m = planMemory(bad, badPlan);
+    expect(m.buffers[out]?.kind).toBe('fresh');
+    expect(validateMemoryPlan(bad, badPlan, m)).toEqual([]);
+    // A memory plan that lets the scatter write the carried buffer anyway is rejected.
+    const aliased: MemoryPlan = { ...m, buffers: { ...m.buffers, [out]: { kind: 'alias', of: loop.body.params[0]!.name } } };
+    expect(validateMemoryPlan(bad, badPlan, aliased).map((v) => v.rule)).toContain('alias');
   });
 
   it('its parameter read after the scatter: without the copy in the body, both reject it', async () => {
@@ -123,5 +132,14 @@ describe('a scatter into a loop-carried array', () => {
     // Readers after the scatter observe the update: rejected.
     const later: BlockPlan = { ...body, clusters: [...body.clusters.filter((c) => !readers.includes(c)), ...readers] };
     expect(validatePlan(bad, planWith(later)).map((v) => v.rule)).toContain('scatter-uniqueness');
+    // The memory validator: aliasing the parameter is fine while every reader runs first, not once one runs after.
+    const out = scatter.kind === 'scatter' ? scatter.outs[0]!.name : '';
+    for (const [bp, ok] of [[body, true], [later, false]] as const) {
+      const m = planMemory(bad, planWith(bp));
+      const aliased: MemoryPlan = { ...m, buffers: { ...m.buffers, [out]: { kind: 'alias', of: param } } };
+      const rules = validateMemoryPlan(bad, planWith(bp), aliased).map((v) => v.rule);
+      if (ok) expect(rules).not.toContain('alias');
+      else expect(rules).toContain('alias');
+    }
   });
 });
