@@ -36,7 +36,9 @@
 //  totals    peakBytes is the sum of the slots' static bytes, dynamicSlots their number of nulls;
 //  alias     an alias is a scatter's output over its destination or an elided copy over its
 //            source, and nothing can observe the update: the memory is the block's own (or a
-//            donated input's, in the entry block), the scatter reads it only as its destination,
+//            donated input's, in the entry block, or a `while` body parameter the loop owns: its
+//            result is that memory updated, carried in one position, and its initial value a
+//            combinator output nothing but the loop reads), the scatter reads it only as its destination,
 //            and no one reads the old value later (a scalar statement nothing uses aside: what it
 //            reads reaches no result, as the IR's own rule has it).
 
