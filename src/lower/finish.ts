@@ -98,16 +98,28 @@ export function copyScatterDestinations(p: Program, names: NameSupply): Program 
         // A carried array the body updates in place is the loop's to update (src/ir/updates.ts
         // `loopOwnableParams`): its body keeps no copy, and its initial value is copied once here,
         // before the loop, unless nothing but the loop reads it (`loopOwnsInit`).
-        const ownable = loopOwnableParams(s);
-        const init = [...s.init];
-        for (const k of ownable.keys()) {
-          const carried = s.outs[k]!;
-          if (loopOwnsInit(b, k0, k) || carried.kind !== 'array') continue;
-          const copy = identityCopy(s.span, [carried], [init[k]!], names);
-          out.push(copy);
-          init[k] = copy.outs[0]!.name;
+        // The copies the body still needs may break a chain of updates back to a parameter (an
+        // update whose op reads the previous one's output gets a copy): keep only the positions
+        // that are still ownable in the body with its copies, until none is lost.
+        const w = s;
+        let ownable = loopOwnableParams(w);
+        let body = fix(w.body, new Set(ownable.values()));
+        for (;;) {
+          const still = loopOwnableParams({ ...w, body });
+          const kept = new Map([...ownable].filter(([j, p]) => still.get(j) === p));
+          if (kept.size === ownable.size) break;
+          ownable = kept;
+          body = fix(w.body, new Set(ownable.values()));
         }
-        s = { ...s, init, cond: fix(s.cond, new Set()), body: fix(s.body, new Set(ownable.values())) };
+        const init = [...w.init];
+        for (const j of ownable.keys()) {
+          const carried = w.outs[j]!;
+          if (loopOwnsInit(b, k0, j) || carried.kind !== 'array') continue;
+          const copy = identityCopy(w.span, [carried], [init[j]!], names);
+          out.push(copy);
+          init[j] = copy.outs[0]!.name;
+        }
+        s = { ...w, init, cond: fix(w.cond, new Set()), body };
       }
       const update = inPlaceUpdateOf(s);
       if (update === null || !isCombinator(s) || inPlaceHazards(b, k, given).length === 0) {

@@ -69,6 +69,38 @@ const cases: readonly Case[] = [
     copies: { outside: 0, inLoops: 0 },
   },
   {
+    name: 'two scatters in a chain back to the parameter: no copy',
+    source: lines(
+      'def main(xs: i32[n], b: i32, it: i32):',
+      '  h = generate(b, lam i: i)',
+      '  i = 0',
+      '  while i < it:',
+      '    h = scatter(+, h, zip(map(lam x: x % b, xs), map(lam x: 1, xs)))',
+      '    h = scatter(max, h, zip(map(lam x: (x * 3) % b, xs), map(lam x: x + i, xs)))',
+      '    i = i + 1',
+      '  return h',
+    ),
+    inputs: [{ xs, b: 4, it: 3 }, { xs, b: 5, it: 0 }],
+    copies: { outside: 0, inLoops: 0 },
+  },
+  {
+    // Found by the fuzzer: the second update's op reads the first's output, so it gets a copy,
+    // which breaks the chain back to the parameter; the first update then needs its copy too.
+    name: 'a chain broken by a copy the body still needs: both copies per iteration',
+    source: lines(
+      'def main(xs: i32[n], b: i32, it: i32):',
+      '  h = generate(b, lam i: i)',
+      '  i = 0',
+      '  while i < it:',
+      '    h = scatter(+, h, zip(map(lam x: x % b, xs), map(lam x: 1, xs)))',
+      '    h = scatter(lam o, v: h[1] + v, h, zip(map(lam x: (x * 3) % b, xs), map(lam x: x + i, xs)))',
+      '    i = i + 1',
+      '  return h',
+    ),
+    inputs: [{ xs, b: 4, it: 3 }],
+    copies: { outside: 0, inLoops: 2 },
+  },
+  {
     name: 'the init an input: one copy before the loop, the input unchanged (also after zero iterations)',
     source: lines(
       'def main(xs: i32[n], h: i32[b], it: i32):',
