@@ -28,7 +28,7 @@ export function singleLoopTable(r: SingleLoopResult): string {
 
 export function appsTable(rows: readonly AppResult[]): string {
   const lines = [
-    '| program | size | first run ms (incl. planning) | run ms, median (min–max) | allocated / run after the first, MiB (arrays) | minor faults / run | system ms / run | memory plan: peak MiB, slots (sized at run time) | pool MiB | peak RSS MiB |',
+    '| program | size | first run ms (incl. planning) | run ms, median (min–max) | allocated / run after the first (results into `out`), MiB (arrays) | minor faults / run | system ms / run | memory plan: peak MiB, slots (sized at run time) | pool MiB | peak RSS MiB |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const a of rows) {
