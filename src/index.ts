@@ -187,7 +187,7 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
     for (let k = 0; k < named.length; k++) setOwn(results, named[k]!.name, toOutput(execution.results[k]!));
     return results;
   };
-  return {
+  const program: FuseProgram = {
     parameters: compiler.parameterNames,
     run: async (inputs, runOptions = {}) => resultsOf(await executionOf(inputs, runOptions)),
     execute: async (inputs, runOptions = {}) => {
@@ -204,7 +204,17 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
       }),
     dispose: () => compiler.dispose(),
   };
+  collected.register(program, compiler);
+  return program;
 }
+
+/**
+ * Disposes a program's compiled code when the program itself is garbage collected, for back
+ * ends whose buffers live outside the JavaScript heap (workers, device memory). The JS back
+ * end's pool is heap memory and would go with the program anyway. The compiler never refers to
+ * the program, so registering it keeps nothing alive.
+ */
+const collected = new FinalizationRegistry<Compiler>((compiler) => void compiler.dispose());
 
 /** Removes the indentation common to all non-blank lines (template literals are indented). */
 function dedent(text: string): string {
