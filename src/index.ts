@@ -123,14 +123,16 @@ function isTypedArray(x: unknown): x is TypedArray {
 function toArrayValue(name: string, x: TypedArray | ArrayInput): ArrayValue {
   // The common case, a bare typed array, builds one object and checks nothing more.
   if (isTypedArray(x)) return { kind: 'array', elem: elemOf(x), shape: [x.length], data: x };
-  const data = x.data;
-  const shape = x.shape ?? [data.length];
+  // JavaScript callers may pass anything (a string, null, a plain array): E414, not a TypeError.
+  const data: unknown = typeof x === 'object' && x !== null ? x.data : undefined;
   if (!isTypedArray(data)) throw userError('E414', `input '${name}': expected a typed array (Float64Array, Float32Array, Int32Array, Uint32Array or Uint8Array)`);
-  const elements = shape.reduce((a, b) => a * b, 1);
-  if (!shape.every((d) => Number.isInteger(d) && d >= 0) || elements !== data.length) {
-    throw userError('E414', `input '${name}': shape [${shape.join(', ')}] does not match ${data.length} elements`);
+  const given: unknown = x.shape ?? [data.length];
+  const shape: readonly unknown[] = Array.isArray(given) ? given : [given];
+  const sizes = shape.filter((d): d is number => Number.isInteger(d) && (d as number) >= 0);
+  if (!Array.isArray(given) || sizes.length !== shape.length || sizes.reduce((a, b) => a * b, 1) !== data.length) {
+    throw userError('E414', `input '${name}': shape [${shape.map(String).join(', ')}] does not match ${data.length} elements`);
   }
-  return { kind: 'array', elem: elemOf(data), shape: [...shape], data };
+  return { kind: 'array', elem: elemOf(data), shape: sizes, data };
 }
 
 function toInterfaceValue(name: string, x: Input, scalarElem: ScalarType | undefined): InterfaceValue {

@@ -80,10 +80,13 @@ function firstComponents(program: Program): number[] {
 }
 
 function outTarget(x: OutArray, what: string, elem: ScalarType, where: { file?: SourceFile; span?: Span }): OutTarget {
-  const data: unknown = elemOfData(x) !== null ? x : (x as { readonly data?: unknown }).data;
+  // `x` comes from JavaScript callers too: null, undefined or another view (a DataView, a
+  // Uint8ClampedArray) must be E421 naming what was given, not a TypeError reading `.data`.
+  const holder = typeof x === 'object' && x !== null && !ArrayBuffer.isView(x);
+  const data: unknown = holder ? (x as { readonly data?: unknown }).data : x;
   const given = elemOfData(data);
   if (given === null) {
-    throw userError('E421', `${what}: expected a ${typedArrayName[elem]} (the result is ${elem}), got ${describe(data)}`, where);
+    throw userError('E421', `${what}: expected a ${typedArrayName[elem]} (the result is ${elem}), got ${describe(holder && data !== undefined ? data : x)}`, where);
   }
   if (given !== elem) {
     throw userError('E421', `${what}: the result is ${elem}, so out must be a ${typedArrayName[elem]}, got a ${typedArrayName[given]}`, where);

@@ -110,6 +110,29 @@ describe('out', () => {
     expect(badShape.code).toBe('E422');
   });
 
+  // Found by the red team: a JavaScript caller's `out: { result: undefined }` (or null, or a
+  // tuple with a hole) threw a TypeError reading `.data`, and a view of another class was
+  // reported as "got undefined".
+  it.each(modes)('says E421 for an out that is null, undefined or a view of another class, naming what it got (%o)', async (mode) => {
+    const xs = f64s(1, 2, 3);
+    for (const [given, got] of [
+      [undefined, 'got undefined'],
+      [null, 'got null'],
+      [new Uint8ClampedArray(3), 'got a Uint8ClampedArray'],
+      [new DataView(new ArrayBuffer(24)), 'got a DataView'],
+      [new BigInt64Array(3), 'got a BigInt64Array'],
+      [{ data: new BigInt64Array(3) }, 'got a BigInt64Array'],
+    ] as const) {
+      const e = await failure(double.run({ xs }, { ...mode, out: { result: given as unknown as Float64Array } }));
+      expect(e.code).toBe('E421');
+      expect(e.message).toContain(got);
+    }
+    const pair = compile('def main(xs: f64[n]):\n  return map(lam x: (x, i32(x)), xs)\n');
+    const hole = await failure(pair.run({ xs }, { ...mode, out: { result: [new Float64Array(3), undefined as unknown as Int32Array] } }));
+    expect(hole.code).toBe('E421');
+    expect(hole.message).toContain("out 'result' (component 1)");
+  });
+
   it.each(modes)('refuses an out that shares memory with an input or another out: E423, SharedArrayBuffer too (%o)', async (mode) => {
     const two = compile('def main(xs: f64[n]):\n  return map(lam x: x + 1.0, xs), map(lam x: x * 3.0, xs)\n');
     const buffer = new ArrayBuffer(8 * 8);
@@ -305,6 +328,24 @@ describe('donate', () => {
 });
 
 describe('the fast path of repeated calls', () => {
+  // Found by the red team: an input that is not an array where an array is declared (a string
+  // for a scalar, null, a plain list) threw a TypeError, on the first call and on the fast path.
+  it.each([false, true])('says E414 for an input that is no typed array (after a good call: %s)', async (warm) => {
+    const p = compile('def main(a: f64, xs: f64[n]):\n  return map(lam x: a * x, xs)\n');
+    if (warm) await p.run({ a: 2, xs: f64s(1, 2) });
+    for (const inputs of [
+      { a: '3', xs: f64s(1, 2) },
+      { a: 2, xs: null },
+      { a: 2, xs: [1, 2] },
+      { a: 2, xs: { data: f64s(1, 2), shape: 2 } },
+      { a: 2, xs: { data: f64s(1, 2), shape: ['2'] } },
+    ]) {
+      const e = await failure(p.run(inputs as unknown as Record<string, Input>));
+      expect(e.code).toBe('E414');
+    }
+    expect((await p.run({ a: 2, xs: f64s(1, 2) }))['result']).toEqual({ data: f64s(2, 4), shape: [2] });
+  });
+
   it('still checks what the signature does not say: data class and length (E414)', async () => {
     const c = new Compiler('def main(xs: f64[n]):\n  return map(lam x: x * 2.0, xs)\n');
     const good = { xs: { kind: 'array', elem: 'f64', shape: [2], data: f64s(1, 2) } } as const;
