@@ -31,7 +31,7 @@ import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
 import { backendNamed, type BackendName, type Executable, type RunOptions, type RunResult } from '../runtime/index.js';
-import { checkDonated, deliverResults, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
+import { checkDonated, deliverResults, elemOfData, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
 import type { Pass } from '../util/pass.js';
 
 const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
@@ -466,27 +466,10 @@ function matchesParam(p: ParamMatch, v: InterfaceValue): boolean {
 }
 
 function matchesArray(v: Exclude<InterfaceValue, readonly unknown[]>, elem: ScalarType, shape: readonly number[], size: number): boolean {
-  if (v.kind !== 'array' || v.elem !== elem || v.shape.length !== shape.length || !holds(elem, v.data) || v.data.length !== size) return false;
+  // The data's class as well as the claimed `elem`: a match makes the run trusted, which skips the back end's own check.
+  if (v.kind !== 'array' || v.elem !== elem || v.shape.length !== shape.length || elemOfData(v.data) !== elem || v.data.length !== size) return false;
   for (let d = 0; d < shape.length; d++) if (v.shape[d] !== shape[d]) return false;
   return true;
-}
-
-/** Whether `data` is the typed array class that stores `elem` (what the back end's input check asks). */
-function holds(elem: ScalarType, data: unknown): boolean {
-  switch (elem) {
-    case 'f64':
-      return data instanceof Float64Array;
-    case 'f32':
-      return data instanceof Float32Array;
-    case 'i32':
-      return data instanceof Int32Array;
-    case 'u32':
-      return data instanceof Uint32Array;
-    case 'bool':
-      return data instanceof Uint8Array;
-    default:
-      return elem satisfies never;
-  }
 }
 
 /**
