@@ -266,7 +266,7 @@ export function buildProgram(term: Terminal): Command {
     .addOption(costOption())
     .addOption(timeLimitOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')
-    .option('--stats', 'print time per cluster, the memory plan, bytes allocated this run and element counters')
+    .option('--stats', 'print time per cluster, the memory plan, the pool kept across runs, bytes allocated this run and element counters')
     .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; interpret?: boolean; stats?: boolean }) => {
       const compiler = compilerFor(file, flags.entry);
       const planning = planningOptions(flags);
