@@ -1,6 +1,6 @@
 // The driver: runs the pipeline stages in one visible order and caches what they produce.
 //
-//   .fuse text ──parse──▶ AST ──lower──▶ core IR ──verify──▶ graph ──plan──▶ check ──▶ codegen ──▶ run
+//   .fuse text ──parse──▶ AST ──lower──▶ core IR ──verify──▶ graph ──plan──▶ check ──memory──▶ check ──▶ codegen ──▶ run
 //   graph JSON ─────────────────────────────────read──────▶ graph ──plan──▶ check
 //
 // A Compiler holds one source file. Lowering is specialised per input signature (element
@@ -10,7 +10,8 @@
 //
 // Every plan handed out is checked here, whichever entry it came from: the planner (src/plan)
 // does not import the checker (src/check), so the driver is where the two meet. A plan comes
-// back with the graphs it was made from, so reports and the CLI never rebuild them.
+// back with the graphs it was made from, so reports and the CLI never rebuild them. The memory
+// plan (src/memory) is made per executable and checked here too (`assertValidMemoryPlan`).
 
 import { SourceFile, UserError, userError } from '../diagnostics/index.js';
 import type { Def, Module } from '../syntax/ast.js';
