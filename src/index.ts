@@ -15,6 +15,7 @@ import { componentsOf, type ArrayValue, type InterfaceValue } from './ir/values.
 import { Compiler, valueSignature, type Execution, type PlanningOptions } from './driver/index.js';
 import type { InputSignature } from './lower/index.js';
 import type { BackendName } from './runtime/index.js';
+import type { OutArrays } from './runtime/outputs.js';
 
 export { UserError, CompilerBug, renderDiagnostic, SourceFile, diagnosticCodes } from './diagnostics/index.js';
 export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/index.js';
@@ -34,7 +35,9 @@ export { printProgram } from './ir/printer.js';
 export { programToJson, programFromJson } from './ir/json.js';
 export { interpret } from './interp/index.js';
 export { compileProgram, emitJs, backends, ExecutableDisposedError } from './runtime/index.js';
-export type { BackendName, CompiledProgram, Executable, ExecutionBackend, RunResult, RunStats } from './runtime/index.js';
+export type { BackendName, CompiledProgram, Executable, ExecutionBackend, RunResult, RunStats, Allocation } from './runtime/index.js';
+export type { MemoryPlan, BufferRef, Slot, LiveRange, ResultDelivery } from './memory/index.js';
+export type { OutArray, OutArrays } from './runtime/outputs.js';
 
 /** An array argument: a typed array, with its shape when it is not one-dimensional. */
 export interface ArrayInput {
@@ -71,7 +74,7 @@ export interface RunOptions extends PlanningOptions {
    * The result returned is the array given. Errors: E420 (no such array result), E421 (element
    * type), E422 (size), E423 (shares memory with an input or another `out`).
    */
-  readonly out?: Readonly<Record<string, TypedArray | ArrayInput | readonly (TypedArray | ArrayInput)[]>>;
+  readonly out?: OutArrays;
   /**
    * Array parameters whose buffers the caller gives up for this run: an update may then write
    * one in place instead of copying it, and its contents after the run are unspecified (a

@@ -22,9 +22,6 @@ export const appNames: readonly AppName[] = ['mg', 'lulesh'];
 /** `full`: MG class W, LULESH -s 10 (the issue's sizes); `quick`: the paper harness's smoke sizes. */
 export type AppSize = 'quick' | 'full';
 
-/** RunStats as a back end with a pool fills it: bytes its buffers hold, and the most held at once. */
-type PooledStats = RunStats & { readonly poolBytes?: number; readonly peakBytes?: number };
-
 export interface AppRun {
   readonly ms: number;
   readonly bytesAllocated: number;
@@ -49,9 +46,8 @@ export interface AppResult {
   readonly planPeakBytes: number;
   readonly slots: number;
   readonly dynamicSlots: number;
-  /** The back end's pool after the last run, when it reports one. */
-  readonly poolBytes: number | null;
-  readonly runPeakBytes: number | null;
+  /** The bytes the executable's pool holds after the last run (RunStats.poolBytes). */
+  readonly poolBytes: number;
   /** process.resourceUsage().maxRSS at the end, bytes. */
   readonly maxRssBytes: number;
 }
@@ -86,7 +82,7 @@ export async function measureApp(repoRoot: string, app: AppName, size: AppSize, 
   // a time-stepping caller would: what a run then allocates is the program's own memory alone.
   const outArrays = resultArrays(first.program.results.map((r) => r.name), first.results);
   const out: AppRun[] = [];
-  let last: PooledStats = first.run.stats;
+  let last: RunStats = first.run.stats;
   for (let r = 0; r < runs; r++) {
     collectGarbage();
     const u0 = process.resourceUsage();
@@ -120,8 +116,7 @@ export async function measureApp(repoRoot: string, app: AppName, size: AppSize, 
     planPeakBytes: exe.memory.peakBytes,
     slots: exe.memory.slots.length,
     dynamicSlots: exe.memory.dynamicSlots,
-    poolBytes: last.poolBytes ?? null,
-    runPeakBytes: last.peakBytes ?? null,
+    poolBytes: last.poolBytes,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
   };
 }

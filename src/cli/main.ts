@@ -266,7 +266,7 @@ export function buildProgram(term: Terminal): Command {
     .addOption(costOption())
     .addOption(timeLimitOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')
-    .option('--stats', 'print time per cluster, the memory plan, bytes allocated this run and element counters')
+    .option('--stats', 'print time per cluster, the memory plan, the pool kept across runs, bytes allocated this run and element counters')
     .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; interpret?: boolean; stats?: boolean }) => {
       const compiler = compilerFor(file, flags.entry);
       const planning = planningOptions(flags);
@@ -339,26 +339,15 @@ function renderFallback(compiledError: UserError): string {
   return `stats: the fused run stopped at a fault (${first.code}${where}) in an element no result depends on; these are the reference interpreter's results`;
 }
 
-/**
- * What the back end's pool reports, when it has one: the bytes its buffers hold now and the
- * most the run held at once. Read by name so that a back end without a pool prints neither.
- */
-interface PoolStats {
-  readonly poolBytes?: number;
-  readonly peakBytes?: number;
-}
-
-function renderStats(stats: RunStats & PoolStats, memory: MemoryPlan): string {
+/** `--stats`: per cluster time, the memory plan the executable allocates from (its peak is `RunStats.peakBytes`), the pool it keeps across runs, this run's allocations, counters. */
+function renderStats(stats: RunStats, memory: MemoryPlan): string {
   const lines = ['stats:'];
   stats.clusters.forEach((c, k) => {
     lines.push(`  cluster ${k + 1}: ${c.timeMs.toFixed(3)} ms over ${c.runs} run(s); writes ${c.manifest.join(', ') || 'nothing'}`);
   });
   const dynamic = memory.dynamicSlots === 0 ? '' : ` (${memory.dynamicSlots} sized at run time)`;
   lines.push(`  memory plan: peak ${memory.peakBytes} bytes in ${memory.slots.length} slot(s)${dynamic}`);
-  if (stats.poolBytes !== undefined) {
-    const peak = stats.peakBytes === undefined ? '' : `; peak ${stats.peakBytes} bytes`;
-    lines.push(`  pool: ${stats.poolBytes} bytes held across runs${peak}`);
-  }
+  lines.push(`  pool: ${stats.poolBytes} bytes held across runs`);
   const arrays = stats.allocations.reduce((n, a) => n + a.count, 0);
   const names = stats.allocations.map((a) => (a.count === 1 ? a.array : `${a.array} ×${a.count}`));
   lines.push(`  allocated ${stats.bytesAllocated} bytes this run in ${arrays} array(s)${names.length === 0 ? '' : `: ${names.join(', ')}`}`);

@@ -1,6 +1,6 @@
 // The driver: runs the pipeline stages in one visible order and caches what they produce.
 //
-//   .fuse text ──parse──▶ AST ──lower──▶ core IR ──verify──▶ graph ──plan──▶ check ──▶ codegen ──▶ run
+//   .fuse text ──parse──▶ AST ──lower──▶ core IR ──verify──▶ graph ──plan──▶ check ──memory──▶ check ──▶ codegen ──▶ run
 //   graph JSON ─────────────────────────────────read──────▶ graph ──plan──▶ check
 //
 // A Compiler holds one source file. Lowering is specialised per input signature (element
@@ -10,7 +10,8 @@
 //
 // Every plan handed out is checked here, whichever entry it came from: the planner (src/plan)
 // does not import the checker (src/check), so the driver is where the two meet. A plan comes
-// back with the graphs it was made from, so reports and the CLI never rebuild them.
+// back with the graphs it was made from, so reports and the CLI never rebuild them. The memory
+// plan (src/memory) is made per executable and checked here too (`assertValidMemoryPlan`).
 
 import { SourceFile, UserError, userError } from '../diagnostics/index.js';
 import type { Def, Module } from '../syntax/ast.js';
@@ -31,7 +32,7 @@ import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
 import { backendNamed, type BackendName, type Executable, type RunOptions, type RunResult } from '../runtime/index.js';
-import { checkDonated, deliverResults, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
+import { checkDonated, deliverResults, elemOfData, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
 import type { Pass } from '../util/pass.js';
 
 const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
@@ -466,27 +467,10 @@ function matchesParam(p: ParamMatch, v: InterfaceValue): boolean {
 }
 
 function matchesArray(v: Exclude<InterfaceValue, readonly unknown[]>, elem: ScalarType, shape: readonly number[], size: number): boolean {
-  if (v.kind !== 'array' || v.elem !== elem || v.shape.length !== shape.length || !holds(elem, v.data) || v.data.length !== size) return false;
+  // The data's class as well as the claimed `elem`: a match makes the run trusted, which skips the back end's own check.
+  if (v.kind !== 'array' || v.elem !== elem || v.shape.length !== shape.length || elemOfData(v.data) !== elem || v.data.length !== size) return false;
   for (let d = 0; d < shape.length; d++) if (v.shape[d] !== shape[d]) return false;
   return true;
-}
-
-/** Whether `data` is the typed array class that stores `elem` (what the back end's input check asks). */
-function holds(elem: ScalarType, data: unknown): boolean {
-  switch (elem) {
-    case 'f64':
-      return data instanceof Float64Array;
-    case 'f32':
-      return data instanceof Float32Array;
-    case 'i32':
-      return data instanceof Int32Array;
-    case 'u32':
-      return data instanceof Uint32Array;
-    case 'bool':
-      return data instanceof Uint8Array;
-    default:
-      return elem satisfies never;
-  }
 }
 
 /**

@@ -5,6 +5,8 @@
 // more than a new slot), else opens a new slot. A range of run-time size (bytes null) shares only
 // with other run-time-sized ranges: such a slot grows at run time to the largest size it meets.
 
+import { CompilerBug } from '../diagnostics/index.js';
+
 export interface ColourRange {
   readonly array: string;
   readonly start: number;
@@ -37,7 +39,7 @@ export function colour(ranges: readonly ColourRange[]): Colouring {
   const free = new Set<number>();
   for (const k of order) {
     const r = ranges[k]!;
-    if (r.end < r.start) throw new Error(`colour: range of ${r.array} ends before it starts`);
+    if (r.end < r.start) throw new CompilerBug('memory', `colour: range of ${r.array} ends before it starts`);
     active = active.filter((a) => {
       if (a.end >= r.start) return true;
       free.add(a.slot);

@@ -21,7 +21,7 @@ export type BufferRef =
   | { readonly kind: 'result'; readonly component: number }
   /** The memory of another array: a scatter updating its destination in place, an elided copy (its source). */
   | { readonly kind: 'alias'; readonly of: VarName }
-  /** A fresh allocation each time it is computed (today's behaviour); `why` says why it is not planned. */
+  /** A fresh allocation each time it is computed (what every array got before memory planning); `why` says why it is not pooled. */
   | { readonly kind: 'fresh'; readonly why: string };
 
 /** A pooled byte buffer; its arrays view it from byte 0. */
@@ -52,9 +52,11 @@ export type ResultDelivery =
   /** A scalar component: returned as a number. */
   | 'scalar';
 
+/** A compiled program's memory plan: each manifest array's buffer, the pooled slots, how each result is delivered. */
 export interface MemoryPlan {
   /** Every manifest array of every block, by SSA name. */
   readonly buffers: Readonly<Record<VarName, BufferRef>>;
+  /** The pooled buffers, indexed by `BufferRef` slot numbers. */
   readonly slots: readonly Slot[];
   /** Per flat result component, in `program.results` order. */
   readonly results: readonly ResultDelivery[];

@@ -16,6 +16,7 @@ import { MAX_ARRAY_ELEMENTS, ScalarDivisionByZero, allocate, binary, elementByte
 import type { ScalarType } from '../ir/types.js';
 import type { TypedArray } from '../ir/scalarOps.js';
 import type { Slot } from '../memory/types.js';
+import { elemOfData, typedArrayName } from './outputs.js';
 
 /**
  * What one allocation site of the generated code allocated over a run: a site inside a `while`
@@ -177,24 +178,6 @@ function viewOf(t: ScalarType, buffer: ArrayBuffer, n: number): TypedArray {
       return new Uint32Array(buffer, 0, n);
     case 'bool':
       return new Uint8Array(buffer, 0, n);
-    default:
-      throw new CompilerBug('runtime', `no typed array for ${String(t satisfies never)}`);
-  }
-}
-
-/** The typed array class that holds elements of type `t` (an `out` must be one). */
-function arrayClassOf(t: ScalarType): { readonly name: string; readonly prototype: TypedArray } {
-  switch (t) {
-    case 'f64':
-      return Float64Array;
-    case 'f32':
-      return Float32Array;
-    case 'i32':
-      return Int32Array;
-    case 'u32':
-      return Uint32Array;
-    case 'bool':
-      return Uint8Array;
     default:
       throw new CompilerBug('runtime', `no typed array for ${String(t satisfies never)}`);
   }
@@ -430,13 +413,15 @@ export class Runtime implements RuntimeHelpers {
     return o;
   }
 
-  /** The interpreter has no `out`: these are the back end's own checks, as T3's before a run (E421, E422). */
+  /**
+   * The back end's own checks of an `out` array (E421, E422), for callers of `Executable.run`
+   * that are not the driver, which checks the same before a run (src/runtime/outputs.ts).
+   */
   private checkOut(component: number, o: TypedArray, n: number): void {
     const r = this.tables.results?.[component];
     if (r === undefined) throw new CompilerBug('runtime', `an out array for result component ${component}, which the tables lack`);
-    const want = arrayClassOf(r.elem);
-    if (!(o instanceof (want as unknown as typeof Float64Array))) {
-      throw userError('E421', `out for result ${r.name}: a ${o.constructor.name} where its ${r.elem} elements need a ${want.name}`);
+    if (elemOfData(o) !== r.elem) {
+      throw userError('E421', `out for result ${r.name}: a ${o.constructor.name} where its ${r.elem} elements need a ${typedArrayName[r.elem]}`);
     }
     if (o.length !== n) throw userError('E422', `out for result ${r.name}: the result has ${n} elements; the out array has ${o.length} elements`);
   }

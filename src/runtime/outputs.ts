@@ -32,7 +32,8 @@ export interface OutTarget {
 /** Flat `out` targets, one per flat result component (undefined: a fresh array). */
 export type OutTargets = readonly (OutTarget | undefined)[];
 
-const typedArrayName: Readonly<Record<ScalarType, string>> = {
+/** The typed array class, by name, that holds each element type (what an `out` or an input must be). */
+export const typedArrayName: Readonly<Record<ScalarType, string>> = {
   f64: 'Float64Array',
   f32: 'Float32Array',
   i32: 'Int32Array',

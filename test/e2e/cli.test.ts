@@ -81,6 +81,8 @@ describe('arrayfuse run', () => {
     expect(line![3]).toBeUndefined();
     // Without fusion bs, cs and ds are intermediates of 4 f64s (32 bytes): at most three slots of them (64 allows alignment).
     expect(Number(line![1])).toBeLessThanOrEqual(3 * 64);
+    // The pool of a one-run executable holds exactly the plan's slots, all sized at compile time.
+    expect(out).toMatch(new RegExp(`^  pool: ${line![1]} bytes held across runs$`, 'm'));
   });
 });
 

@@ -49,3 +49,18 @@ describe('public declarations', () => {
     expect(Object.fromEntries(external)).toEqual({});
   });
 });
+
+// The memory plan an Executable exposes and the `out` a run takes are named by the public entry
+// point, so a user can type a variable holding them (a type error here fails `npm run typecheck`).
+describe('public memory and out types', () => {
+  it('are exported by the entry point', async () => {
+    const api = await import('../../src/index.js');
+    const out: import('../../src/index.js').OutArrays = { result: new Float64Array(3) };
+    const options: import('../../src/index.js').RunOptions = { out, donate: ['xs'] };
+    const exe = await api.compile('def main(xs: f64[n]):\n  return map(lam x: 2.0 * x, xs)\n').run({ xs: new Float64Array([1, 2, 3]) }, options);
+    expect(exe['result']).toEqual({ data: out['result'], shape: [3] });
+    type Exe = import('../../src/index.js').Executable;
+    const sameMemoryPlan: Exe['memory'] extends import('../../src/index.js').MemoryPlan ? true : false = true;
+    expect(sameMemoryPlan).toBe(true);
+  });
+});
