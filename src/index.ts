@@ -14,7 +14,7 @@ import type { TypedArray } from './ir/scalarOps.js';
 import { componentsOf, type ArrayValue, type InterfaceValue } from './ir/values.js';
 import { Compiler, valueSignature, type Execution, type PlanningOptions } from './driver/index.js';
 import type { InputSignature } from './lower/index.js';
-import type { BackendName } from './runtime/index.js';
+import type { BackendName, RunStats } from './runtime/index.js';
 import type { OutArrays } from './runtime/outputs.js';
 
 export { UserError, CompilerBug, renderDiagnostic, SourceFile, diagnosticCodes } from './diagnostics/index.js';
@@ -94,6 +94,12 @@ export interface FuseExecution {
    * fused run's error. Undefined for a fused run that succeeded and for interpreted runs.
    */
   readonly fallback?: UserError;
+  /**
+   * What the fused run did (its allocations, the memory plan's `peakBytes`, the pool's
+   * `poolBytes`; cluster times are not taken here: `arrayfuse run --stats` takes them);
+   * undefined for interpreted runs and fallbacks.
+   */
+  readonly stats?: RunStats;
 }
 
 export interface FuseProgram {
@@ -198,7 +204,8 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
     execute: async (inputs, runOptions = {}) => {
       const execution = await executionOf(inputs, runOptions);
       const results = resultsOf(execution);
-      return execution.fallback === undefined ? { results } : { results, fallback: execution.fallback };
+      if (execution.fallback !== undefined) return { results, fallback: execution.fallback };
+      return execution.run === undefined ? { results } : { results, stats: execution.run.stats };
     },
     lower: (inputs) => compiler.lower(signature(inputs)),
     plan: (inputs, planOptions = {}) =>
