@@ -54,8 +54,14 @@ export function planMemory(program: Program, plan: Plan, entry: EntrySizes = {})
         else pooled.push({ name, pair: loops.pairs.has(name) });
         break;
       }
-      default:
+      case 'entry':
+      case 'if-out':
+      case 'while-out':
+      case 'while-param':
+      case undefined:
         throw bug(`manifest array ${JSON.stringify(name)} is not a combinator output (${o?.kind ?? 'undefined'})`);
+      default:
+        throw bug(`unknown origin ${String(o satisfies never)}`);
     }
   }
 
@@ -139,8 +145,13 @@ function memoryOf(live: Liveness, loop: { readonly node: WhileNode; readonly ins
           go(o.node.body.results[o.k]!);
         } else terminals.add(n);
         return;
-      default:
+      case 'entry':
+      case 'combinator':
+      case undefined:
         terminals.add(n);
+        return;
+      default:
+        throw bug(`unknown origin ${String(o satisfies never)}`);
     }
   };
   go(name);
@@ -257,8 +268,14 @@ function resultDeliveries(program: Program, live: Liveness): { results: ResultDe
           terminals.add(n);
           opaque = true;
           return;
-        default:
+        case 'while-out':
+        case 'while-param':
+        case undefined:
+          // A loop's value (it may hold any of its carried arrays) or an unknown name: not one producer.
           opaque = true;
+          return;
+        default:
+          throw bug(`unknown origin ${String(o satisfies never)}`);
       }
     };
     go(name);
