@@ -47,6 +47,8 @@ import { staticSizes, type EntrySizes } from '../graph/sizes.js';
 import type { Block, CombinatorNode, ControlNode, Expr, Lambda, MapNode, NodeId, Program, ScalarType, Stmt, VarName } from '../ir/types.js';
 import type { BufferRef, MemoryPlan } from '../memory/types.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
+import { elementBytes } from '../ir/scalarOps.js';
+import { exprReads } from './reads.js';
 
 export type MemoryRule = 'buffers' | 'overlap' | 'capacity' | 'pair' | 'results' | 'totals' | 'alias';
 
@@ -76,7 +78,7 @@ export function validateMemoryPlan(program: Program, plan: Plan, memory: MemoryP
   const bytesOf = (name: VarName): number | null => {
     const shape = sizes.get(name);
     const elem = facts.names.get(name)?.elem;
-    return shape === undefined || elem === undefined ? null : shape.reduce((a, d) => a * d, 1) * elemBytes(elem);
+    return shape === undefined || elem === undefined ? null : shape.reduce((a, d) => a * d, 1) * elementBytes(elem);
   };
   const liveness = new Liveness(facts, memory);
   checkSlots(facts, memory, liveness, bytesOf, report);
@@ -99,21 +101,6 @@ export function assertValidMemoryPlan(program: Program, plan: Plan, memory: Memo
   }
 }
 
-/** Bytes per element as the back ends store them (bool: one byte). */
-function elemBytes(t: ScalarType): number {
-  switch (t) {
-    case 'f64':
-      return 8;
-    case 'f32':
-    case 'i32':
-    case 'u32':
-      return 4;
-    case 'bool':
-      return 1;
-    default:
-      return t satisfies never;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The walk: steps, definitions and uses
@@ -194,34 +181,7 @@ interface ProgramWalk {
 
 /** Adds the arrays `e` indexes to `indexed` and the names it mentions as values to `vars`. */
 function exprNames(e: Expr, indexed: Set<VarName>, vars: Set<VarName>): void {
-  switch (e.kind) {
-    case 'const':
-    case 'dim': // a shape query reads no element
-      return;
-    case 'var':
-      vars.add(e.name);
-      return;
-    case 'unary':
-    case 'call':
-    case 'cast':
-      exprNames(e.arg, indexed, vars);
-      return;
-    case 'binary':
-      exprNames(e.lhs, indexed, vars);
-      exprNames(e.rhs, indexed, vars);
-      return;
-    case 'select':
-      exprNames(e.cond, indexed, vars);
-      exprNames(e.then, indexed, vars);
-      exprNames(e.else, indexed, vars);
-      return;
-    case 'index':
-      indexed.add(e.array);
-      for (const i of e.indices) exprNames(i, indexed, vars);
-      return;
-    default:
-      e satisfies never;
-  }
+  exprReads(e, (name) => (vars.add(name), []), indexed);
 }
 
 function lambdaNames(l: Lambda, indexed: Set<VarName>, vars: Set<VarName>): void {

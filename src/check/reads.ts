@@ -228,7 +228,7 @@ interface ProgramFacts {
  * value computed there (its reads belong to that block, where the control-flow node that
  * contains this block carries them), so only scalars of this block or nested ones count.
  */
-type DepsOf = (scalar: VarName) => Iterable<VarName>;
+export type DepsOf = (scalar: VarName) => Iterable<VarName>;
 
 function depsSeenFrom(facts: ProgramFacts, outer: ReadonlySet<Block>): DepsOf {
   return (scalar) => {
@@ -302,7 +302,7 @@ function programFacts(program: Program): ProgramFacts {
  * Adds to `acc` what evaluating `e` reads in no predictable order: arrays it indexes, and,
  * through the scalars it mentions, what those read. `dim` is a shape query, not a read.
  */
-function exprReads(e: Expr, deps: DepsOf, acc: Set<VarName>): void {
+export function exprReads(e: Expr, deps: DepsOf, acc: Set<VarName>): void {
   switch (e.kind) {
     case 'const':
     case 'dim':
