@@ -32,6 +32,7 @@ import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
 import { backendNamed, type BackendName, type Executable, type RunOptions, type RunResult } from '../runtime/index.js';
+import { inputsChecked } from '../runtime/backend.js';
 import { checkDonated, deliverResults, elemOfData, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
 import type { Pass } from '../util/pass.js';
 
@@ -490,10 +491,10 @@ function preparedKey(signature: Readonly<Record<string, InputSignature>>, option
 /** The back end's options for one run: trusted, since the driver has just checked the inputs. */
 function runOptions(options: ExecutionOptions, targets: OutTargets | undefined): RunOptions {
   if (targets === undefined && options.counters !== true && options.timing !== true) return trustedRun;
-  return { trusted: true, counters: options.counters, timing: options.timing, out: targets?.map((t) => t?.data) };
+  return { [inputsChecked]: true, counters: options.counters, timing: options.timing, out: targets?.map((t) => t?.data) };
 }
 
-const trustedRun: RunOptions = Object.freeze({ trusted: true });
+const trustedRun: RunOptions = Object.freeze({ [inputsChecked]: true });
 
 /** `out` and `donate` mistakes (E420–E425): the caller's, never a fault the interpreter should decide. */
 function isOutError(e: UserError): boolean {

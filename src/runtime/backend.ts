@@ -41,6 +41,9 @@ export interface CompileOptions {
   readonly poisonBuffers?: boolean;
 }
 
+/** The key of RunOptions' internal flag for inputs the driver has already checked. */
+export const inputsChecked: unique symbol = Symbol('inputsChecked');
+
 export interface RunOptions {
   /** Count every element read (per array and order) and written; slower. */
   readonly counters?: boolean;
@@ -58,10 +61,10 @@ export interface RunOptions {
   /**
    * Internal, for the driver: the inputs have just been matched against the exact signature the
    * executable was compiled for (kinds, element types, shapes, tuple arity), so the entry checks
-   * (E410–E414) are skipped. A caller that sets it for inputs it has not checked gets whatever
-   * the generated code makes of them.
+   * (E410–E414) are skipped. Keyed by a symbol the package does not export, so a user of the
+   * public API cannot skip the checks by mistake.
    */
-  readonly trusted?: boolean;
+  readonly [inputsChecked]?: boolean;
 }
 
 /** Elements one array had read, by read order (`0`, `1`, `g<gather id>`, `indexed`, `unordered`), and written. */

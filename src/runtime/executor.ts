@@ -3,7 +3,7 @@
 // `compileProgram` generates the module (codegen/), turns it into a function with `new
 // Function` once, and keeps it; the counters variant is generated and compiled the first time
 // a run asks for counters. A run checks the inputs against the entry parameters (the
-// interpreter's E410–E414, skipped for `trusted` inputs), calls the generated `main` with the
+// interpreter's E410–E414, skipped for inputs the driver has checked, `inputsChecked`), calls the generated `main` with the
 // runtime helpers, and returns the results with what the run recorded: per-cluster calls (and
 // time, when asked), every allocation, and counters — built when first read.
 // Everything is synchronous: `CompiledProgram.run` returns its result, not a promise.
@@ -26,7 +26,7 @@ import type { TypedArray } from '../ir/scalarOps.js';
 import { allocationsOf, Pool, type RunRecord, Runtime, runRecord, type RuntimeTables } from './helpers.js';
 import { checkInputs } from '../interp/index.js';
 import {
-  type CompileOptions, type Executable, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult, type RunStats,
+  type CompileOptions, type Executable, inputsChecked, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult, type RunStats,
 } from './backend.js';
 
 /** The JavaScript back end's executable: runs synchronously, and shows the module it runs. */
@@ -107,7 +107,7 @@ class JsRunResult implements RunResult {
   }
 }
 
-/** The entry values as checkInputs returns them, for inputs the driver has checked (`trusted`). */
+/** The entry values as checkInputs returns them, for inputs the driver has checked (`inputsChecked`). */
 function flatten(inputs: readonly InterfaceValue[]): readonly RuntimeValue[] {
   for (let k = 0; k < inputs.length; k++) if (Array.isArray(inputs[k])) return inputs.flatMap((v) => v);
   return inputs as readonly RuntimeValue[];
@@ -143,7 +143,7 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
       const base = live('run');
       const counters = runOptions.counters === true;
       const variant = counters ? (counted ??= compile(program, plan, true, memory)) : base;
-      const flat = runOptions.trusted === true ? flatten(inputs) : checkInputs(program, inputs, options.file);
+      const flat = runOptions[inputsChecked] === true ? flatten(inputs) : checkInputs(program, inputs, options.file);
       // Lease the pool and the runtime (see the header): a nested or failed run cannot share them.
       let leased = pool;
       pool = null;

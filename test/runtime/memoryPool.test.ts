@@ -16,6 +16,7 @@ import type { MemoryPlan } from '../../src/memory/types.js';
 import { planMemory } from '../../src/memory/index.js';
 import type { Plan, Strategy } from '../../src/plan/types.js';
 import { compileProgram, type CompiledProgram } from '../../src/runtime/index.js';
+import { inputsChecked } from '../../src/runtime/backend.js';
 import { array } from '../ir/builders.js';
 import { expectSameValues } from './equal.js';
 import { manifestNames, ownSlots } from './memoryPlans.js';
@@ -349,7 +350,7 @@ describe('the pool', () => {
         return outerInput.data;
       },
     } as ArrayValue;
-    const outer = exe.run([sneaky], { trusted: true });
+    const outer = exe.run([sneaky], { [inputsChecked]: true });
     expectSameValues(outer.results, interpret(program, [outerInput]));
     expectSameValues(innerResult!, interpret(program, inner));
     const again = exe.run(ordered(program, chain.inputs(3)));
@@ -426,7 +427,7 @@ describe('run options and stats', () => {
     const { program, plan } = await planned(sources[0]!.source, sources[0]!.inputs(0), 'none');
     const exe = compileProgram(program, plan);
     const inputs = ordered(program, sources[0]!.inputs(0));
-    expectSameValues(exe.run(inputs, { trusted: true }).results, interpret(program, inputs));
+    expectSameValues(exe.run(inputs, { [inputsChecked]: true }).results, interpret(program, inputs));
     expect(() => exe.run([])).toThrow(/E410|takes 1 input/);
   });
 });
