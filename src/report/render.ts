@@ -199,6 +199,7 @@ function clustersJson(bg: BlockGraphs, plan: BlockPlan): ClusterJson[] {
   });
 }
 
+/** The JSON plan's `memory` section (docs/PLAN-FORMAT.md): peak bytes, the slots with their arrays, how many are sized at run time. */
 export function memoryJson(memory: MemoryPlan): MemoryJson {
   return {
     peakBytes: memory.peakBytes,

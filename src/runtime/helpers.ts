@@ -37,7 +37,7 @@ export interface Allocation {
 
 /**
  * What one run records besides its results, all of it in one fixed-size array (one allocation,
- * whatever the run does: issue 9, H3, a list with an entry per allocation grew by gigabytes in a
+ * whatever the run does: a list with an entry per allocation once grew by gigabytes in a long
  * `while` loop): per allocation site (the index generated code passes to `alloc`, `take`, …)
  * times, elements and the largest allocation in elements; per cluster milliseconds (timed runs
  * only) and calls; per counter slot elements read or written.
