@@ -308,7 +308,9 @@ export function buildProgram(term: Terminal): Command {
       const compiler = compilerFor(file, flags.entry);
       const signature = shapeSignature(compiler, flags.shape);
       const plan = await compiler.plan(signature, planningOptions(flags));
-      term.out(emitJs(compiler.lower(signature), plan));
+      const program = compiler.lower(signature);
+      // The memory plan a run with these shapes uses (as `plan` shows it), so the code printed is the code run.
+      term.out(emitJs(program, plan, planMemory(program, plan, signature === undefined ? undefined : entrySizes(signature))));
     });
 
   program

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { Compiler } from '../../src/driver/index.js';
+import type { CompiledProgram } from '../../src/runtime/index.js';
 import type { MemoryPlan } from '../../src/memory/types.js';
 import { memoryJson, memorySummary } from '../../src/report/render.js';
 
@@ -107,6 +109,27 @@ describe('other commands', () => {
     expect(plan.status).toBe('optimal');
     expect(plan.clusters).toHaveLength(1);
     expect(plan.clusters[0]!.manifest).toEqual(['result']);
+  });
+
+  it('emit --shape prints the module a run with those shapes compiles (its memory plan included)', async () => {
+    // Arrays of two sizes and element types: sharing slots by size differs once the sizes are known.
+    const source = [
+      'def main(xs: f64[n], ys: i32[m]):',
+      '  a = map(lam x: x + 1.0, xs)',
+      '  b = zipWith(lam p, q: p + q, a, reverse(a))',
+      '  c = map(lam y: y * 2, ys)',
+      '  d = zipWith(lam p, q: p + q, c, reverse(c))',
+      '  e = map(lam x: x * 3.0, b)',
+      '  f = zipWith(lam p, q: p + q, e, reverse(e))',
+      '  return (f, d)',
+      '',
+    ].join('\n');
+    const file = tempFile('sizes.fuse', source);
+    const { code, out } = await cli('emit', file, '--strategy', 'none', '--shape', 'xs=f64[100]', '--shape', 'ys=i32[10]');
+    expect(code).toBe(0);
+    const signature = { xs: { kind: 'array', elem: 'f64', shape: [100] }, ys: { kind: 'array', elem: 'i32', shape: [10] } } as const;
+    const exe = (await new Compiler(source).executable(signature, { strategy: 'none' })) as CompiledProgram;
+    expect(out.trim()).toBe(exe.source.trim());
   });
 
   it("plan's JSON and text carry the memory plan when planned from a program", async () => {
