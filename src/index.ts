@@ -63,6 +63,11 @@ export interface CompileOptions extends PlanningOptions {
   readonly entry?: string;
   /** The execution back end of fused runs (`backends`); default `js`. */
   readonly backend?: BackendName;
+  /**
+   * Threads that run the fused loops, the calling thread included; default the machine's
+   * available parallelism. 1 runs the `js` back end on the calling thread alone.
+   */
+  readonly threads?: number;
 }
 
 export interface RunOptions extends PlanningOptions {

@@ -65,6 +65,33 @@ export interface GeneratedProgram {
   readonly results: readonly ResultSite[];
   /** How many row buffers `rt.scratch` is asked for (numbered from 0). */
   readonly scratchRows: number;
+  /**
+   * Parallel variant only (empty otherwise): how each cluster runs, by cluster number, and the
+   * module's work functions (`fns`, by the index main passes to `rt.par`).
+   */
+  readonly schedules: readonly ClusterSchedule[];
+  readonly workFunctions: readonly WorkFunctionInfo[];
+}
+
+/**
+ * How one cluster of the parallel variant runs. `serial`: as in the sequential module, on the
+ * calling thread, with the reason (a loop that carries a value no chunking handles, a helper
+ * workers lack, an update order only one thread keeps). Otherwise its chunked loop is shared by
+ * the threads: `independent` iterations (maps, generates, gathers, per-row folds, updates that
+ * cannot collide), `reduce` (a whole-array fold: per-chunk partials combined in chunk order),
+ * `scan` (reduce-then-scan in three phases), `atomic` (a scatter whose integer combine is an
+ * Atomics operation), `owner` (a scatter split by destination range, each thread applying the
+ * updates to its range in source order).
+ */
+export type ClusterSchedule =
+  | { readonly kind: 'serial'; readonly reason: string }
+  | { readonly kind: 'independent' | 'reduce' | 'scan' | 'atomic' | 'owner' };
+
+export interface WorkFunctionInfo {
+  /** The cluster it belongs to. */
+  readonly cluster: number;
+  /** Its name in the module (`c3`, `c3_reduce`, …). */
+  readonly name: string;
 }
 
 export interface GenerateOptions {
@@ -72,6 +99,13 @@ export interface GenerateOptions {
   readonly counters: boolean;
   /** Where every manifest array lives and how each result reaches the caller. */
   readonly memory: MemoryPlan;
+  /**
+   * The parallel variant (the multicore back end): clusters run through `rt.par` over chunks of
+   * their loop, and the module also defines `fns`, its work functions, which every worker of the
+   * pool compiles (`text` + `return { main, fns };`). False or absent: the sequential module,
+   * byte for byte as before.
+   */
+  readonly parallel?: boolean;
 }
 
 type Binding =
@@ -657,5 +691,7 @@ export function generateProgram(program: Program, plan: Plan, options: GenerateO
       r.components.map((c, j): ResultSite => ({ name: r.components.length === 1 ? r.name : `${r.name}.${j}`, elem: c.elem, array: c.kind === 'array' })),
     ),
     scratchRows: gen.tables.scratchRows,
+    schedules: [],
+    workFunctions: [],
   };
 }

@@ -110,6 +110,11 @@ export interface CompilerOptions {
   readonly verifyEachPass?: boolean;
   /** The execution back end fused runs compile for (runtime/backends.ts); default `js`. */
   readonly backend?: BackendName;
+  /** Threads of the multicore back end, the calling thread included (runtime/backend.ts CompileOptions). */
+  readonly threads?: number;
+  /** Tests and tuning: the multicore fork threshold and carried-loop chunk length (runtime/backend.ts). */
+  readonly parallelThreshold?: number;
+  readonly chunkLength?: number;
   /**
    * Fill every pooled buffer with garbage before the generated code gets it (tests), so code
    * that reads an element before writing it diverges from the interpreter.

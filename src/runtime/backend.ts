@@ -39,6 +39,23 @@ export interface CompileOptions {
    * read of stale data from an earlier array or run diverges from the interpreter.
    */
   readonly poisonBuffers?: boolean;
+  /**
+   * The multicore back end: threads that run a cluster's chunks, the calling thread included
+   * (default: the machine's available parallelism). The `js` back end runs on one thread.
+   */
+  readonly threads?: number;
+  /**
+   * Multicore, for tests and tuning: a cluster call whose estimated work (iterations × cost per
+   * iteration) is below this runs on the calling thread alone (default: measured, see
+   * docs/EXECUTION.md "Threads"); 0 forks every call that has two chunks or more.
+   */
+  readonly parallelThreshold?: number;
+  /**
+   * Multicore, for tests: iterations per chunk of a loop that carries a value (whole-array
+   * folds, scans), whose partial values are combined in chunk order (default 16384). Results
+   * depend on it (floats regroup), never on the thread count.
+   */
+  readonly chunkLength?: number;
 }
 
 /** The key of RunOptions' internal flag for inputs the driver has already checked. */

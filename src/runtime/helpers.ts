@@ -119,6 +119,20 @@ export interface RunSettings {
 }
 
 /**
+ * A work function of the parallel variant (`fns[k]`): iterations [lo, hi) of its cluster's
+ * chunked loop, `chunk` the chunk's number (where a fixed chunk writes its partials), then the
+ * cluster's own arguments.
+ */
+export type WorkFunction = (rt: RuntimeHelpers, lo: number, hi: number, chunk: number, ...args: (TypedArray | number)[]) => void;
+
+/**
+ * Iterations per chunk of loops that carry a value (whole-array folds, scans) unless the
+ * executable is compiled with another: large enough that a chunk's combine and fork costs are
+ * noise, small enough that a loop of 10^5 elements has chunks for two threads.
+ */
+export const DEFAULT_CHUNK_LENGTH = 16384;
+
+/**
  * An executable's buffers, kept across runs: one `ArrayBuffer` per slot of its memory plan
  * (static slots allocated when the pool is made, exactly their bytes; dynamic ones on first
  * use, then grown to the largest size asked), and one row buffer per `rt.scratch` number.
@@ -127,23 +141,30 @@ export interface RunSettings {
  * it, so what a slot holds between runs (or after a run that threw) is dead.
  */
 export class Pool {
-  readonly buffers: (ArrayBuffer | null)[];
+  readonly buffers: (ArrayBufferLike | null)[];
   readonly rows: Float64Array[] = [];
   /** Σ byteLength of every buffer and row. */
   bytes = 0;
   /** Bytes allocated when it was made (its static slots). */
   readonly createdBytes: number;
 
-  constructor(slots: readonly Slot[]) {
-    this.buffers = slots.map((s) => (s.bytes === null ? null : newBuffer(s.bytes)));
+  /** Per cluster of the parallel variant, its per-chunk partials (`rt.partials`). */
+  readonly partials: (Float64Array | undefined)[] = [];
+
+  constructor(
+    slots: readonly Slot[],
+    /** SharedArrayBuffers, which the multicore back end's workers see (same speed; docs/EXECUTION.md "Threads"). */
+    readonly shared = false,
+  ) {
+    this.buffers = slots.map((s) => (s.bytes === null ? null : newBuffer(s.bytes, shared)));
     for (const b of this.buffers) if (b !== null) this.bytes += b.byteLength;
     this.createdBytes = this.bytes;
   }
 
   /** Replaces slot `slot`'s buffer by one of `bytes` bytes (views of the old one are remade when next taken). */
-  grow(slot: number, bytes: number): ArrayBuffer {
+  grow(slot: number, bytes: number): ArrayBufferLike {
     const old = this.buffers[slot];
-    const b = newBuffer(bytes);
+    const b = newBuffer(bytes, this.shared);
     this.bytes += bytes - (old == null ? 0 : old.byteLength);
     while (this.buffers.length < slot) this.buffers.push(null);
     this.buffers[slot] = b;
@@ -152,13 +173,13 @@ export class Pool {
 
   /** Whether `buffer` is one of the pool's (results must never be: the caller would share them). */
   owns(buffer: ArrayBufferLike): boolean {
-    return this.buffers.includes(buffer as ArrayBuffer) || this.rows.some((r) => r.buffer === buffer);
+    return this.buffers.includes(buffer) || this.rows.some((r) => r.buffer === buffer) || this.partials.some((p) => p?.buffer === buffer);
   }
 }
 
-function newBuffer(bytes: number): ArrayBuffer {
+function newBuffer(bytes: number, shared: boolean): ArrayBufferLike {
   try {
-    return new ArrayBuffer(bytes);
+    return shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
   } catch (e) {
     if (e instanceof RangeError) throw userError('E406', `a buffer of ${bytes} bytes could not be allocated (${e.message})`);
     throw e;
@@ -166,7 +187,7 @@ function newBuffer(bytes: number): ArrayBuffer {
 }
 
 /** A view of `n` elements of type `t` on `buffer` from byte 0. */
-function viewOf(t: ScalarType, buffer: ArrayBuffer, n: number): TypedArray {
+function viewOf(t: ScalarType, buffer: ArrayBufferLike, n: number): TypedArray {
   switch (t) {
     case 'f64':
       return new Float64Array(buffer, 0, n);
@@ -452,6 +473,45 @@ export class Runtime implements RuntimeHelpers {
     this.rowViews[k] = view;
     if (this.poisoned) view.fill(NaN);
     return view;
+  }
+
+  /**
+   * The module's work functions (the parallel variant's `fns`; empty for the sequential one).
+   * Set by the back end that compiled the module.
+   */
+  fns: readonly WorkFunction[] = [];
+  /** Iterations per chunk of a `fixed` `par` call (CompileOptions.chunkLength). */
+  chunkLength = DEFAULT_CHUNK_LENGTH;
+
+  /**
+   * The work of a `par` call on this thread alone, chunk after chunk in order (a fixed call
+   * keeps its chunks, whose partials main combines; a free one is one call over the whole
+   * range). The multicore back end's runtime overrides it to share the chunks with its workers
+   * when the work is worth a fork.
+   */
+  par(_c: number, fn: number, extent: number, _work: number, fixed: boolean, args: readonly (TypedArray | number)[]): void {
+    const f = this.fns[fn];
+    if (f === undefined) throw new CompilerBug('runtime', `generated code called unknown work function ${fn}`);
+    if (!fixed) {
+      if (extent > 0) f(this, 0, extent, 0, ...args);
+      return;
+    }
+    const length = this.chunkLength;
+    for (let k = 0, lo = 0; lo < extent; k++, lo += length) f(this, lo, Math.min(extent, lo + length), k, ...args);
+  }
+
+  /** Cluster `c`'s per-chunk partials: pooled (shared when the pool is), grown when asked for more. */
+  partials(c: number, n: number): Float64Array {
+    const have = this.pool.partials[c];
+    if (have !== undefined && have.length >= n) return have;
+    if (!(n <= MAX_ARRAY_ELEMENTS)) allocate('f64', n);
+    // Grown to at least twice the last size: a loop whose extent creeps up does not reallocate every iteration.
+    const length = Math.max(n, 2 * (have?.length ?? 0));
+    const made = new Float64Array(newBuffer(8 * length, this.pool.shared));
+    this.pool.bytes += made.byteLength - (have?.byteLength ?? 0);
+    this.poolAllocated += made.byteLength;
+    this.pool.partials[c] = made;
+    return made;
   }
 
   count(slot: number, value: number): number {
