@@ -225,6 +225,11 @@ export interface ScatterNode extends CombinatorBase {
   readonly dest: readonly VarName[];
   readonly index: readonly VarName[];
   readonly values: readonly VarName[];
+  /**
+   * Set only by the prelude, where the indices are distinct by construction (filter's places):
+   * no two updates meet, so threads may apply them in any order. Absent: updates may collide.
+   */
+  readonly unique?: true;
 }
 
 /**
