@@ -59,18 +59,20 @@ export interface ParallelTuning {
 /**
  * `program` under `plan` compiled for `threads` threads: the `js` back end for 1 (what the
  * driver runs for `threads: 1`), the multicore back end otherwise (a TypeError when it is not
- * registered: callers check multicoreBackend() first and skip).
+ * registered: callers check multicoreBackend() first and skip). Without `memory` the back end
+ * plans memory itself, sizes read at run time; tuning options left undefined are not passed.
  */
 export async function compileFor(
   threads: number,
   program: Program,
   plan: Plan,
-  options: { readonly file: SourceFile; readonly memory: MemoryPlan; readonly tuning?: ParallelTuning },
+  options: { readonly file: SourceFile; readonly memory?: MemoryPlan; readonly tuning?: ParallelTuning },
 ): Promise<Executable> {
   if (threads === 1) return compileProgram(program, plan, { file: options.file, memory: options.memory });
   const backend = multicoreBackend();
   if (backend === null) throw new TypeError(NO_MULTICORE);
-  return backend.compile(program, plan, { file: options.file, memory: options.memory, threads, ...options.tuning });
+  const tuning = Object.fromEntries(Object.entries(options.tuning ?? {}).filter(([, v]) => v !== undefined));
+  return backend.compile(program, plan, { file: options.file, memory: options.memory, threads, ...tuning });
 }
 
 /** A copy of `data` on a SharedArrayBuffer, same element type. */
