@@ -3,12 +3,15 @@
 // light map (one multiply-add per element: memory-bound), a heavy map (transcendentals: compute-
 // bound) and a whole-array fold (a loop that carries a value: fixed chunks, partials) — at
 // extents 2^10 … 2^22, each compiled for the multicore back end twice from the same plan: with
-// `parallelThreshold: 0` (every call with two chunks or more forks) and with a threshold no call
-// reaches (the same chunked code on the calling thread alone), plus the `js` back end for
-// reference. Interleaved samples of several calls, medians. The break-even extent of a program
-// is the smallest from which the forked run is faster at that extent and every larger one; in
-// the back end's work units (extent × the cluster's work per iteration, as its `rt.par` call
-// passes it) it proposes the default threshold: the largest break-even over the three.
+// the threshold at the call's own work (extent × the cluster's work per iteration, as its
+// `rt.par` call passes it: the call forks, chunked as a default threshold of that value would
+// chunk it) and with a threshold no call reaches (the same chunked code on the calling thread
+// alone), plus the `js` back end for reference. The multicore runs get their input on a
+// SharedArrayBuffer, so what is timed is the fork and not the copy of an ordinary input (which
+// the back end makes only when the call's work pays for it). Interleaved samples of several
+// calls, medians. The break-even extent of a program is the smallest from which the forked run is
+// faster at that extent and every larger one; in work units it proposes the default threshold:
+// the largest break-even over the three.
 
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { generateProgram } from '../../src/codegen/index.js';
@@ -19,7 +22,7 @@ import type { Executable } from '../../src/runtime/index.js';
 import { collectGarbage, summarise, type Summary } from '../memory/harness.js';
 import { samplingCalls } from './harness.js';
 import { time } from './report.js';
-import { agreement, compileFor, flatResults } from './threads.js';
+import { agreement, compileFor, flatResults, sharedInputs } from './threads.js';
 
 /** The calibration programs: one cluster each. */
 export const calibrationPrograms = [
@@ -121,18 +124,21 @@ async function calibrateOne(p: (typeof calibrationPrograms)[number], options: Ca
     const workPerIteration = workOf(generateProgram(program, plan, { counters: false, memory, parallel: true }).text);
     const compile = (threads: number, parallelThreshold?: number): Promise<Executable> =>
       compileFor(threads, program, plan, { file: compiler.file, memory, tuning: parallelThreshold === undefined ? {} : { parallelThreshold } });
-    const exes = [await compile(1), await compile(options.threads, NEVER_FORK), await compile(options.threads, 0)];
+    // Without a work estimate (a module the regex does not read), 0: every call of two chunks forks.
+    const exes = [await compile(1), await compile(options.threads, NEVER_FORK), await compile(options.threads, extent * (workPerIteration ?? 0))];
     const ordered = program.params.map((q) => inputs[q.name as 'xs']);
+    const shared = sharedInputs(inputs);
+    const inputsOf = [ordered, ...[1, 2].map(() => program.params.map((q) => shared[q.name as 'xs']))];
     // Warm-up, checked: the three agree (the fold may regroup against js, never between the two multicore ones).
     const results = [];
-    for (const exe of exes) results.push(flatResults((await exe.run(ordered)).results));
+    for (const [i, exe] of exes.entries()) results.push(flatResults((await exe.run(inputsOf[i]!)).results));
     for (const [i, r] of results.entries()) {
       const a = agreement(results[i === 2 ? 1 : 0]!, r, i === 2 ? 0 : undefined);
       if (a.wrong !== null || (i === 2 && !a.bitExact)) throw new Error(`calibration ${p.id} at 2^${k}: variant ${i} ${a.wrong ?? 'not bit-exact'}`);
     }
     const calls = await samplingCalls(exes[0]!, ordered, options.minSampleMs);
     const times = await interleaved(
-      exes.map((exe) => () => exe.run(ordered)),
+      exes.map((exe, i) => () => exe.run(inputsOf[i]!)),
       calls,
       options.repetitions,
     );
@@ -163,7 +169,7 @@ export function proposedThreshold(results: readonly CalibrationResult[]): number
 
 export function calibrationTable(r: CalibrationResult): string {
   const lines = [
-    `| extent | work (extent × ${r.rows[0]?.workPerIteration ?? '?'}) | calls / sample | js (1 thread) | multicore, never forks | multicore, ${r.threads} threads, threshold 0 | never ÷ forked |`,
+    `| extent | work (extent × ${r.rows[0]?.workPerIteration ?? '?'}) | calls / sample | js (1 thread) | multicore, never forks | multicore, ${r.threads} threads, forks | never ÷ forked |`,
     '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of r.rows) {

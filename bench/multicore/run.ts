@@ -141,7 +141,7 @@ async function main(): Promise<number> {
     const md = [
       `Command: \`${command}\`  `,
       `Machine: ${machine}  `,
-      `Per-call medians of ${o.repetitions} interleaved samples; one plan per extent, compiled three times. "never forks": the multicore back end with a threshold no call reaches (its chunked code on the calling thread).`,
+      `Per-call medians of ${o.repetitions} interleaved samples; one plan per extent, compiled three times. "never forks": the multicore back end with a threshold no call reaches (its chunked code on the calling thread); "forks": its threshold set to the call's own work (extent × work per iteration), so the call forks and is chunked as that default would chunk it. Both multicore runs read their input from a SharedArrayBuffer (the fork alone is timed, not an input's copy).`,
       ...results.flatMap((r) => [
         '',
         `### ${r.what} (\`${calibrationPrograms.find((p) => p.id === r.program)!.source.trim().replace(/\n\s*/g, ' ')}\`)`,

@@ -2,18 +2,25 @@
 // line writes them, the float policy's comparison accepts regrouped floats and nothing else,
 // inputs move onto SharedArrayBuffers unchanged, the bars are judged on every input kind, the
 // calibration reads the work estimate of a parallel module, and a small measurement runs,
-// verifies and times every variant (the N-thread ones when the multicore back end is built in).
+// verifies and times every variant (the N-thread ones when the multicore back end is built in);
+// bench:paper's parallel bar and bench:exec's parallel column run and verify the baseline's plan
+// on it (or, without it, say so).
 
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import type { ArrayValue } from '../../src/ir/values.js';
 import { multicoreCases } from '../../bench/multicore/cases.js';
 import { measureCase, variantSpecs, type CaseResult } from '../../bench/multicore/harness.js';
 import { barChecks } from '../../bench/multicore/report.js';
 import { workOf } from '../../bench/multicore/calibrate.js';
-import { agreement, agreementText, multicoreBackend, parseThreadList, parseThreads, sharedInputs } from '../../bench/multicore/threads.js';
+import { agreement, agreementText, multicoreBackend, NO_MULTICORE, parseThreadList, parseThreads, sharedInputs } from '../../bench/multicore/threads.js';
+import { runPaperBenchmark } from '../../bench/paper/run.js';
+import { BASELINE_ID, PARALLEL_ID } from '../../bench/paper/harness.js';
+import { measure } from '../../bench/exec/harness.js';
+import { execPrograms } from '../../bench/exec/programs.js';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 // The harness collects garbage between runs; without --expose-gc a no-op stands in.
@@ -190,5 +197,53 @@ describe('a measurement', () => {
     ]);
     expect(cases.filter((c) => c.kind === 'example')).toHaveLength(12);
     expect(cases.find((c) => c.id === 'simple1')!.size).toBe('is, xs: 10000');
+  });
+});
+
+describe('--threads on bench:paper and bench:exec', () => {
+  const withoutMulticore = multicoreBackend() === null;
+  const paper = (threads: number) =>
+    runPaperBenchmark({
+      mode: 'quick',
+      programs: ['greedyTopDownBad', 'Multigrid'],
+      strategies: [BASELINE_ID, 'none'],
+      repetitions: 1,
+      outDir: mkdtempSync(join(tmpdir(), 'arrayfuse-paper-threads-')),
+      cbcSeconds: 0,
+      ilpTimeLimitSeconds: 30,
+      threads,
+      command: 'test',
+    });
+
+  it.skipIf(withoutMulticore)('bench:paper: the parallel bar runs the baseline plan on 2 threads, verified, and Figure 3 shows it', async () => {
+    const { results, outDir } = await paper(2);
+    expect(results.failures).toEqual([]);
+    expect(results.threads).toBe(2);
+    for (const p of results.programs) {
+      expect(p.strategies.map((s) => s.id)).toEqual([BASELINE_ID, 'none', PARALLEL_ID]);
+      const base = p.strategies.find((s) => s.id === BASELINE_ID)!;
+      const parallel = p.strategies.find((s) => s.id === PARALLEL_ID)!;
+      expect(parallel.plan!.planKey).toBe(base.plan!.planKey);
+      expect(parallel.normalised).toBeGreaterThan(0);
+    }
+    expect(readFileSync(join(outDir, 'figure3.svg'), 'utf8')).toContain('ILP, 2 threads');
+    expect(readFileSync(join(outDir, 'results.md'), 'utf8')).toContain('| ILP (reads+writes), 2 threads |');
+  });
+
+  it.skipIf(!withoutMulticore)('bench:paper: without the multicore back end there is no parallel bar, and the report says why', async () => {
+    const { results, outDir } = await paper(2);
+    expect(results.failures).toEqual([]);
+    expect(results.threads).toBe(1);
+    expect(results.programs[0]!.strategies.map((s) => s.id)).toEqual([BASELINE_ID, 'none']);
+    expect(readFileSync(join(outDir, 'results.md'), 'utf8')).toContain(NO_MULTICORE);
+  });
+
+  it.skipIf(withoutMulticore)('bench:exec: the parallel column runs the ILP plan on 2 threads and checks it against the hand loop', async () => {
+    for (const name of ['singleLoop', 'greedyTopDownBad', 'scatterExample']) {
+      const program = execPrograms.find((p) => p.name === name)!;
+      const m = await measure(program, 'n = 300', 300, program.inputs(300), { repoRoot, solver: createSolverLoader(), repetitions: 2, variants: ['ilp', 'hand', 'parallel'], threads: 2 });
+      expect(m.variants.map((v) => v.id)).toEqual(['ilp', 'hand', 'parallel']);
+      expect(m.variants[2]!.runsMs).toHaveLength(2);
+    }
   });
 });
