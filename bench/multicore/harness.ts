@@ -22,6 +22,7 @@ import { Compiler, entrySizes, signatureOf } from '../../src/driver/index.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { planMemory } from '../../src/memory/index.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
+import type { BlockPlan } from '../../src/plan/types.js';
 import type { Executable } from '../../src/runtime/index.js';
 import { collectGarbage, summarise, type Summary } from '../memory/harness.js';
 import type { MulticoreCase } from './cases.js';
@@ -64,7 +65,7 @@ export interface CaseResult {
   readonly kind: MulticoreCase['kind'];
   readonly file: string;
   readonly size: string;
-  /** Clusters of the plan (all blocks' top level). */
+  /** Clusters of the plan over every block (a `while` body counted once). */
   readonly clusters: number;
   readonly callsPerSample: number;
   readonly repetitions: number;
@@ -110,9 +111,16 @@ export function variantSpecs(options: Pick<MeasureOptions, 'threads' | 'sharedIn
   return specs;
 }
 
+/** Clusters of a block plan and every block inside it. */
+function clusterCount(block: BlockPlan): number {
+  let n = block.clusters.length;
+  for (const children of Object.values(block.children)) for (const child of children) n += clusterCount(child);
+  return n;
+}
+
 /**
  * Calls per timed sample so that one lasts at least `minSampleMs`: from the mean of warm runs
- * of `exe` over at least that long (three runs at least), after as long a warm-up.
+ * of `exe` over at least that long (one run at least), after as long a warm-up.
  */
 export async function samplingCalls(exe: Executable, inputs: readonly InterfaceValue[], minSampleMs: number): Promise<number> {
   let perCall = 0;
@@ -122,7 +130,7 @@ export async function samplingCalls(exe: Executable, inputs: readonly InterfaceV
     let calls = 0;
     const t0 = performance.now();
     let elapsed = 0;
-    while (calls < 3 || elapsed < minSampleMs) {
+    while (calls < 1 || elapsed < minSampleMs) {
       await exe.run(inputs);
       calls++;
       elapsed = performance.now() - t0;
@@ -236,7 +244,7 @@ export async function measureCase(c: MulticoreCase, options: MeasureOptions): Pr
     kind: c.kind,
     file: c.file,
     size: c.size,
-    clusters: plan.root.clusters.length,
+    clusters: clusterCount(plan.root),
     callsPerSample,
     repetitions: options.repetitions,
     variants,
