@@ -26,7 +26,7 @@ import type { BlockPlan } from '../../src/plan/types.js';
 import type { Executable } from '../../src/runtime/index.js';
 import { collectGarbage, summarise, type Summary } from '../memory/harness.js';
 import type { MulticoreCase } from './cases.js';
-import { agreement, compileFor, flatResults, sharedInputs, type Agreement, type FlatResults, type ParallelTuning } from './threads.js';
+import { agreement, compileFor, flatResults, forksOf, sharedInputs, type Agreement, type FlatResults, type Forks, type ParallelTuning } from './threads.js';
 
 /** One way to run the program: a thread count, and where the inputs live. */
 export interface VariantSpec {
@@ -55,6 +55,8 @@ export interface VariantResult {
   readonly speedup: number | null;
   /** Against the 1-thread results (null for the 1-thread variant itself). */
   readonly agreement: Agreement | null;
+  /** Cluster calls of its last run, and how many of them forked (null: no run). */
+  readonly forks: Forks | null;
   /** Why the variant has no time (compile or run error, a failed check). */
   readonly error: string | null;
 }
@@ -94,6 +96,7 @@ interface Prepared {
   readonly ordered: readonly InterfaceValue[];
   readonly runsMs: number[];
   agreement: Agreement | null;
+  forks: Forks | null;
   error: string | null;
 }
 
@@ -156,7 +159,7 @@ export async function measureCase(c: MulticoreCase, options: MeasureOptions): Pr
   const prepared: Prepared[] = [];
   for (const spec of variantSpecs(options)) {
     const source = spec.shared ? shared : inputs;
-    const entry: Prepared = { spec, exe: null, ordered: program.params.map((p) => source[p.name]!), runsMs: [], agreement: null, error: null };
+    const entry: Prepared = { spec, exe: null, ordered: program.params.map((p) => source[p.name]!), runsMs: [], agreement: null, forks: null, error: null };
     prepared.push(entry);
     try {
       entry.exe = await compileFor(spec.threads, program, plan, { file: compiler.file, memory, tuning: options.tuning });
@@ -190,7 +193,9 @@ export async function measureCase(c: MulticoreCase, options: MeasureOptions): Pr
   const live = (): Prepared[] => prepared.filter((e) => e.exe !== null && e.error === null);
   const runOnce = async (entry: Prepared): Promise<readonly InterfaceValue[] | null> => {
     try {
-      return (await entry.exe!.run(entry.ordered)).results;
+      const r = await entry.exe!.run(entry.ordered);
+      entry.forks = forksOf(r.stats);
+      return r.results;
     } catch (e) {
       entry.error = `run failed: ${message(e)}`;
       log(`  ${variantLabel(entry.spec)}: ${entry.error}`);
@@ -235,6 +240,7 @@ export async function measureCase(c: MulticoreCase, options: MeasureOptions): Pr
       ms,
       speedup: ms !== null && oneThread !== null ? oneThread / ms.median : null,
       agreement: e.agreement,
+      forks: e.forks,
       error: e.error,
     };
   });

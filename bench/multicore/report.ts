@@ -29,16 +29,19 @@ function parallelLabels(rows: readonly CaseResult[]): string[] {
   return labels;
 }
 
-/** One row per program: the 1-thread time, each parallel variant's time and speed-up, and the comparison of results. */
+/**
+ * One row per program: the 1-thread time, each parallel variant's time, speed-up and forks (of
+ * its last run's cluster calls, how many the threads shared), and the comparison of results.
+ */
 export function timeTable(rows: readonly CaseResult[]): string {
   const labels = parallelLabels(rows);
-  const head = ['program', 'size', 'clusters', 'calls / sample', '1 thread, median (min–max)', ...labels.flatMap((l) => [l, '×']), 'N threads vs 1 thread'];
+  const head = ['program', 'size', 'clusters', 'calls / sample', '1 thread, median (min–max)', ...labels.flatMap((l) => [l, '×', 'forked']), 'N threads vs 1 thread'];
   const lines = [`| ${head.join(' | ')} |`, `|${' --- |'.repeat(head.length)}`];
   for (const r of rows) {
     const one = r.variants.find((v) => v.threads === 1)!;
     const cells = labels.flatMap((l) => {
       const v = r.variants.find((x) => x.label === l);
-      return v === undefined ? ['–', '–'] : [timeSpread(v), speed(v.speedup)];
+      return v === undefined ? ['–', '–', '–'] : [timeSpread(v), speed(v.speedup), v.forks === null ? '–' : `${v.forks.forked}/${v.forks.calls}`];
     });
     const parallel = r.variants.filter((v) => v.threads > 1);
     const worst = parallel.find((v) => v.error !== null) ?? parallel.find((v) => v.agreement !== null && !v.agreement.bitExact) ?? parallel[0];

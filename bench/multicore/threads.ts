@@ -14,7 +14,7 @@ import type { Program } from '../../src/ir/types.js';
 import type { ArrayValue, InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import type { MemoryPlan } from '../../src/memory/types.js';
 import type { Plan } from '../../src/plan/types.js';
-import { backends, compileProgram, type Executable, type ExecutionBackend } from '../../src/runtime/index.js';
+import { backends, compileProgram, type Executable, type ExecutionBackend, type RunStats } from '../../src/runtime/index.js';
 
 /** The registry name of the multicore back end (src/runtime/backends.ts). */
 export const MULTICORE = 'multicore';
@@ -159,4 +159,21 @@ export function agreement(want: FlatResults, got: FlatResults, tolerance = FLOAT
 export function agreementText(a: Agreement): string {
   if (a.wrong !== null) return `DIFFERS: ${a.wrong}`;
   return a.bitExact ? 'bit-exact' : `≤ ${a.maxRelative.toExponential(1)} rel`;
+}
+
+/** Of one run's cluster calls, how many several threads shared. */
+export interface Forks {
+  readonly forked: number;
+  readonly calls: number;
+}
+
+/** A run's forks: Σ ClusterStats.parallelRuns (the multicore back end's; 0 where a back end has none) over Σ runs. */
+export function forksOf(stats: RunStats): Forks {
+  let forked = 0;
+  let calls = 0;
+  for (const c of stats.clusters) {
+    forked += (c as { readonly parallelRuns?: number }).parallelRuns ?? 0;
+    calls += c.runs;
+  }
+  return { forked, calls };
 }

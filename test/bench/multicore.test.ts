@@ -112,7 +112,7 @@ describe('bars and calibration', () => {
     callsPerSample: 1,
     repetitions: 1,
     variants: [
-      { id: '1t', label: '1 thread', threads: 1, shared: false, runsMs: [1], ms: { median: 1, min: 1, max: 1 }, speedup: 1, agreement: null, error: null },
+      { id: '1t', label: '1 thread', threads: 1, shared: false, runsMs: [1], ms: { median: 1, min: 1, max: 1 }, speedup: 1, agreement: null, forks: null, error: null },
       ...speedups.map((s, k) => ({
         id: `2t${k === 1 ? '-shared' : ''}`,
         label: '2 threads',
@@ -122,6 +122,7 @@ describe('bars and calibration', () => {
         ms: { median: 1, min: 1, max: 1 },
         speedup: s,
         agreement: null,
+        forks: null,
         error: s === null ? 'wrong output' : null,
       })),
     ],
@@ -184,6 +185,9 @@ describe('a measurement', () => {
         expect(v.agreement?.wrong).toBeNull();
         expect(v.speedup).toBeGreaterThan(0);
       }
+      // One thread never forks; on shared inputs with the threshold at 0 every cluster call does.
+      expect(r.variants[0]!.forks).toEqual({ forked: 0, calls: r.clusters });
+      expect(r.variants[2]!.forks).toEqual({ forked: r.clusters, calls: r.clusters });
     }
   });
 
