@@ -11,7 +11,8 @@
 // the back end makes only when the call's work pays for it). Interleaved samples of several
 // calls, medians. The break-even extent of a program is the smallest from which the forked run is
 // faster at that extent and every larger one; in work units it proposes the default threshold:
-// the largest break-even over the three.
+// the largest break-even over the programs that broke even (one whose forked run never won — a
+// memory-bound loop whose threads share the bandwidth — cannot be helped by any threshold).
 
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { generateProgram } from '../../src/codegen/index.js';
@@ -147,11 +148,17 @@ async function calibrateOne(p: (typeof calibrationPrograms)[number], options: Ca
     rows.push({ extent, workPerIteration, callsPerSample: calls, js, serial, forked });
     log(`  ${p.id} 2^${k}: js ${time(js.median)}, serial ${time(serial.median)}, forked ${time(forked.median)} (${(serial.median / forked.median).toFixed(2)}×)`);
   }
-  let breakEvenExtent: number | null = null;
-  for (let i = rows.length - 1; i >= 0 && rows[i]!.forked.median < rows[i]!.serial.median; i--) breakEvenExtent = rows[i]!.extent;
-  const at = rows.find((r) => r.extent === breakEvenExtent);
-  const breakEvenWork = at === undefined || at.workPerIteration === null ? null : at.extent * at.workPerIteration;
-  return { program: p.id, what: p.what, threads: options.threads, rows, breakEvenExtent, breakEvenWork };
+  return { program: p.id, what: p.what, threads: options.threads, rows, ...breakEven(rows) };
+}
+
+/**
+ * The smallest extent (rows ascending by extent) from which the forked run is faster at it and
+ * at every larger one, and that extent's work units; nulls when the largest extent's fork lost.
+ */
+export function breakEven(rows: readonly Pick<CalibrationRow, 'extent' | 'workPerIteration' | 'serial' | 'forked'>[]): { breakEvenExtent: number | null; breakEvenWork: number | null } {
+  let at: (typeof rows)[number] | null = null;
+  for (let i = rows.length - 1; i >= 0 && rows[i]!.forked.median < rows[i]!.serial.median; i--) at = rows[i]!;
+  return { breakEvenExtent: at?.extent ?? null, breakEvenWork: at === null || at.workPerIteration === null ? null : at.extent * at.workPerIteration };
 }
 
 export async function calibrate(options: CalibrationOptions): Promise<CalibrationResult[]> {
@@ -160,11 +167,32 @@ export async function calibrate(options: CalibrationOptions): Promise<Calibratio
   return out;
 }
 
-/** The proposed default threshold: the largest break-even in work units (forking then never loses on these programs). */
-export function proposedThreshold(results: readonly CalibrationResult[]): number | null {
-  const works = results.map((r) => r.breakEvenWork);
-  if (works.length === 0 || works.some((w) => w === null)) return null;
-  return Math.max(...(works as number[]));
+/** The proposed default threshold, and which programs decide it. */
+export interface Proposal {
+  /** The largest break-even in work units over the programs that broke even (null: none did). */
+  readonly threshold: number | null;
+  /** The program whose break-even it is. */
+  readonly from: CalibrationProgram | null;
+  /**
+   * Programs whose forked run never won at and above some extent (a memory-bound loop on a
+   * machine whose threads share the bandwidth): no threshold keeps their large calls from
+   * forking, so they do not bound it.
+   */
+  readonly neverWon: readonly CalibrationProgram[];
+}
+
+/**
+ * The proposed default threshold: the largest break-even in work units among the programs that
+ * broke even, so that no call of theirs above it forks at a loss.
+ */
+export function proposedThreshold(results: readonly CalibrationResult[]): Proposal {
+  let best: CalibrationResult | null = null;
+  for (const r of results) if (r.breakEvenWork !== null && (best === null || r.breakEvenWork > best.breakEvenWork!)) best = r;
+  return {
+    threshold: best?.breakEvenWork ?? null,
+    from: best?.program ?? null,
+    neverWon: results.filter((r) => r.breakEvenExtent === null).map((r) => r.program),
+  };
 }
 
 export function calibrationTable(r: CalibrationResult): string {

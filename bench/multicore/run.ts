@@ -151,7 +151,7 @@ async function main(): Promise<number> {
         `Break-even: ${r.breakEvenExtent === null ? 'forking never won' : `2^${Math.log2(r.breakEvenExtent)} elements${r.breakEvenWork === null ? '' : ` = ${r.breakEvenWork} work units`}`}.`,
       ]),
       '',
-      `Proposed parallelThreshold (the largest break-even in work units): ${proposal ?? 'none (a program never broke even, or its work per iteration is unknown)'}.`,
+      `Proposed parallelThreshold (the largest break-even in work units of the programs that broke even): ${proposal.threshold === null ? 'none (no program broke even, or the work per iteration is unknown)' : `${proposal.threshold} (${proposal.from}'s)`}${proposal.neverWon.length === 0 ? '' : `; forking never won for ${proposal.neverWon.join(', ')}`}.`,
       '',
     ].join('\n');
     writeFileSync(join(outDir, 'calibration.md'), md);

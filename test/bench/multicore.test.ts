@@ -15,7 +15,7 @@ import type { ArrayValue } from '../../src/ir/values.js';
 import { multicoreCases } from '../../bench/multicore/cases.js';
 import { measureCase, variantSpecs, type CaseResult } from '../../bench/multicore/harness.js';
 import { barChecks } from '../../bench/multicore/report.js';
-import { workOf } from '../../bench/multicore/calibrate.js';
+import { breakEven, proposedThreshold, workOf, type CalibrationResult } from '../../bench/multicore/calibrate.js';
 import { agreement, agreementText, multicoreBackend, NO_MULTICORE, parseThreadList, parseThreads, sharedInputs } from '../../bench/multicore/threads.js';
 import { runPaperBenchmark } from '../../bench/paper/run.js';
 import { BASELINE_ID, PARALLEL_ID } from '../../bench/paper/harness.js';
@@ -133,6 +133,19 @@ describe('bars and calibration', () => {
     expect(app).toMatchObject({ bar: 1.7, ordinary: 1.8, shared: 1.6, met: false });
     expect(example).toMatchObject({ bar: 0.95, met: true });
     expect(failed).toMatchObject({ ordinary: null, shared: null, met: null });
+  });
+
+  it('breaks even at the smallest extent from which forking wins at every larger one, and proposes the largest break-even', () => {
+    const t = (median: number) => ({ median, min: median, max: median });
+    const rows = (forkedWins: readonly boolean[], work: number | null) =>
+      forkedWins.map((wins, k) => ({ extent: 2 ** (10 + k), workPerIteration: work, serial: t(10), forked: t(wins ? 9 : 11) }));
+    expect(breakEven(rows([false, true, false, true, true], 3))).toEqual({ breakEvenExtent: 2 ** 13, breakEvenWork: 3 * 2 ** 13 });
+    expect(breakEven(rows([true, true], null))).toEqual({ breakEvenExtent: 2 ** 10, breakEvenWork: null });
+    expect(breakEven(rows([true, false], 3))).toEqual({ breakEvenExtent: null, breakEvenWork: null });
+    const result = (program: CalibrationResult['program'], breakEvenWork: number | null): CalibrationResult =>
+      ({ program, what: program, threads: 2, rows: [], breakEvenExtent: breakEvenWork === null ? null : 1, breakEvenWork });
+    expect(proposedThreshold([result('light', null), result('heavy', 5000), result('fold', 70000)])).toEqual({ threshold: 70000, from: 'fold', neverWon: ['light'] });
+    expect(proposedThreshold([result('light', null)])).toEqual({ threshold: null, from: null, neverWon: ['light'] });
   });
 
   it("reads the work estimate of a parallel module's rt.par call", () => {
