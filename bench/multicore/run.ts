@@ -86,10 +86,14 @@ async function main(): Promise<number> {
   const calibrationIds = calibrationPrograms.map((p) => p.id);
   const cli = new Command('bench:multicore')
     .description('the multicore back end against one thread: same plan, interleaved, outputs checked (docs/EXECUTION.md "Threads: measured")')
-    .option('--threads <list>', 'thread counts besides 1, comma-separated; "all" = os.availableParallelism()', parseThreadList, [allThreads()])
-    .option('--parts <names>', `comma-separated: ${parts.join(', ')}`, listOf(parts), [...parts])
+    .addOption(new Option('--threads <list>', 'thread counts to compare with 1 thread (always measured), comma-separated; "all" = os.availableParallelism()').argParser(parseThreadList).default([allThreads()], `all (${allThreads()})`))
+    .addOption(new Option('--parts <names>', `comma-separated: ${parts.join(', ')}`).argParser(listOf(parts)).default([...parts], 'all three'))
     .option('--programs <ids>', 'comma-separated program ids: mg, lulesh, flash, stream, or an example name (default: every program of the parts)')
-    .option('--inputs <kinds>', 'inputs of the N-thread runs: ordinary (ArrayBuffer), shared (SharedArrayBuffer), or both', listOf<InputKind>(['ordinary', 'shared']), ['ordinary', 'shared'])
+    .addOption(
+      new Option('--inputs <kinds>', 'inputs of the N-thread runs: ordinary (ArrayBuffer), shared (SharedArrayBuffer), or both')
+        .argParser(listOf<InputKind>(['ordinary', 'shared']))
+        .default(['ordinary', 'shared'], 'ordinary,shared'),
+    )
     .option('--repetitions <k>', 'timed samples per variant', positiveInt, 9)
     .option('--example-n <elements>', 'examples: elements', positiveInt, 10_000)
     .option('--stream-n <elements>', 'stream (singleLoop): elements', positiveInt, 10_000_000)
@@ -99,7 +103,7 @@ async function main(): Promise<number> {
     .option('--calibrate', 'measure the fork break-even instead (light map, heavy map, fold at 2^from … 2^to elements)', false)
     .option('--calibrate-from <log2>', 'calibration: log2 of the smallest extent', positiveInt, 10)
     .option('--calibrate-to <log2>', 'calibration: log2 of the largest extent', positiveInt, 22)
-    .addOption(new Option('--calibrate-programs <ids>', `calibration: comma-separated ${calibrationIds.join(', ')}`).argParser(listOf(calibrationIds)).default([...calibrationIds]))
+    .addOption(new Option('--calibrate-programs <ids>', `calibration: comma-separated ${calibrationIds.join(', ')}`).argParser(listOf(calibrationIds)).default([...calibrationIds], 'all three'))
     .option('--out <dir>', 'results directory', 'bench/results/multicore');
   cli.parse(process.argv);
   const o = cli.opts<RawOptions>();
