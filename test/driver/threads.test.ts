@@ -116,7 +116,7 @@ describe('the machine and the environment', () => {
 });
 
 describe('multicore tuning options', () => {
-  it.each([
+  it.each<[{ parallelThreshold?: number; chunkLength?: number }, RegExp]>([
     [{ parallelThreshold: -1 }, /^parallelThreshold: -1: expected a finite number, 0 or more$/],
     [{ parallelThreshold: Number.NaN }, /^parallelThreshold: NaN/],
     [{ parallelThreshold: Number.POSITIVE_INFINITY }, /^parallelThreshold: Infinity/],
