@@ -69,7 +69,7 @@ export interface CompileOptions extends PlanningOptions {
   /**
    * Threads that run the fused loops, the calling thread included: an integer from 1 to 256.
    * Default: the environment variable ARRAYFUSE_THREADS if set, else the machine's available
-   * parallelism (`os.availableParallelism()`; 1 where memory cannot be shared with workers).
+   * parallelism under Node (`os.availableParallelism()`), 1 elsewhere (a browser: README, "Threads").
    * 1 is the `js` back end on the calling thread alone; more is the `multicore` back end
    * (README, "Threads"). More threads than cores is allowed, and slow. A TypeError otherwise.
    */

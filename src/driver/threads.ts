@@ -114,17 +114,15 @@ export function processEnv(): Readonly<Record<string, string | undefined>> | und
 }
 
 /**
- * The machine's available parallelism: `os.availableParallelism()` under Node (reached without
- * importing `node:os`); in a cross-origin-isolated page, where memory can be shared with workers,
- * `navigator.hardwareConcurrency`; else 1.
+ * The machine's available parallelism where the multicore back end can run: under Node,
+ * `os.availableParallelism()` (reached without importing `node:os`); elsewhere 1. A browser page
+ * is 1 even where it reports `navigator.hardwareConcurrency`: its main thread may not block in
+ * `Atomics.wait` and the pool is made of Node's worker threads, so a default above 1 would fail
+ * there (Web Workers in a cross-origin-isolated page are the web issue's; README, "Threads").
  */
 export function availableParallelism(): number {
-  const host = globalThis as {
-    process?: { getBuiltinModule?: (id: string) => unknown };
-    crossOriginIsolated?: unknown;
-    navigator?: { hardwareConcurrency?: unknown };
-  };
+  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
   const os = host.process?.getBuiltinModule?.('node:os') as { availableParallelism?: () => unknown } | undefined;
-  const counted = os?.availableParallelism?.() ?? (host.crossOriginIsolated === true ? host.navigator?.hardwareConcurrency : undefined);
+  const counted = os?.availableParallelism?.();
   return typeof counted === 'number' && Number.isInteger(counted) && counted >= 1 ? Math.min(counted, MAX_THREADS) : 1;
 }

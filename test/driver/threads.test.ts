@@ -92,21 +92,27 @@ describe('the machine and the environment', () => {
     expect(availableParallelism()).toBe(Math.min(osParallelism(), MAX_THREADS));
   });
 
-  it('without Node: 1, unless the page is cross-origin isolated (then navigator.hardwareConcurrency)', () => {
+  it('without Node: 1, even in a page that reports its cores (the pool needs Node\'s worker threads)', () => {
     vi.stubGlobal('process', undefined);
     try {
       expect(processEnv()).toBeUndefined();
       expect(availableParallelism()).toBe(1);
       vi.stubGlobal('navigator', { hardwareConcurrency: 8 });
-      expect(availableParallelism()).toBe(1);
       vi.stubGlobal('crossOriginIsolated', true);
-      expect(availableParallelism()).toBe(8);
-      vi.stubGlobal('navigator', { hardwareConcurrency: 'many' });
       expect(availableParallelism()).toBe(1);
     } finally {
       vi.unstubAllGlobals();
     }
     expect(processEnv()).toBe(process.env);
+  });
+
+  it('a Node without process.getBuiltinModule (before 20.16): 1', () => {
+    vi.stubGlobal('process', { env: {} });
+    try {
+      expect(availableParallelism()).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('the test suite pins the default to one thread (vitest.config.ts), so only tests that ask start workers', () => {
