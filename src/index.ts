@@ -35,6 +35,8 @@ export { printProgram } from './ir/printer.js';
 export { programToJson, programFromJson } from './ir/json.js';
 export { interpret } from './interp/index.js';
 export { compileProgram, emitJs, backends, ExecutableDisposedError } from './runtime/index.js';
+/** A multicore run whose worker thread died: the run fails with it (never a hang), and the pool restarts on next use. */
+export { WorkerDiedError } from './runtime/multicore/types.js';
 export type { BackendName, CompiledProgram, Executable, ExecutionBackend, RunResult, RunStats, Allocation } from './runtime/index.js';
 export type { MemoryPlan, BufferRef, Slot, LiveRange, ResultDelivery } from './memory/index.js';
 export type { OutArray, OutArrays } from './runtime/outputs.js';

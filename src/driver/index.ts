@@ -202,10 +202,12 @@ export class Compiler {
     this.module = parsePass.run(this.file);
     this.entry = entryDef(this.module, this.file, options.entry);
     this.solver = options.solver ?? createSolverLoader();
-    // Bad options and an unknown back end are the caller's mistakes: say so now, not at the first fused run.
+    // Bad options and an unknown back end are the caller's mistakes: say so now, not at the first
+    // fused run. A name first: `threads` says nothing useful about a back end that does not exist.
+    if (options.backend !== undefined) backendOf(options.backend);
     this.backend = chooseBackend({ backend: options.backend, threads: options.threads, env: processEnv(), parallelism: availableParallelism });
     checkTuning(options.parallelThreshold, options.chunkLength);
-    backendOf(this.backend);
+    backendOf(this.backend.name);
   }
 
   /** The entry parameters' names, in order. */
@@ -304,7 +306,7 @@ export class Compiler {
     if (compiled === undefined) {
       // The promise is cached, so concurrent runs share one executable (none is left undisposed).
       const program = this.lower(signature);
-      const backend = backendOf(this.backend);
+      const backend = backendOf(this.backend.name);
       const { threads } = this.backend;
       const { poisonBuffers, parallelThreshold, chunkLength } = this.options;
       compiled = this.plan(signature, options).then(async (plan) => {
@@ -514,11 +516,11 @@ function preparedKey(signature: Readonly<Record<string, InputSignature>>, option
 }
 
 /**
- * The registered back end of a choice (a TypeError naming the registered ones for an unknown name).
+ * The registered back end of that name (a TypeError naming the registered ones for any other).
  * MERGE: the cast goes once `multicore` is registered (ChosenBackend is then BackendName).
  */
-function backendOf(choice: BackendChoice): ExecutionBackend {
-  return backendNamed(choice.name as BackendName);
+function backendOf(name: ChosenBackend): ExecutionBackend {
+  return backendNamed(name as BackendName);
 }
 
 /** The back end's options for one run: trusted, since the driver has just checked the inputs. */

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UserError, userError } from '../../src/diagnostics/index.js';
 import { Compiler } from '../../src/driver/index.js';
+import * as api from '../../src/index.js';
 import { compile } from '../../src/index.js';
 import type { CompileOptions, Executable, ExecutionBackend, RunResult } from '../../src/runtime/backend.js';
 import { jsBackend } from '../../src/runtime/executor.js';
@@ -108,6 +109,9 @@ describe('the driver and the multicore back end', () => {
     expect([program.backend, program.threads]).toEqual(['multicore', 2]);
     const inputs = { xs: new Float64Array([1, 2, 3]), is: new Int32Array([2, 0, 1, 2]) };
     expect(await program.run(inputs)).toEqual({ result: { data: new Float64Array([6, 2, 4, 6]), shape: [4] } });
+    fake.failNext = new WorkerDiedError(0, 'killed');
+    // The public entry point exports the class, so a caller can tell a dead worker from a fault.
+    await expect(program.run(inputs)).rejects.toBeInstanceOf(api.WorkerDiedError);
     fake.failNext = new WorkerDiedError(0, 'killed');
     await expect(program.run(inputs)).rejects.toThrow(/worker thread 0 died \(killed\)/);
     await program.dispose();

@@ -204,3 +204,7 @@ describe('the Compiler', () => {
     });
   });
 });
+
+it('an unknown back end is named as such, whatever the threads', () => {
+  expect(() => new Compiler(source, { backend: 'gpu' as 'js', threads: 2 })).toThrow(/^unknown execution back end "gpu"/);
+});
