@@ -116,8 +116,8 @@ export interface CompilerOptions {
   readonly backend?: ChosenBackend;
   /**
    * Threads the fused loops run on, the calling thread included: an integer from 1 (the `js` back
-   * end) up; default ARRAYFUSE_THREADS, else the machine's available parallelism. A TypeError
-   * (InvalidOptionError) for anything else, and for more than one with `backend: 'js'`.
+   * end) to MAX_THREADS (256); default ARRAYFUSE_THREADS, else the machine's available parallelism.
+   * A TypeError (InvalidOptionError) for anything else, and for more than one with `backend: 'js'`.
    */
   readonly threads?: number;
   /** Tests and tuning: the multicore fork threshold and carried-loop chunk length (runtime/backend.ts); other back ends ignore them. */
