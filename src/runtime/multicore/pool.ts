@@ -97,7 +97,7 @@ class ProcessThreadPool implements ThreadPool {
 
   /** The live crew, a fresh one (as large as asked for so far) if the last lost a worker. */
   private current(): Crew {
-    if (this.crew.broken !== null) {
+    if (!this.crew.usable()) {
       this.crew = new Crew(this.wt);
       this.crew.grow(this.size - 1);
     }
@@ -347,6 +347,22 @@ class Crew {
     return supervisor;
   }
 
+  /**
+   * False once a worker died (the crew is then broken: its workers are being terminated). A
+   * death between forks is only in the control block until someone looks: this looks.
+   */
+  usable(): boolean {
+    if (this.broken === null && Atomics.load(this.control, this.layout.dead) !== 0) {
+      try {
+        this.settle();
+        this.checkAlive();
+      } catch (e) {
+        if (!(e instanceof WorkerDiedError)) throw e;
+      }
+    }
+    return this.broken === null;
+  }
+
   private post(index: number, mail: Mail): void {
     this.ports[index - 1]!.postMessage(mail);
     Atomics.add(this.control, workerWord(this.layout, index, this.layout.posted), 1);
@@ -555,6 +571,12 @@ class Crew {
     const c = this.control;
     const L = this.layout;
     while (this.pending === pending) {
+      if (this.broken !== null) {
+        // The supervisor itself is gone (its 'exit' event): nobody will report on the workers.
+        this.pending = null;
+        this.modules.delete(pending.module.id);
+        return pending.reject(this.broken);
+      }
       const done = Atomics.load(c, L.done);
       if (done === pending.participants) return this.finishLoad(pending);
       if (Atomics.load(c, L.dead) !== 0) {

@@ -111,6 +111,20 @@ describe('thread pool', () => {
     expect(multicoreAvailable()).toBe(true);
   });
 
+  // First: the process's pool only grows, and every later test asks for 2 threads or more.
+  it('of one thread runs jobs on the calling thread alone, without workers', async () => {
+    const pool = acquirePool(1);
+    expect(pool.threads).toBe(1);
+    const module = await pool.load(text);
+    expect(countRun(module, 10, 3, 1).hits).toEqual(new Array(10).fill(1));
+    expect(() => countRun(module, 10, 3, 2)).toThrow(/takes 1 to 1 of them, not 2/);
+    const bad = u8(4);
+    bad[2] = 1;
+    const fault = faultOf(() => module.run(job(1, 4, 1, 1, [bad, i32(1)]), local[1]!, {}));
+    expect([fault.chunk, (fault.error as Error).message]).toEqual([2, 'bad chunk 2']);
+    module.unload();
+  });
+
   it('refuses thread counts it cannot have', () => {
     expect(() => acquirePool(0)).toThrow(RangeError);
     expect(() => acquirePool(1.5)).toThrow(RangeError);
@@ -363,6 +377,14 @@ describe('thread pool', () => {
       module.unload();
       const fresh = await acquirePool(2).load(text);
       expect(countRun(fresh, 40, 3, 2).hits).toEqual(new Array(40).fill(1));
+      fresh.unload();
+    });
+
+    it('while it compiles a module: the load rejects with WorkerDiedError; a fresh pool works', async () => {
+      const deadly = 'function main() {}\nprocess.exit(4);\nconst fns = [];\n';
+      await expect(acquirePool(2).load(deadly)).rejects.toThrow(/worker thread \d died \(exit code 4\)/);
+      const fresh = await acquirePool(2).load(text);
+      expect(countRun(fresh, 10, 1, 2).hits).toEqual(new Array(10).fill(1));
       fresh.unload();
     });
 
