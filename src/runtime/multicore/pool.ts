@@ -25,6 +25,7 @@ import {
   MAX_THREADS,
   type Mail,
   NUMBER_ARG,
+  SPIN_MILLISECONDS,
   type SupervisorOrder,
   makeLayout,
   readText,
@@ -303,6 +304,8 @@ class Crew {
   workers = 0;
   private seq = 0;
   private forks = 0;
+  /** The calling thread's adaptive spin window while it waits for a join (protocol.ts, SPIN_MILLISECONDS). */
+  private spin = SPIN_MILLISECONDS;
   broken: WorkerDiedError | null = null;
   private pending: PendingLoad | null = null;
   private busy = false;
@@ -543,12 +546,17 @@ class Crew {
     const L = this.layout;
     const start = performance.now();
     let spins = 0;
+    let slept = false;
     for (;;) {
       const done = Atomics.load(c, L.done);
-      if (done === participants) return;
+      if (done === participants) break;
       if (Atomics.load(c, L.dead) !== 0) this.abandon(participants, seq);
-      if ((++spins & 255) === 0 && performance.now() - start > L.spinMilliseconds) Atomics.wait(c, L.done, done, 100);
+      if ((++spins & 63) === 0 && performance.now() - start > this.spin) {
+        slept = true;
+        Atomics.wait(c, L.done, done, 100);
+      }
     }
+    if (spins > 0) this.spin = slept ? Math.max(L.minSpinMilliseconds, this.spin / 2) : Math.min(L.spinMilliseconds, 2 * this.spin);
   }
 
   /** Completes the pending load, waiting for it here if the workers are still compiling. */

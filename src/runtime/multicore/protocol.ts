@@ -19,8 +19,14 @@ export const MAX_THREADS = 256;
  * How long a thread that waits for the next fork (a worker) or for the join (the calling thread)
  * spins on its word before it sleeps in `Atomics.wait`: waking a sleeping vCPU costs ~0.1 ms on
  * the machines measured, a spinning one ~1 µs, and one run issues many small forks back to back.
+ * The window adapts between the two bounds, per thread: halved after a spin that ended asleep,
+ * doubled after one that saw its event. On an oversubscribed machine (more runnable threads than
+ * cores) spinning steals the time slice the other thread needs: a fixed 50 µs window made an
+ * empty fork–join cost 150–200 µs there against ~20 µs without spinning, while on a quiet one
+ * spinning takes it from 6–100 µs to ~1 µs.
  */
 export const SPIN_MILLISECONDS = 0.05;
+export const MIN_SPIN_MILLISECONDS = 0.002;
 
 /** Characters kept of a worker's fault (error name and message) and of a dead worker's last words. */
 export const FAULT_CHARS = 512;
@@ -94,7 +100,9 @@ export interface Layout {
   /** Words in all. */
   readonly words: number;
   readonly maxWorkers: number;
+  /** Bounds of the adaptive spin window (SPIN_MILLISECONDS). */
   readonly spinMilliseconds: number;
+  readonly minSpinMilliseconds: number;
   readonly arrayKinds: readonly ArrayKind[];
   readonly commandRun: number;
   readonly commandMail: number;
@@ -140,6 +148,7 @@ export function makeLayout(): Layout {
     words: deaths + maxWorkers * deathStride,
     maxWorkers,
     spinMilliseconds: SPIN_MILLISECONDS,
+    minSpinMilliseconds: MIN_SPIN_MILLISECONDS,
     arrayKinds: ARRAY_KINDS,
     commandRun: Command.run,
     commandMail: Command.mail,

@@ -63,6 +63,8 @@ export function computeWorker(L: Layout): void {
   const cachedView: unknown[] = [];
   let taken = 0;
   let seen = 0;
+  /** The adaptive spin window (protocol.ts, SPIN_MILLISECONDS). */
+  let spin = L.spinMilliseconds;
 
   /** Stores up to `max` UTF-16 code units of `s` from code unit `unit` of the control block; returns how many. */
   function writeText(unit: number, max: number, s: string): number {
@@ -244,15 +246,20 @@ export function computeWorker(L: Layout): void {
     }
   }
 
-  /** Waits for the GO word to move past `seen`: spins a short while (a fork often follows a fork), then sleeps. */
+  /** Waits for the GO word to move past `seen`: spins a while (a fork often follows a fork), then sleeps. */
   function awaitFork(): void {
     let go = Atomics.load(control, goWord);
     if (go === seen) {
       const start = performance.now();
       let spins = 0;
+      let slept = false;
       while ((go = Atomics.load(control, goWord)) === seen) {
-        if ((++spins & 255) === 0 && performance.now() - start > L.spinMilliseconds) Atomics.wait(control, goWord, seen);
+        if ((++spins & 63) === 0 && performance.now() - start > spin) {
+          slept = true;
+          Atomics.wait(control, goWord, seen);
+        }
       }
+      spin = slept ? Math.max(L.minSpinMilliseconds, spin / 2) : Math.min(L.spinMilliseconds, 2 * spin);
     }
     seen = go;
   }
