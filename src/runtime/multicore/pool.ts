@@ -74,6 +74,23 @@ export function acquirePool(threads: number): ThreadPool {
   return shared;
 }
 
+/** What the process's pool holds now (null before the first `acquirePool`): for statistics and tests. */
+export interface PoolState {
+  /** Threads, the calling thread included. */
+  readonly threads: number;
+  /** Compute workers started (or starting) in the current crew. */
+  readonly workers: number;
+  /** Modules loaded and not unloaded. */
+  readonly modules: number;
+  /** SharedArrayBuffers the workers were given and may still hold, and their bytes. */
+  readonly buffers: number;
+  readonly bufferBytes: number;
+}
+
+export function poolState(): PoolState | null {
+  return shared?.state() ?? null;
+}
+
 /** The pool `acquirePool` hands out: one object for the process, over the current crew of workers. */
 class ProcessThreadPool implements ThreadPool {
   private crew: Crew;
@@ -94,6 +111,10 @@ class ProcessThreadPool implements ThreadPool {
 
   load(text: string): Promise<LoadedModule> {
     return this.current().load(text);
+  }
+
+  state(): PoolState {
+    return { threads: this.size, ...this.crew.state() };
   }
 
   /** The live crew, a fresh one (as large as asked for so far) if the last lost a worker. */
@@ -155,7 +176,12 @@ interface Registered {
  * the workers' set without bound. A dropped buffer passed again is simply posted again (a few
  * µs, negligible next to work on ≥ 256 MiB of arrays).
  */
-class BufferRegistry {
+export class BufferRegistry {
+  constructor(
+    private readonly maxBytes = REGISTRY_MAX_BYTES,
+    private readonly maxBuffers = REGISTRY_MAX_BUFFERS,
+  ) {}
+
   private readonly byBuffer = new WeakMap<SharedArrayBuffer, Registered>();
   private readonly byId = new Map<number, Registered>();
   private nextId = 1;
@@ -186,14 +212,19 @@ class BufferRegistry {
       dropped.push(entry.id);
     };
     for (const entry of this.byId.values()) if (entry.buffer.deref() === undefined) drop(entry);
-    if (this.bytes > REGISTRY_MAX_BYTES || this.byId.size > REGISTRY_MAX_BUFFERS) {
+    if (this.bytes > this.maxBytes || this.byId.size > this.maxBuffers) {
       const oldest = [...this.byId.values()].filter((e) => e.lastFork !== fork).sort((a, b) => a.lastFork - b.lastFork);
       for (const entry of oldest) {
-        if (this.bytes <= REGISTRY_MAX_BYTES && this.byId.size <= REGISTRY_MAX_BUFFERS) break;
+        if (this.bytes <= this.maxBytes && this.byId.size <= this.maxBuffers) break;
         drop(entry);
       }
     }
     return dropped;
+  }
+
+  /** Buffers registered, and their bytes. */
+  get size(): { readonly buffers: number; readonly bytes: number } {
+    return { buffers: this.byId.size, bytes: this.bytes };
   }
 
   /** Every registered buffer still alive (what a worker that joins later must be given). */
@@ -348,6 +379,11 @@ class Crew {
     supervisor.on('exit', (code) => lost(`exited with code ${code}`));
     this.supervisor = supervisor;
     return supervisor;
+  }
+
+  state(): Omit<PoolState, 'threads'> {
+    const { buffers, bytes } = this.registry.size;
+    return { workers: this.workers, modules: this.modules.size, buffers, bufferBytes: bytes };
   }
 
   /**

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WorkFunction } from '../../../src/runtime/helpers.js';
-import { acquirePool, multicoreAvailable } from '../../../src/runtime/multicore/pool.js';
+import { BufferRegistry, acquirePool, multicoreAvailable, poolState } from '../../../src/runtime/multicore/pool.js';
 import { ChunkFault, type Job, type LoadedModule, WorkerDiedError } from '../../../src/runtime/multicore/types.js';
 import { repoRoot } from '../../util/sources.js';
 
@@ -313,10 +313,37 @@ describe('thread pool', () => {
     module.run(job(0, 8, 1, 2, [first.hits, first.runs, first.bounds]), local[0]!, {});
     // More buffers than the registry keeps: the first ones are dropped in the workers…
     for (let k = 0; k < 800; k++) module.run(job(0, 8, 1, 2, [i32(8), i32(8), f64(16)]), local[0]!, {});
+    expect(poolState()!.buffers).toBeLessThanOrEqual(1024);
     // …and posted again when passed again.
     module.run(job(0, 8, 1, 2, [first.hits, first.runs, first.bounds]), local[0]!, {});
     expect([...first.hits]).toEqual(new Array(8).fill(2));
     module.unload();
+  });
+
+  it("registry: drops the least recently passed buffers beyond its bounds, never one the fork passes", () => {
+    const registry = new BufferRegistry(100, 3);
+    const [a, b, c, d, e] = [40, 40, 40, 200, 1].map((n) => new SharedArrayBuffer(n));
+    const fresh: [number, SharedArrayBuffer][] = [];
+    const ia = registry.idOf(a!, 1, fresh);
+    const ib = registry.idOf(b!, 1, fresh);
+    expect(registry.evict(1)).toEqual([]);
+    const ic = registry.idOf(c!, 2, fresh);
+    registry.idOf(b!, 2, fresh); // b passed again: now newer than a
+    expect(fresh.map(([id]) => id)).toEqual([ia, ib, ic]);
+    expect(registry.evict(2)).toEqual([ia]);
+    expect(registry.size).toEqual({ buffers: 2, bytes: 80 });
+    // a again: a new id, posted again.
+    fresh.length = 0;
+    const ia2 = registry.idOf(a!, 3, fresh);
+    expect(ia2).not.toBe(ia);
+    expect(fresh).toEqual([[ia2, a]]);
+    expect(registry.evict(3)).toEqual([ib]);
+    // A fork that passes more than the bounds keeps all it passes.
+    registry.idOf(d!, 4, fresh);
+    registry.idOf(e!, 4, fresh);
+    expect(registry.evict(4).sort()).toEqual([ic, ia2].sort());
+    expect(registry.size).toEqual({ buffers: 2, bytes: 201 });
+    expect(registry.live().map(([, buffer]) => buffer)).toEqual([d, e]);
   });
 
   it('moves the argument area when a job has many arguments', async () => {
@@ -331,9 +358,12 @@ describe('thread pool', () => {
   });
 
   it('unloads a module (idempotent); a run of it then fails', async () => {
+    const before = poolState()!.modules;
     const module = await acquirePool(2).load(text);
+    expect(poolState()!.modules).toBe(before + 1);
     module.unload();
     module.unload();
+    expect(poolState()!.modules).toBe(before);
     expect(() => countRun(module, 4, 1, 2)).toThrow(/unloaded/);
   });
 
