@@ -435,11 +435,24 @@ describe('thread pool', () => {
     });
   });
 
-  it('does not keep a process alive: a script that forks and returns exits at once', () => {
+  /** Runs a module script importing the built pool as `acquirePool`; returns its output and how long it took. */
+  function runScript(body: string): { stdout: string; stderr: string; status: number | null; took: number } {
     const pool = join(repoRoot, 'dist/runtime/multicore/pool.js');
     expect(existsSync(pool), 'run `npm run build` first').toBe(true);
+    const script = `const { acquirePool } = await import(${JSON.stringify(pool)});\n${body}`;
+    const start = performance.now();
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    return { stdout: child.stdout, stderr: child.stderr, status: child.status, took: performance.now() - start };
+  }
+
+  it('does not keep a process alive: a script that only starts a pool exits at once', () => {
+    const { stderr, status, took } = runScript('acquirePool(3);');
+    expect([stderr, status]).toEqual(['', 0]);
+    expect(took).toBeLessThan(3000);
+  });
+
+  it('does not keep a process alive: a script that forks and returns exits at once', () => {
     const script = `
-      const { acquirePool } = await import(${JSON.stringify(pool)});
       const text = 'function main() {} const fns = [function (rt, lo, hi, chunk, out) { for (let i = lo; i < hi; i++) out[i] = i; }];';
       const local = new Function("'use strict';\\n" + text + "return { main, fns };")().fns[0];
       const module = await acquirePool(2).load(text);
@@ -447,12 +460,9 @@ describe('thread pool', () => {
       for (let k = 0; k < 100; k++) module.run({ fn: 0, extent: 1000, chunkLength: 10, threads: 2, args: [out] }, local, {});
       console.log(out.reduce((a, b) => a + b));
     `;
-    const start = performance.now();
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
-    const took = performance.now() - start;
-    expect(child.stderr).toBe('');
-    expect(child.stdout.trim()).toBe(String((999 * 1000) / 2));
-    expect(child.status).toBe(0);
+    const { stdout, stderr, status, took } = runScript(script);
+    expect([stderr, status]).toEqual(['', 0]);
+    expect(stdout.trim()).toBe(String((999 * 1000) / 2));
     expect(took).toBeLessThan(3000);
   });
 });
