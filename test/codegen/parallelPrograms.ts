@@ -1,0 +1,162 @@
+// Source programs for the parallel variant's tests, with inputs: one per combinator and fusion
+// shape the work functions handle differently (maps, generates, gathers, row folds, whole folds
+// with a non-neutral seed, tuple folds, scans both ways and tuple scans, filter, scatters with
+// every kind of combine, faults in any chunk, `if`/`while` bodies, empty arrays).
+
+import { SourceFile } from '../../src/diagnostics/index.js';
+import { entryDef, lowerModule } from '../../src/lower/index.js';
+import { signatureOf } from '../../src/driver/index.js';
+import { parseModule } from '../../src/syntax/index.js';
+import type { Program, ScalarType } from '../../src/ir/types.js';
+import type { InterfaceValue } from '../../src/ir/values.js';
+import { plan } from '../../src/plan/index.js';
+import { createSolverLoader } from '../../src/plan/ilp/solver.js';
+import type { Plan, Strategy } from '../../src/plan/types.js';
+import { allocate } from '../../src/ir/scalarOps.js';
+
+export const solver = createSolverLoader();
+
+export function array(elem: ScalarType, shape: readonly number[], f: (k: number) => number): InterfaceValue {
+  const n = shape.reduce((a, b) => a * b, 1);
+  const data = allocate(elem, n);
+  for (let k = 0; k < n; k++) data[k] = f(k);
+  return { kind: 'array', elem, shape, data };
+}
+
+export function scalar(elem: ScalarType, value: number): InterfaceValue {
+  return { kind: 'scalar', elem, value };
+}
+
+export interface SourceCase {
+  readonly name: string;
+  readonly source: string;
+  /** Input sets (names → values) to run each program on. */
+  readonly inputs: readonly Readonly<Record<string, InterfaceValue>>[];
+}
+
+export async function prepare(source: string, inputs: Readonly<Record<string, InterfaceValue>>, strategy: Strategy): Promise<{ program: Program; plan: Plan; values: InterfaceValue[] }> {
+  const file = new SourceFile('case.fuse', source);
+  const module = parseModule(file);
+  const entry = entryDef(module, file);
+  const program = lowerModule(module, file, { signature: signatureOf(entry, inputs, file) });
+  const p = await plan(program, { strategy, solver });
+  const values = entry.params.map((q) => inputs[q.name]!);
+  return { program, plan: p, values };
+}
+
+const f64s = (n: number, f: (k: number) => number = (k) => ((k * 7919) % 101) / 7 - 5): InterfaceValue => array('f64', [n], f);
+const i32s = (n: number, f: (k: number) => number): InterfaceValue => array('i32', [n], f);
+const sizes = [0, 1, 2, 5, 17, 100];
+
+export const sourceCases: readonly SourceCase[] = [
+  {
+    name: 'map and generate',
+    source: 'def f(xs):\n  ys = map(lam x: x * 2.0 + 1.0, xs)\n  zs = generate(size(xs), lam i: f64(i) * 0.5)\n  return map(lam y, z: y - z, ys, zs)\n',
+    inputs: sizes.map((n) => ({ xs: f64s(n) })),
+  },
+  {
+    name: 'gather (reverse)',
+    source: 'def f(xs):\n  n = size(xs)\n  is = generate(n, lam i: n - 1 - i)\n  return gather(is, xs)\n',
+    inputs: sizes.map((n) => ({ xs: f64s(n) })),
+  },
+  {
+    name: 'row folds and a 2-D map',
+    source: 'def f(m):\n  s = fold(+, m)\n  t = map(lam x: x * x, m)\n  return s, fold(max, t)\n',
+    inputs: [[0, 3], [3, 0], [1, 1], [5, 7], [9, 4], [13, 2]].map((shape) => ({ m: array('f64', shape, (k) => (k % 11) - 4.5) })),
+  },
+  {
+    name: 'whole folds with a non-neutral seed, and a tuple fold',
+    source:
+      'def f(xs, is):\n  a = fold(+, 10.0, xs)\n  b = fold(+, 7, is)\n  c = fold(max, -1000, is)\n  p = fold(lam (s, m), (x, y): (s + x, m * y), (0, 1), zip(is, is))\n  return a, b, c, p\n',
+    inputs: sizes.map((n) => ({ xs: f64s(n, (k) => k + 0.25), is: i32s(n, (k) => (k * 37) % 13 - 6) })),
+  },
+  {
+    name: 'whole i32 folds that wrap',
+    source: 'def f(is):\n  return fold(+, 2147483000, is), fold(*, 3, is)\n',
+    inputs: sizes.map((n) => ({ is: i32s(n, (k) => 2147483000 - k * 1000) })),
+  },
+  {
+    name: 'bool folds',
+    source: 'def f(xs):\n  bs = map(lam x: x > 0.0, xs)\n  return fold(or, false, bs), fold(and, true, bs)\n',
+    inputs: sizes.map((n) => ({ xs: f64s(n) })),
+  },
+  {
+    name: 'scanl and scanr, exclusive and inclusive',
+    source:
+      'def f(is):\n  a = scanl(+, 5, is)\n  b = scanr(+, 3, is)\n  c = scanl(max, is)\n  d = scanr(min, is)\n  return a, b, c, d\n',
+    inputs: sizes.map((n) => ({ is: i32s(n, (k) => (k * 53) % 17 - 8) })),
+  },
+  {
+    name: 'a tuple scan fused with a map and a fold',
+    source:
+      'def f(is, xs):\n  s = scanl(lam (a, b), (x, y): (a + x, b * y), (1, 2.0), zip(is, xs))\n  t = map(lam (a, b): f64(a) + b, s)\n  return t, fold(+, 0, is)\n',
+    inputs: sizes.map((n) => ({ is: i32s(n, (k) => k % 5), xs: f64s(n, (k) => [1, 2, 0.5][k % 3]!) })),
+  },
+  {
+    name: 'float scans (exact with integral values)',
+    source: 'def f(xs):\n  return scanl(+, 0.5, xs), scanr(+, xs)\n',
+    inputs: sizes.map((n) => ({ xs: f64s(n, (k) => (k % 9) - 3) })),
+  },
+  {
+    name: 'filter',
+    source: 'def f(xs):\n  return filter(lam x: x > 0.0, xs)\n',
+    inputs: sizes.map((n) => ({ xs: f64s(n) })),
+  },
+  {
+    name: 'scatter with float +, duplicates',
+    source: 'def f(xs, is, d):\n  return scatter(+, d, zip(is, xs))\n',
+    inputs: sizes.map((n) => ({ xs: f64s(n), is: i32s(n, (k) => (k * 7) % 4), d: f64s(4, (k) => k / 3) })),
+  },
+  {
+    name: 'scatter with i32 +, -, bool or',
+    source:
+      'def f(vs, is, d, e, b):\n  p = scatter(+, d, zip(is, vs))\n  q = scatter(lam o, v: o - v, e, zip(is, vs))\n  r = scatter(or, b, zip(is, map(lam v: v > 3, vs)))\n  return p, q, r\n',
+    inputs: sizes.map((n) => ({
+      vs: i32s(n, (k) => 2147483600 + k * 11),
+      is: i32s(n, (k) => (k * 3) % 5),
+      d: i32s(5, (k) => k),
+      e: i32s(5, (k) => -2147483600 + k),
+      b: array('bool', [5], () => 0),
+    })),
+  },
+  {
+    name: 'scatter overwrite with duplicates (last write wins)',
+    source: 'def f(xs, is, d):\n  return scatter(lam o, v: v, d, zip(is, map(lam x: x * 3.0, xs)))\n',
+    inputs: sizes.map((n) => ({ xs: f64s(n), is: i32s(n, (k) => (k * 5) % 6), d: f64s(6, () => -1) })),
+  },
+  {
+    name: 'if and while bodies',
+    source:
+      'def f(xs, k):\n  ys = xs\n  i = 0\n  while i < k:\n    ys = map(lam y: y * 0.5 + 1.0, ys)\n    i = i + 1\n  s = fold(+, 1.0, ys)\n  if s > 3.0:\n    zs = map(lam y: y - s, ys)\n  else:\n    zs = scanl(+, ys)\n  return zs, s\n',
+    inputs: sizes.flatMap((n) => [0, 1, 3].map((k) => ({ xs: f64s(n, (j) => j % 4), k: scalar('i32', k) }))),
+  },
+];
+
+/** Programs whose runs fault, at an element in the first, a middle or the last chunk. */
+export const faultCases: readonly SourceCase[] = [
+  {
+    name: 'gather out of range',
+    source: 'def f(xs, is):\n  return gather(is, xs)\n',
+    inputs: [0, 7, 49].map((bad) => ({ xs: f64s(10), is: i32s(50, (k) => (k === bad ? 10 : k % 10)) })),
+  },
+  {
+    name: 'scatter out of range (float +)',
+    source: 'def f(xs, is, d):\n  return scatter(+, d, zip(is, xs))\n',
+    inputs: [0, 23, 49].map((bad) => ({ xs: f64s(50), is: i32s(50, (k) => (k === bad ? -1 : k % 3)), d: f64s(3) })),
+  },
+  {
+    name: 'scatter out of range (i32 +)',
+    source: 'def f(vs, is, d):\n  return scatter(+, d, zip(is, vs))\n',
+    inputs: [0, 23, 49].map((bad) => ({ vs: i32s(50, (k) => k), is: i32s(50, (k) => (k === bad ? 3 : k % 3)), d: i32s(3, () => 0) })),
+  },
+  {
+    name: 'integer division by zero in a fold and a map',
+    source: 'def f(is):\n  qs = map(lam i: 100 // i, is)\n  return qs, fold(+, qs)\n',
+    inputs: [0, 31, 59].map((bad) => ({ is: i32s(60, (k) => (k === bad ? 0 : k + 1)) })),
+  },
+  {
+    name: 'scan input faults',
+    source: 'def f(is):\n  return scanl(+, 0, map(lam i: 7 % i, is))\n',
+    inputs: [0, 31, 59].map((bad) => ({ is: i32s(60, (k) => (k === bad ? 0 : k + 1)) })),
+  },
+];
