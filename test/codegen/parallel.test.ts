@@ -24,10 +24,10 @@ const strategies: readonly Strategy[] = ['ilp', 'none', 'greedy-up'];
 const chunkLengths = [1, 2, 3, 7, 16384];
 
 describe('parallel variant on hand-written programs', () => {
-  test.each(sourceCases)('$name', async ({ source, inputs }) => {
+  test.each(sourceCases)('$name', async ({ source, inputs, unique }) => {
     for (const strategy of strategies) {
       for (const named of inputs) {
-        const { program, plan, values } = await prepare(source, named, strategy);
+        const { program, plan, values } = await prepare(source, named, strategy, unique);
         const expected = interpret(program, values);
         for (const chunkLength of chunkLengths) {
           for (const seed of [1, 2]) {
@@ -71,8 +71,8 @@ describe('parallel variant faults', () => {
 });
 
 describe('parallel module text', () => {
-  test.each(sourceCases)('$name: work functions call only the helpers workers have', async ({ source, inputs }) => {
-    const { program, plan } = await prepare(source, inputs[inputs.length - 1]!, 'ilp');
+  test.each(sourceCases)('$name: work functions call only the helpers workers have', async ({ source, inputs, unique }) => {
+    const { program, plan } = await prepare(source, inputs[inputs.length - 1]!, 'ilp', unique);
     const g = generateProgram(program, plan, { counters: false, memory: planMemory(program, plan), parallel: true });
     expect(g.schedules).toHaveLength(g.clusters.length);
     for (const f of g.workFunctions) {

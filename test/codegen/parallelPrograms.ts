@@ -32,19 +32,30 @@ export interface SourceCase {
   readonly source: string;
   /** Input sets (names → values) to run each program on. */
   readonly inputs: readonly Readonly<Record<string, InterfaceValue>>[];
+  /** Mark every top-level scatter `unique` (as the prelude does for filter's; the indices must be distinct). */
+  readonly unique?: true;
 }
 
-export async function prepare(source: string, inputs: Readonly<Record<string, InterfaceValue>>, strategy: Strategy): Promise<{ program: Program; plan: Plan; values: InterfaceValue[] }> {
+export async function prepare(
+  source: string,
+  inputs: Readonly<Record<string, InterfaceValue>>,
+  strategy: Strategy,
+  unique = false,
+): Promise<{ program: Program; plan: Plan; values: InterfaceValue[] }> {
   const file = new SourceFile('case.fuse', source);
   const module = parseModule(file);
   const entry = entryDef(module, file);
-  const program = lowerModule(module, file, { signature: signatureOf(entry, inputs, file) });
+  const lowered = lowerModule(module, file, { signature: signatureOf(entry, inputs, file) });
+  const program: Program = unique
+    ? { ...lowered, body: { ...lowered.body, stmts: lowered.body.stmts.map((st) => (st.kind === 'scatter' ? { ...st, unique: true } : st)) } }
+    : lowered;
   const p = await plan(program, { strategy, solver });
   const values = entry.params.map((q) => inputs[q.name]!);
   return { program, plan: p, values };
 }
 
-const f64s = (n: number, f: (k: number) => number = (k) => ((k * 7919) % 101) / 7 - 5): InterfaceValue => array('f64', [n], f);
+// Multiples of 1/8: their sums are exact in any grouping, so regrouped float folds compare bit for bit.
+const f64s = (n: number, f: (k: number) => number = (k) => ((k * 7919) % 101) / 8 - 5): InterfaceValue => array('f64', [n], f);
 const i32s = (n: number, f: (k: number) => number): InterfaceValue => array('i32', [n], f);
 const sizes = [0, 1, 2, 5, 17, 100];
 
@@ -101,6 +112,12 @@ export const sourceCases: readonly SourceCase[] = [
     name: 'filter',
     source: 'def f(xs):\n  return filter(lam x: x > 0.0, xs)\n',
     inputs: sizes.map((n) => ({ xs: f64s(n) })),
+  },
+  {
+    name: 'filter, its scatter unique (fused into the scan)',
+    source: 'def f(xs):\n  ys = filter(lam x: x > 0.0, xs)\n  return ys, fold(+, 0.5, ys)\n',
+    inputs: sizes.map((n) => ({ xs: f64s(n) })),
+    unique: true,
   },
   {
     name: 'scatter with float +, duplicates',
