@@ -14,7 +14,7 @@ import type { Strategy } from '../../src/plan/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { expectSameValues } from '../runtime/equal.js';
 import { runParallel } from './parallelHarness.js';
-import { faultCases, prepare, sourceCases } from './parallelPrograms.js';
+import { exampleCases, faultCases, prepare, sourceCases } from './parallelPrograms.js';
 
 function describeInputs(values: readonly InterfaceValue[]): string {
   return values.map((v) => (Array.isArray(v) ? 'tuple' : JSON.stringify('shape' in v ? v.shape : (v as { value: number }).value))).join(' ');
@@ -24,7 +24,7 @@ const strategies: readonly Strategy[] = ['ilp', 'none', 'greedy-up'];
 const chunkLengths = [1, 2, 3, 7, 16384];
 
 describe('parallel variant on hand-written programs', () => {
-  test.each(sourceCases)('$name', async ({ source, inputs, unique }) => {
+  test.each([...sourceCases, ...exampleCases])('$name', async ({ source, inputs, unique }) => {
     for (const strategy of strategies) {
       for (const named of inputs) {
         const { program, plan, values } = await prepare(source, named, strategy, unique);
@@ -71,7 +71,7 @@ describe('parallel variant faults', () => {
 });
 
 describe('parallel module text', () => {
-  test.each(sourceCases)('$name: work functions call only the helpers workers have', async ({ source, inputs, unique }) => {
+  test.each([...sourceCases, ...exampleCases])('$name: work functions call only the helpers workers have', async ({ source, inputs, unique }) => {
     const { program, plan } = await prepare(source, inputs[inputs.length - 1]!, 'ilp', unique);
     const g = generateProgram(program, plan, { counters: false, memory: planMemory(program, plan), parallel: true });
     expect(g.schedules).toHaveLength(g.clusters.length);

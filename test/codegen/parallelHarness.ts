@@ -63,7 +63,7 @@ export class ShuffleRuntime extends Runtime {
     const f = this.fns[fn];
     if (f === undefined) throw new Error(`unknown work function ${fn}`);
     if (!(Number.isInteger(extent) && extent >= 0)) throw new Error(`par: extent ${extent}`);
-    if (!(work > 0)) throw new Error(`par: work ${work} for cluster ${c}`);
+    if (!(work >= 0 && work < Infinity)) throw new Error(`par: work ${work} for cluster ${c}`);
     const L = this.chunkLength;
     const ranges: [number, number][] = fixed
       ? Array.from({ length: Math.ceil(extent / L) }, (_, k) => [k * L, Math.min(extent, (k + 1) * L)])

@@ -13,6 +13,8 @@ import { plan } from '../../src/plan/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import type { Plan, Strategy } from '../../src/plan/types.js';
 import { allocate } from '../../src/ir/scalarOps.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 export const solver = createSolverLoader();
 
@@ -146,6 +148,41 @@ export const sourceCases: readonly SourceCase[] = [
     source:
       'def f(xs, k):\n  ys = xs\n  i = 0\n  while i < k:\n    ys = map(lam y: y * 0.5 + 1.0, ys)\n    i = i + 1\n  s = fold(+, 1.0, ys)\n  if s > 3.0:\n    zs = map(lam y: y - s, ys)\n  else:\n    zs = scanl(+, ys)\n  return zs, s\n',
     inputs: sizes.flatMap((n) => [0, 1, 3].map((k) => ({ xs: f64s(n, (j) => j % 4), k: scalar('i32', k) }))),
+  },
+];
+
+const example = (file: string): string => readFileSync(fileURLToPath(new URL(`../../examples/${file}.fuse`, import.meta.url)), 'utf8');
+const idx = (n: number, bound: number): InterfaceValue => i32s(n, (k) => (k * 7 + 3) % Math.max(1, bound));
+
+/** The bundled examples (examples/*.fuse, the paper's programs), and the histogram benchmark. */
+export const exampleCases: readonly SourceCase[] = [
+  { name: 'backpermute', source: example('backpermute'), inputs: sizes.map((n) => ({ xs: f64s(n) })) },
+  { name: 'gather', source: example('gather'), inputs: sizes.filter((n) => n > 0).map((n) => ({ is: idx(n + 3, n), xs: f64s(n) })) },
+  { name: 'greedyBottomUpBad', source: example('greedyBottomUpBad'), inputs: sizes.map((n) => ({ xs: f64s(n), m: scalar('i32', 5) })) },
+  { name: 'greedyTopDownBad', source: example('greedyTopDownBad'), inputs: sizes.filter((n) => n > 0).map((n) => ({ as: f64s(n) })) },
+  { name: 'reverse', source: example('reverse'), inputs: sizes.map((n) => ({ xs: f64s(n) })) },
+  { name: 'scatterExample', source: example('scatterExample'), inputs: sizes.map((n) => ({ xs: f64s(n, (k) => (k * 5) % 9) })) },
+  { name: 'simple1', source: example('simple1'), inputs: sizes.map((n) => ({ is: idx(2 * n, n), xs: f64s(Math.max(1, n)) })) },
+  { name: 'simple2', source: example('simple2'), inputs: sizes.map((n) => ({ is1: idx(n, n), is2: idx(n === 0 ? 0 : n + 1, n), xs: f64s(Math.max(1, n)) })) },
+  { name: 'simple3', source: example('simple3'), inputs: sizes.map((n) => ({ is: idx(n, n), xs: f64s(Math.max(1, n)) })) },
+  { name: 'simple4', source: example('simple4'), inputs: sizes.map((n) => ({ is: idx(n, 6), xs: array('f64', [6, n], (k) => (k % 13) / 4) })) },
+  { name: 'simple5', source: example('simple5'), inputs: sizes.map((n) => ({ is: idx(Math.max(1, n), n), xs: f64s(Math.max(1, n)) })) },
+  { name: 'singleLoop', source: example('singleLoop'), inputs: sizes.map((n) => ({ as: f64s(n) })) },
+  {
+    name: 'histogram (bench/programs)',
+    source: readFileSync(fileURLToPath(new URL('../../bench/programs/histogram.fuse', import.meta.url)), 'utf8'),
+    inputs: sizes.map((n) => ({ keys: i32s(n, (k) => (k * 13) % 11), weights: f64s(n), nbins: scalar('i32', 4), batch: scalar('i32', n === 100 ? 25 : 1) })),
+  },
+  {
+    name: '3-D stencil as an indexing generate (a per-axis loop nest)',
+    source:
+      'def f(a):\n  p, q, r = shape(a)\n  return generate((p, q, r), lam i, j, k: a[i, j, k] * 2.0 + a[(i + 1) % p, j, (k + r - 1) % r] - f64(j))\n',
+    inputs: [[1, 1, 1], [2, 3, 4], [5, 1, 3], [9, 2, 2]].map((shape) => ({ a: array('f64', shape, (k) => (k % 7) - 3) })),
+  },
+  {
+    name: 'row folds of a transpose, and a rank-2 scan (rows independent)',
+    source: 'def f(m):\n  return fold(+, transpose(m)), scanl(+, 1, m)\n',
+    inputs: [[0, 3], [3, 0], [1, 1], [5, 7], [9, 4]].map((shape) => ({ m: array('i32', shape, (k) => (k % 11) - 4) })),
   },
 ];
 
