@@ -560,7 +560,29 @@ class ClusterGen {
       // Integer combines that commute and associate: one Atomics operation per component.
       const ops = atomicOps(n, dest.map((d) => d.elem));
       if (ops === null) throw bug(`scatter ${n.id} has no Atomics form`);
-      dest.forEach((d, k) => out.push(exprStmt(call(member(id('Atomics'), ops[k]!), [d.data, at, news[k]!]))));
+      dest.forEach((d, k) => {
+        const op = ops[k]!;
+        if (op !== 'min' && op !== 'max') {
+          out.push(exprStmt(call(member(id('Atomics'), op), [d.data, at, news[k]!])));
+          return;
+        }
+        // No Atomics.min/max: store the new extreme unless another thread changed the element
+        // since it was read (then read it again); nothing to store when the old one wins.
+        const old = this.fresh('o');
+        const value = this.fresh('r');
+        const x = news[k]!;
+        const wins = bin(op === 'min' ? '<' : '>', x, id(old));
+        const stored = bin('===', call(member(id('Atomics'), 'compareExchange'), [d.data, at, id(old), id(value)]), id(old));
+        out.push({
+          kind: 'while',
+          test: un('!', num(0)),
+          body: [
+            constDecl(old, call(member(id('Atomics'), 'load'), [d.data, at])),
+            constDecl(value, { kind: 'cond', test: wins, then: x, else: id(old) }),
+            { kind: 'if', test: bin('||', bin('===', id(value), id(old)), stored), then: [{ kind: 'break' }], else: [] },
+          ],
+        });
+      });
       return;
     }
     // The owner split: this chunk applies only the updates to its destination range, after

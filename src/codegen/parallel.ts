@@ -12,11 +12,12 @@
 //   count). Any other lambda (`lam a, x: a * 2 + x`) keeps its cluster serial.
 // - scatters: an integer combine that an `Atomics` operation performs on the destination
 //   (i32/u32 `old + new`, `old - new`, which wrap as the typed array stores them; bool `and`,
-//   `or` on the Uint8Array of 0/1), applied in any order with the sequential result.
+//   `or` on the Uint8Array of 0/1), or i32/u32 `min`/`max` by a compare-exchange loop (no
+//   `Atomics.min` exists), applied in any order with the sequential result.
 
 import type { BinaryOp, Expr, Lambda, ScalarType, ScatterNode } from '../ir/types.js';
 
-/** The `Atomics` method of each component's update, or null when one has none. */
+/** The `Atomics` method of each component's update (`min`, `max`: a compare-exchange loop), or null when one has none. */
 export function atomicOps(n: ScatterNode, elems: readonly ScalarType[]): string[] | null {
   const m = elems.length;
   if (n.op.params.length !== 2 * m || n.op.lets.length !== 0 || n.op.results.length !== m) return null;
@@ -28,6 +29,7 @@ export function atomicOps(n: ScatterNode, elems: readonly ScalarType[]): string[
     const { binary, swapped } = op;
     if ((t === 'i32' || t === 'u32') && binary === '+') ops.push('add');
     else if ((t === 'i32' || t === 'u32') && binary === '-' && !swapped) ops.push('sub');
+    else if ((t === 'i32' || t === 'u32') && (binary === 'min' || binary === 'max')) ops.push(binary);
     else if (t === 'bool' && binary === 'and') ops.push('and');
     else if (t === 'bool' && binary === 'or') ops.push('or');
     else return null;

@@ -34,6 +34,8 @@ export interface SourceCase {
   readonly source: string;
   /** Input sets (names → values) to run each program on. */
   readonly inputs: readonly Readonly<Record<string, InterfaceValue>>[];
+  /** Schedules the module under the ILP plan must have (a cluster each, at least). */
+  readonly schedules?: readonly string[];
   /** Mark every top-level scatter `unique` (as the prelude does for filter's; the indices must be distinct). */
   readonly unique?: true;
 }
@@ -74,11 +76,13 @@ export const sourceCases: readonly SourceCase[] = [
   },
   {
     name: 'row folds and a 2-D map',
+    schedules: ['independent'],
     source: 'def f(m):\n  s = fold(+, m)\n  t = map(lam x: x * x, m)\n  return s, fold(max, t)\n',
     inputs: [[0, 3], [3, 0], [1, 1], [5, 7], [9, 4], [13, 2]].map((shape) => ({ m: array('f64', shape, (k) => (k % 11) - 4.5) })),
   },
   {
     name: 'whole folds with a non-neutral seed, and a tuple fold',
+    schedules: ['reduce'],
     source:
       'def f(xs, is):\n  a = fold(+, 10.0, xs)\n  b = fold(+, 7, is)\n  c = fold(max, -1000, is)\n  p = fold(lam (s, m), (x, y): (s + x, m * y), (0, 1), zip(is, is))\n  return a, b, c, p\n',
     inputs: sizes.map((n) => ({ xs: f64s(n, (k) => k + 0.25), is: i32s(n, (k) => (k * 37) % 13 - 6) })),
@@ -95,12 +99,14 @@ export const sourceCases: readonly SourceCase[] = [
   },
   {
     name: 'scanl and scanr, exclusive and inclusive',
+    schedules: ['scan'],
     source:
       'def f(is):\n  a = scanl(+, 5, is)\n  b = scanr(+, 3, is)\n  c = scanl(max, is)\n  d = scanr(min, is)\n  return a, b, c, d\n',
     inputs: sizes.map((n) => ({ is: i32s(n, (k) => (k * 53) % 17 - 8) })),
   },
   {
     name: 'a tuple scan fused with a map and a fold',
+    schedules: ['scan'],
     source:
       'def f(is, xs):\n  s = scanl(lam (a, b), (x, y): (a + x, b * y), (1, 2.0), zip(is, xs))\n  t = map(lam (a, b): f64(a) + b, s)\n  return t, fold(+, 0, is)\n',
     inputs: sizes.map((n) => ({ is: i32s(n, (k) => k % 5), xs: f64s(n, (k) => [1, 2, 0.5][k % 3]!) })),
@@ -117,17 +123,20 @@ export const sourceCases: readonly SourceCase[] = [
   },
   {
     name: 'filter, its scatter unique (fused into the scan)',
+    schedules: ['scan', 'reduce'],
     source: 'def f(xs):\n  ys = filter(lam x: x > 0.0, xs)\n  return ys, fold(+, 0.5, ys)\n',
     inputs: sizes.map((n) => ({ xs: f64s(n) })),
     unique: true,
   },
   {
     name: 'scatter with float +, duplicates',
+    schedules: ['owner'],
     source: 'def f(xs, is, d):\n  return scatter(+, d, zip(is, xs))\n',
     inputs: sizes.map((n) => ({ xs: f64s(n), is: i32s(n, (k) => (k * 7) % 4), d: f64s(4, (k) => k / 3) })),
   },
   {
     name: 'scatter with i32 +, -, bool or',
+    schedules: ['atomic'],
     source:
       'def f(vs, is, d, e, b):\n  p = scatter(+, d, zip(is, vs))\n  q = scatter(lam o, v: o - v, e, zip(is, vs))\n  r = scatter(or, b, zip(is, map(lam v: v > 3, vs)))\n  return p, q, r\n',
     inputs: sizes.map((n) => ({
@@ -139,7 +148,20 @@ export const sourceCases: readonly SourceCase[] = [
     })),
   },
   {
+    name: 'scatter with i32 and u32 max and min (compare-exchange)',
+    schedules: ['atomic'],
+    source:
+      'def f(vs, is, d, e):\n  p = scatter(max, d, zip(is, vs))\n  q = scatter(lam o, v: min(o, v), e, zip(is, map(lam v: u32(v + 5), vs)))\n  return p, q\n',
+    inputs: sizes.map((n) => ({
+      vs: i32s(n, (k) => ((k * 7919) % 23) - 11),
+      is: i32s(n, (k) => (k * 3) % 5),
+      d: i32s(5, (k) => k - 8),
+      e: array('u32', [5], (k) => 4294967295 - k),
+    })),
+  },
+  {
     name: 'scatter overwrite with duplicates (last write wins)',
+    schedules: ['owner'],
     source: 'def f(xs, is, d):\n  return scatter(lam o, v: v, d, zip(is, map(lam x: x * 3.0, xs)))\n',
     inputs: sizes.map((n) => ({ xs: f64s(n), is: i32s(n, (k) => (k * 5) % 6), d: f64s(6, () => -1) })),
   },
@@ -175,6 +197,7 @@ export const exampleCases: readonly SourceCase[] = [
   },
   {
     name: '3-D stencil as an indexing generate (a per-axis loop nest)',
+    schedules: ['independent'],
     source:
       'def f(a):\n  p, q, r = shape(a)\n  return generate((p, q, r), lam i, j, k: a[i, j, k] * 2.0 + a[(i + 1) % p, j, (k + r - 1) % r] - f64(j))\n',
     inputs: [[1, 1, 1], [2, 3, 4], [5, 1, 3], [9, 2, 2]].map((shape) => ({ a: array('f64', shape, (k) => (k % 7) - 3) })),
