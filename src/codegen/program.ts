@@ -160,6 +160,8 @@ interface WorkBuilt {
   readonly args: readonly JsExpr[];
   readonly work: JsExpr;
   readonly stray: string | null;
+  /** Whether it calls the runtime at all (every helper a work function may call raises a fault). */
+  readonly faults: boolean;
 }
 
 /** The first helper the statements use that a worker's `rt` lacks (runtimeHelpers.ts `workerHelpers`), or null. */
@@ -174,15 +176,18 @@ function strayHelper(stmts: readonly JsStmt[]): string | null {
   return stray;
 }
 
-/** Whether an expression calls the runtime (a fault) or sets a temporary: main then may not evaluate it out of the loop's order. */
-function mayCallOut(e: JsExpr): boolean {
+/** Whether statements refer to the runtime: every helper a work function may call raises a fault but `scratch`, which phase 1 never asks for. */
+function refersToRuntime(stmts: readonly JsStmt[]): boolean {
   let found = false;
-  forEachNode([exprStmt(e)], {
-    expr(x) {
-      if (x.kind === 'set' || (x.kind === 'id' && x.name === runtimeParam)) found = true;
-    },
-  });
+  forEachNode(stmts, { expr: (x) => void (x.kind === 'id' && x.name === runtimeParam && (found = true)) });
   return found;
+}
+
+/** Whether a seed may fault or sets a temporary: main may not evaluate it out of the loop's order then. */
+function mayCallOut(e: JsExpr): boolean {
+  let temp = false;
+  forEachNode([exprStmt(e)], { expr: (x) => void (x.kind === 'set' && (temp = true)) });
+  return temp || refersToRuntime([exprStmt(e)]);
 }
 
 class ProgramGen {
@@ -500,11 +505,16 @@ class ProgramGen {
     const body = this.workFunction(number, `c${number}`, { ...spec, chunk: chunkSpec('body') }, width > 0);
     const reduce = facts.scans.length > 0 ? this.workFunction(number, `c${number}_reduce`, { ...spec, chunk: chunkSpec('reduce') }, true) : null;
     const calls = [body, ...(reduce === null ? [] : [reduce])].find((f) => f.stray !== null);
-    if (calls !== undefined) {
+    // Phase 1 of a scan computes only the scan's inputs, all of it before phase 3: a fault there
+    // could come before a fault of another root at an earlier element, which the sequential loop
+    // raises first.
+    const serial =
+      calls !== undefined ? `its loop calls rt.${calls.stray}, which workers lack` : reduce?.faults === true ? 'the inputs of its scan may fault' : null;
+    if (serial !== null) {
       // Built for nothing: the cluster runs as in the sequential module.
       this.functions.length -= reduce === null ? 1 : 2;
       this.workFunctions.length -= reduce === null ? 1 : 2;
-      this.schedules[number] = { kind: 'serial', reason: `its loop calls rt.${calls.stray}, which workers lack` };
+      this.schedules[number] = { kind: 'serial', reason: serial };
       this.serialCluster(number, withTemps(nest.stmts), out);
       return;
     }
@@ -584,7 +594,7 @@ class ProgramGen {
     const head = [runtimeParam, workParams.lo, workParams.hi, workParams.chunk, ...(partials ? [workParams.partials] : [])];
     this.functions.push({ kind: 'function', name, params: [...head, ...params], body: stmts });
     this.workFunctions.push({ cluster, name });
-    return { index: this.workFunctions.length - 1, args: params.map(id), work: nest.facts.work, stray: strayHelper(stmts) };
+    return { index: this.workFunctions.length - 1, args: params.map(id), work: nest.facts.work, stray: strayHelper(stmts), faults: refersToRuntime(stmts) };
   }
 
   /** How a cluster of the parallel variant runs (ClusterSchedule), and how its scatters update. */

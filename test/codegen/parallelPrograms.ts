@@ -232,6 +232,13 @@ export const faultCases: readonly SourceCase[] = [
     inputs: [0, 31, 59].map((bad) => ({ is: i32s(60, (k) => (k === bad ? 0 : k + 1)) })),
   },
   {
+    // One loop over `is` (fused horizontally): the gather faults from element 10 on (xs has 10
+    // elements), the scan's input at element 50 only. Phase 1 would meet only the later one.
+    name: 'a gather faulting before a later fault of a fused scan input',
+    source: 'def f(is, xs):\n  g = gather(map(lam i: i - 1, is), xs)\n  s = scanl(+, 0, map(lam i: 7 // (i - 51), is))\n  return g, s\n',
+    inputs: [{ is: i32s(60, (k) => k + 1), xs: f64s(10) }],
+  },
+  {
     name: 'scan input faults',
     source: 'def f(is):\n  return scanl(+, 0, map(lam i: 7 % i, is))\n',
     inputs: [0, 31, 59].map((bad) => ({ is: i32s(60, (k) => (k === bad ? 0 : k + 1)) })),
