@@ -30,7 +30,7 @@ import {
 import { callHelper } from './runtimeHelpers.js';
 import { identifiersOf, jamRows } from './jam.js';
 import { shareValues } from './share.js';
-import { atomicOps } from './parallel.js';
+import { atomicOps, identities } from './parallel.js';
 import type { ReadOrder } from './sites.js';
 
 /** What the code generator knows of a cluster and of the arrays around it. */
@@ -378,12 +378,14 @@ class ClusterGen {
     const carried = this.isCarried(r);
     const chunk = this.spec.chunk;
     const seeds: JsExpr[] = [];
-    const accs = n.init.map((z) => {
+    // A chunk's partial starts from the operator's exact identity, as if from its first element:
+    // the seed is main's, combined once.
+    const start = carried && chunk !== undefined ? identities(n.op, n.outs.map((o) => o.elem)) : null;
+    const accs = n.init.map((z, k) => {
       const acc = this.fresh('acc');
       const seed = compileExpr(z, this.nodeEnv(n));
       seeds.push(seed);
-      // A chunk's partial starts from its first element: the seed is main's, combined once.
-      r.pre.push(letDecl(acc, carried && chunk !== undefined ? null : seed));
+      r.pre.push(letDecl(acc, start === null ? seed : num(start[k]!)));
       return id(acc);
     });
     if (carried) this.folds.push({ node: n, accs: accs.map(nameOf), seeds });
@@ -391,13 +393,6 @@ class ClusterGen {
     if (r.own!.down !== true) {
       // A fold runs left to right, as the interpreter does, so float results are identical.
       this.direct(r, false);
-      if (carried && chunk !== undefined) {
-        const first: JsStmt[] = accs.map((a, k) => assign(a, xs[k]!));
-        const next: JsStmt[] = [];
-        this.accumulate(n, [...accs, ...xs], accs, next);
-        (r.body as JsStmt[]).push({ kind: 'if', test: bin('===', id(r.loop!.index), id(chunk.lo)), then: first, else: next });
-        return accs;
-      }
       this.accumulate(n, [...accs, ...xs], accs, r.body as JsStmt[]);
       return accs;
     }
@@ -441,17 +436,19 @@ class ClusterGen {
     const input = this.env.array(n.input[0]!);
     const extent = input.dims[input.dims.length - 1]!;
     const xs = n.input.map((a) => this.readOrdered(a, o, scope));
-    const accs = n.outs.map(() => {
+    const carried = this.isCarried(scope);
+    const chunk = carried ? this.spec.chunk : undefined;
+    // Phase 1 of reduce-then-scan folds the chunk's inputs from the operator's exact identity.
+    const start = chunk?.phase === 'reduce' ? identities(n.op, n.outs.map((o) => o.elem)) : null;
+    const accs = n.outs.map((_, k) => {
       const acc = this.fresh('acc');
-      scope.pre.push(letDecl(acc, null));
+      scope.pre.push(letDecl(acc, start === null ? null : num(start[k]!)));
       return id(acc);
     });
     const p = scope.points.get(key)!;
     // The loop has the index along the rows: no remainder is needed to find a row's start.
     const along = p.indices[p.indices.length - 1];
     if (along === undefined) throw bug(`${n.kind} ${n.id} at a point of rank 0`);
-    const carried = this.isCarried(scope);
-    const chunk = carried ? this.spec.chunk : undefined;
     const rowStart =
       chunk === undefined
         ? bin('===', along, down ? bin('-', extent, num(1)) : num(0))
@@ -464,18 +461,20 @@ class ClusterGen {
     // build main takes them from); a work function has none.
     const seeds: JsExpr[] | null = n.init === null ? null : [];
     if (carried) this.scans.push({ node: n, accs: accs.map(nameOf), seeds });
-    if (chunk !== undefined && (chunk.phase === 'reduce' || n.init === null)) {
-      // Phase 1 (the chunk's aggregate of its inputs, from its first element in scan order), or
-      // an inclusive scan's phase 3: its first element in scan order is the row's own first
+    if (chunk?.phase === 'reduce') {
+      // Phase 1: the chunk's aggregate of its inputs in scan order.
+      combine(xs);
+      out.push(...next);
+      return accs;
+    }
+    if (chunk !== undefined && n.init === null) {
+      // An inclusive scan's phase 3: its first element in scan order is the row's own first
       // element in the chunk at the row's end, else the carry combined with it.
-      if (chunk.phase === 'reduce') accs.forEach((a, k) => first.push(assign(a, xs[k]!)));
-      else {
-        const carry = this.carryOf(n, chunk, first);
-        const start: JsStmt[] = [];
-        this.accumulate(n, down ? [...xs, ...carry] : [...carry, ...xs], accs, start);
-        const atEnd = down ? bin('===', id(chunk.hi), extent) : bin('===', id(chunk.lo), num(0));
-        first.push({ kind: 'if', test: atEnd, then: accs.map((a, k) => assign(a, xs[k]!)), else: start });
-      }
+      const carry = this.carryOf(n, chunk, first);
+      const withCarry: JsStmt[] = [];
+      this.accumulate(n, down ? [...xs, ...carry] : [...carry, ...xs], accs, withCarry);
+      const atEnd = down ? bin('===', id(chunk.hi), extent) : bin('===', id(chunk.lo), num(0));
+      first.push({ kind: 'if', test: atEnd, then: accs.map((a, k) => assign(a, xs[k]!)), else: withCarry });
       combine(xs);
       out.push({ kind: 'if', test: rowStart, then: first, else: next });
       return accs;
@@ -532,7 +531,13 @@ class ClusterGen {
 
   /** A scan's carry into this chunk (main stored it over the chunk's aggregate), bound to locals in `out`. */
   private carryOf(n: ScanlNode | ScanrNode, chunk: ChunkSpec, out: JsStmt[]): JsExpr[] {
-    return n.outs.map((_, k) => bindAtom(this.partialAt(n, chunk, k), 'c', this.env, out));
+    // Partials are f64: an integer carry is made an integer again (`| 0`, `>>> 0`), else V8
+    // would keep the accumulator, and every index computed from it, as a double.
+    return n.outs.map((o, k) => {
+      const at = this.partialAt(n, chunk, k);
+      const value = o.elem === 'u32' ? bin('>>>', at, num(0)) : o.elem === 'i32' || o.elem === 'bool' ? bin('|', at, num(0)) : at;
+      return bindAtom(value, 'c', this.env, out);
+    });
   }
 
   /** After the chunked loop: the chunk's fold partials (phase 3) or scan aggregates (phase 1). */
