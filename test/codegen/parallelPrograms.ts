@@ -98,6 +98,16 @@ export const sourceCases: readonly SourceCase[] = [
     inputs: sizes.map((n) => ({ xs: f64s(n) })),
   },
   {
+    name: 'folds and scans over -0 and NaN (the identities start no chunk wrong)',
+    source: 'def f(xs):\n  return fold(+, -0.0, xs), fold(min, xs), fold(*, xs), scanl(+, -0.0, xs), scanr(max, xs)\n',
+    schedules: ['scan'],
+    inputs: [
+      ...sizes.map((n) => ({ xs: f64s(n, () => -0) })),
+      { xs: f64s(9, (k) => (k === 4 ? NaN : -0)) },
+      { xs: f64s(9, (k) => (k === 8 ? NaN : k % 2 === 0 ? -0 : 0)) },
+    ],
+  },
+  {
     name: 'scanl and scanr, exclusive and inclusive',
     schedules: ['scan'],
     source:
