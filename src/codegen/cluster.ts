@@ -14,6 +14,14 @@
 // extent share that inner loop, and roots of a higher rank than the cluster's outer loop run in
 // such row loops too. Scans carry their accumulator along the loop, restarting at each row.
 //
+// Chunks (the parallel variant, `ClusterSpec.chunk`). The same nest, its chunked loop — the
+// outer loop, the outermost axis of a per-axis nest, or at rank 0 the one row loop — running
+// [lo, hi) of its iterations. A fold or scan carried along that loop starts from the operator's
+// identity (phase 1 of a scan, a whole-array fold's partial) or from the chunk's carry (phase 3
+// of a scan), and leaves its value in the partials after the loop; scatters update by Atomics or
+// only inside the chunk's destination range (`scatter`). `NestFacts` tell program.ts what it
+// needs to run such chunks from main.
+//
 // Scopes. A scope is one loop level: the outer loop, or a row loop nested in it. It knows the
 // points of the orders it defines (with their rank), the node values and the loads already
 // computed in it. A node is computed in the nearest scope that defines its order at its rank.
@@ -49,7 +57,8 @@ export interface ClusterSpec {
 }
 
 /**
- * A work function of the parallel variant (docs in codegen/parallel.ts): the cluster's chunked
+ * A work function of the parallel variant (program.ts `parallelCluster`; docs/EXECUTION.md "The
+ * parallel variant"; the operators it may regroup: parallel.ts): the cluster's chunked
  * loop runs [lo, hi) of its iterations. `body`: everything the cluster computes (scans start at
  * the chunk's carry, whole-array folds start at the chunk's first element and leave their
  * partials); `reduce`: only the aggregates of the carried scans' inputs over the chunk (phase 1

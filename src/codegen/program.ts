@@ -7,6 +7,11 @@
 // blocks, and hands the results over as the plan's deliveries say. Each cluster is a function of
 // the locals it uses, so its loop nest reads like the paper's listings.
 //
+// The parallel variant (GenerateOptions.parallel, `parallelCluster`) runs each cluster it can
+// through `rt.par` over chunks of its loop: work functions, listed in the module's `fns`, and what
+// lies around the chunks (partials combined in chunk order, a scan's carries) in main. Every
+// other cluster, and the whole sequential module, is emitted as described here.
+//
 // Memory (src/memory/types.ts): a manifest array's BufferRef picks the helper that gives it
 // its elements — `slot` → `rt.take` (a pooled buffer kept across runs), `pair` → `rt.pair` (a
 // `while` body's result, on the slot of the loop's iteration parity), `result` → `rt.result`
