@@ -1,5 +1,5 @@
 // The parallel variant on the benchmark programs (bench/programs: naive and flash attention,
-// MG with indexing generates, the histogram) at small sizes, under shuffled chunks, against the
+// MG with gathers and with indexing generates) at small sizes, under shuffled chunks, against the
 // sequential module: bit for bit where no float fold or scan is regrouped (attention's row
 // folds and maps, MG's stencils), else within 1e-9 relative (MG's norms are whole-array sums).
 
@@ -23,6 +23,7 @@ const cases: readonly { name: string; file: string; inputs: Readonly<Record<stri
     inputs: { Q: values([12, 4], 1), K: values([12, 4], 2), V: values([12, 4], 3), br: scalar('i32', 4), bc: scalar('i32', 3) },
     strategies: ['ilp', 'greedy-up'],
   },
+  { name: 'mg (stencils as gathers)', file: 'mg', inputs: { v: values([8, 8, 8], 5), nit: scalar('i32', 1) }, strategies: ['greedy-up'] },
   { name: 'mg-generates', file: 'mg-generates', inputs: { v: values([8, 8, 8], 4), nit: scalar('i32', 1) }, strategies: ['greedy-up', 'none'] },
 ];
 
