@@ -76,6 +76,8 @@ export interface ChunkSpec {
   readonly offsets: ReadonlyMap<NodeId, number>;
   /** How scatters update: `plain` (distinct indices), `atomic` (Atomics ops), `owner` (only the destination range [lo, hi), the whole source walked). */
   readonly scatter: 'plain' | 'atomic' | 'owner';
+  /** Only some roots: the scatters (an owner split's second call), or the others (its first). */
+  readonly only?: 'scatters' | 'others';
 }
 
 /** A fold or scan whose accumulator is carried along the cluster's chunked loop. */
@@ -635,10 +637,12 @@ class ClusterGen {
   generate(): JsStmt[] {
     const chunk = this.spec.chunk;
     // Phase 1 of a scan computes only what the carried scans read.
-    const roots =
+    const all =
       chunk?.phase === 'reduce'
         ? this.spec.nodes.filter((n) => loopTraits(n).rowScan !== null && chunk.offsets.has(n.id))
         : this.spec.nodes.filter((n) => loopTraits(n).inPlace !== null || n.outs.some((o) => this.spec.manifest.has(o.name)));
+    const only = chunk?.only;
+    const roots = only === undefined ? all : all.filter((n) => (n.kind === 'scatter') === (only === 'scatters'));
     if (roots.length === 0) throw bug('a cluster without manifest outputs');
     const rootOrders = new Set(roots.map((r) => orderKey(this.order(r))));
     if (rootOrders.size !== 1) throw bug(`cluster roots in several orders (${[...rootOrders].join(', ')})`);
@@ -669,7 +673,7 @@ class ClusterGen {
       this.evaluate(r, scope);
     }
     for (const n of this.spec.nodes) {
-      if (chunk?.phase !== 'reduce' && !this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
+      if (chunk?.phase !== 'reduce' && only === undefined && !this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
     }
     const body = render(outer.body);
     const down = outer.own!.down === true;

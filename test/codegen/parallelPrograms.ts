@@ -170,6 +170,12 @@ export const sourceCases: readonly SourceCase[] = [
     })),
   },
   {
+    name: 'scatter overwrite sharing its loop with another root (owner split in two calls)',
+    source: 'def f(xs, is, d):\n  ys = map(lam x: x * 3.0, xs)\n  r = scatter(lam o, v: v, d, zip(is, ys))\n  return r, map(lam y: y + 1.0, ys)\n',
+    schedules: ['owner'],
+    inputs: sizes.map((n) => ({ xs: f64s(n), is: i32s(n, (k) => (k * 5) % 6), d: f64s(6, () => -1) })),
+  },
+  {
     name: 'scatter overwrite with duplicates (last write wins)',
     schedules: ['owner'],
     source: 'def f(xs, is, d):\n  return scatter(lam o, v: v, d, zip(is, map(lam x: x * 3.0, xs)))\n',
@@ -235,6 +241,11 @@ export const faultCases: readonly SourceCase[] = [
     name: 'scatter out of range (i32 +)',
     source: 'def f(vs, is, d):\n  return scatter(+, d, zip(is, vs))\n',
     inputs: [0, 23, 49].map((bad) => ({ vs: i32s(50, (k) => k), is: i32s(50, (k) => (k === bad ? 3 : k % 3)), d: i32s(3, () => 0) })),
+  },
+  {
+    name: 'scatter out of range, sharing its loop with another root',
+    source: 'def f(xs, is, d):\n  ys = map(lam x: x * 3.0, xs)\n  r = scatter(lam o, v: v, d, zip(is, ys))\n  return r, map(lam y: y + 1.0, ys)\n',
+    inputs: [0, 23, 49].map((bad) => ({ xs: f64s(50), is: i32s(50, (k) => (k === bad ? 6 : k % 6)), d: f64s(6) })),
   },
   {
     name: 'integer division by zero in a fold and a map',
