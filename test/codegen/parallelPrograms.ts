@@ -122,6 +122,12 @@ export const sourceCases: readonly SourceCase[] = [
     inputs: sizes.map((n) => ({ is: i32s(n, (k) => k % 5), xs: f64s(n, (k) => [1, 2, 0.5][k % 3]!) })),
   },
   {
+    name: 'a scan over row folds (a jammed row loop) and a whole fold of row folds (nested rows)',
+    source: 'def f(m):\n  s = fold(+, m)\n  return scanl(+, 2, s), scanr(max, s), fold(+, 1, fold(max, m))\n',
+    schedules: ['scan'],
+    inputs: [[0, 3], [3, 0], [1, 1], [5, 7], [9, 4], [13, 2], [30, 3]].map((shape) => ({ m: array('i32', shape, (k) => ((k * 31) % 19) - 9) })),
+  },
+  {
     name: 'float scans (exact with integral values)',
     source: 'def f(xs):\n  return scanl(+, 0.5, xs), scanr(+, xs)\n',
     inputs: sizes.map((n) => ({ xs: f64s(n, (k) => (k % 9) - 3) })),
