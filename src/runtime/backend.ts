@@ -20,6 +20,7 @@ import type { SourceFile } from '../diagnostics/index.js';
 import type { Allocation } from './helpers.js';
 import type { MemoryPlan } from '../memory/types.js';
 import type { TypedArray } from '../ir/scalarOps.js';
+import type { ClusterSchedule } from '../codegen/program.js';
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -96,9 +97,15 @@ export interface ClusterStats {
   /** Summed over every time the cluster ran (a cluster inside a `while` runs many times). */
   readonly timeMs: number;
   readonly runs: number;
+  /** Of `runs`, those whose chunks several threads shared (the multicore back end; 0 elsewhere). */
+  readonly parallelRuns: number;
+  /** How the multicore back end runs the cluster (codegen's ClusterSchedule); null for a sequential module. */
+  readonly schedule: ClusterSchedule['kind'] | null;
 }
 
 export interface RunStats {
+  /** Threads the run's clusters could share, the calling thread included (1: the calling thread alone). */
+  readonly threads: number;
   readonly clusters: readonly ClusterStats[];
   /**
    * Per allocation site that allocated this run (a site in a loop sums its iterations): fresh
