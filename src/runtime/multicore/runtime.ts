@@ -90,6 +90,8 @@ export class McRuntime extends Runtime {
   private readOnly = new Map<TypedArray, number>();
   /** Read-only inputs mirrored this run (each copied once a run). */
   private readonly mirroredInputs = new Map<TypedArray, TypedArray>();
+  /** Whether a `par` call of the cluster call under way forked (counted at `leave`). */
+  private forked = false;
 
   constructor(
     tables: RuntimeTables,
@@ -109,6 +111,7 @@ export class McRuntime extends Runtime {
 
   /** The run's entry values (`begin`), to tell the inputs a call only reads from those it may write. */
   begin(program: Program, flat: readonly RuntimeValue[]): void {
+    this.forked = false;
     this.readOnly.clear();
     this.mirroredInputs.clear();
     let k = 0;
@@ -118,6 +121,18 @@ export class McRuntime extends Runtime {
         if (p.donated !== true && v !== undefined && v.kind === 'array' && !isShared(v.data)) this.readOnly.set(v.data, k);
       }
     }
+  }
+
+  /**
+   * A cluster call ends: it counts as parallel (RunRecord `forksAt`) if any of its `par` calls
+   * forked (a scan's cluster calls `par` twice, reduce then scan).
+   */
+  override leave(c: number): void {
+    if (this.forked) {
+      this.record.data[this.record.forksAt + c]! += 1;
+      this.forked = false;
+    }
+    super.leave(c);
   }
 
   /** Drops the run's references to the caller's arrays. */
@@ -138,7 +153,7 @@ export class McRuntime extends Runtime {
     const f = this.fns[fn];
     if (f === undefined) throw new CompilerBug('runtime', `generated code called unknown work function ${fn}`);
     const shared = mirrors.length === 0 ? args : substitute(args, mirrors);
-    this.record.data[this.record.forksAt + c]! += 1;
+    this.forked = true;
     try {
       module.run({ fn, extent, chunkLength: length, threads, args: shared }, f, this);
     } catch (e) {

@@ -64,11 +64,16 @@ describe('when a call forks', () => {
     const { pool, rt } = await setup();
     const xs = shared(iota(20));
     const ys = shared(iota(20, () => NaN));
+    rt.enter(0);
     rt.par(0, 0, 20, 1, false, [20, xs, ys]);
-    expect(pool.jobs).toHaveLength(1);
+    rt.par(0, 0, 20, 1, false, [20, xs, ys]);
+    rt.leave(0);
+    expect(pool.jobs).toHaveLength(2);
     expect(pool.jobs[0]!.threads).toBe(2);
     expect(Array.from(ys)).toEqual(iota(20, (i) => 2 * i));
+    // One cluster call (enter … leave) that forked, whatever its number of par calls.
     expect(rt.record.clusterForks(0)).toBe(1);
+    expect(rt.record.clusterCalls(0)).toBe(1);
   });
 
   test('below the threshold, or with one chunk, the call runs here alone', async () => {
@@ -81,6 +86,7 @@ describe('when a call forks', () => {
     rt.par(1, 1, 3, 1000, true, [3, xs, shared([NaN])]); // one chunk of 3
     expect(pool.jobs).toHaveLength(0);
     rt.par(0, 0, 0, 1000, false, [0, xs, ys]); // nothing to do
+    rt.leave(0);
     expect(pool.jobs).toHaveLength(0);
     expect(rt.record.clusterForks(0)).toBe(0);
   });
