@@ -25,15 +25,17 @@ import { elemOfData } from '../outputs.js';
 import { ChunkFault, type LoadedModule, WorkerDiedError } from './types.js';
 
 /**
- * The default fork threshold, in the work units of `rt.par` (iterations × the codegen's cost
- * estimate per iteration, ~1 per element operation). Measured on the 2-vCPU VM (see
- * docs/EXECUTION.md "Threads"; helper scripts in /tmp/r12/scratch): a fork–join round trip costs
- * ~1 µs when the workers spin and ~70–100 µs when they have gone to sleep; a streaming loop gains
- * nothing from a second thread below ~512k elements, a compute loop (16 flops per element) ~2×
- * from 32k elements. 2^15 units (~30 µs of sequential work) is where a compute-bound call
- * breaks even with a fork from sleeping workers; below it the call stays on the calling thread.
+ * The default fork threshold, in the units of `rt.par`'s `work` (codegen's estimate per
+ * iteration: loads, operations and stores; a map `x * 1.5 + 0.25` over f64 is 12 a element).
+ * Measured on the 2-vCPU VM, roughly (to be tuned, docs/EXECUTION.md "Threads"): that map runs
+ * at ~0.2 ns a unit on one thread (35 µs for 16384 elements); a fork–join cost ~1 µs when both
+ * cores are free and the workers spin (research notes), but 110–150 µs with the VM loaded by
+ * other processes (forked vs serial runs of that map, 4096–262144 elements, back to back:
+ * 131 vs 14 µs, 223 vs 134 µs, 595 vs 538 µs). 2^19 units (~100 µs of light work, e.g. 44k
+ * elements of that map) keeps small calls (every example at n ≤ 10^4) on the calling thread
+ * and forks the large loops of MG, LULESH and FlashAttention, where the second thread pays.
  */
-export const DEFAULT_PARALLEL_THRESHOLD = 1 << 15;
+export const DEFAULT_PARALLEL_THRESHOLD = 1 << 19;
 
 /**
  * A mirror of an array that is not shared is made only when the call's work is at least this
@@ -46,8 +48,11 @@ export const MIRROR_WORK_PER_ELEMENT = 8;
 const MIN_CHUNKS_PER_THREAD = 4;
 /** …and at most this many: each chunk claim is an atomic add and a call. */
 const MAX_CHUNKS_PER_THREAD = 64;
-/** The least work of a free call's chunk (~8 µs): smaller chunks only when needed for MIN_CHUNKS_PER_THREAD. */
-const MIN_CHUNK_WORK = 8192;
+/**
+ * The least work of a free call's chunk (~6 µs at 0.2 ns a unit, against a claim's atomic add of
+ * ~0.1 µs): smaller chunks only when needed for MIN_CHUNKS_PER_THREAD.
+ */
+const MIN_CHUNK_WORK = 32768;
 
 /** What the executable shares with every runtime of its parallel module. */
 export interface ParallelContext {

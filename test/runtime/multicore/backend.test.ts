@@ -30,7 +30,7 @@ const repo = join(import.meta.dirname, '..', '..', '..');
 
 /** One fake pool per thread count, made again after it "died". */
 const pools = new Map<number, FakePool>();
-const poolSource: PoolSource = (threads) => {
+const fakePools: PoolSource = (threads) => {
   let p = pools.get(threads);
   if (p === undefined || p.dead) pools.set(threads, (p = fakePool(threads)));
   return p;
@@ -69,6 +69,7 @@ interface Case {
 }
 
 const n = 50;
+const iota = (k: number): number[] => Array.from({ length: k }, (_, i) => i);
 const idx = (k: number) => (i: number, r: () => number) => Math.floor(r() * k);
 
 const cases: Case[] = [
@@ -182,8 +183,11 @@ async function prepare(c: Case): Promise<Prepared> {
   return { compiler, js, ordered: js.program.params.map((p) => c.inputs[p.name]!) };
 }
 
-async function multicore(p: Prepared, threads: number, chunkLength?: number, threshold = 0): Promise<MulticoreExecutable> {
-  return compileMulticore(p.js.program, p.js.plan, { file: p.compiler.file, memory: p.js.memory, threads, parallelThreshold: threshold, chunkLength }, poolSource);
+/** The pools the differential tests run on. */
+const differentialPools: PoolSource = fakePools;
+
+async function multicore(p: Prepared, threads: number, chunkLength?: number, threshold = 0, pools = differentialPools): Promise<MulticoreExecutable> {
+  return compileMulticore(p.js.program, p.js.plan, { file: p.compiler.file, memory: p.js.memory, threads, parallelThreshold: threshold, chunkLength }, pools);
 }
 
 function flat(vs: readonly InterfaceValue[]): RuntimeValue[] {
@@ -273,7 +277,7 @@ describe('forks happen', () => {
     const { stats } = await runOf(forked, p.ordered);
     expect(stats.clusters.some((k) => k.parallelRuns > 0)).toBe(true);
     forked.dispose();
-    const quiet = await compileMulticore(p.js.program, p.js.plan, { memory: p.js.memory, threads: 2 }, poolSource);
+    const quiet = await compileMulticore(p.js.program, p.js.plan, { memory: p.js.memory, threads: 2 }, differentialPools);
     const again = await runOf(quiet, p.ordered);
     expect(again.stats.clusters.every((k) => k.parallelRuns === 0)).toBe(true);
     quiet.dispose();
@@ -359,7 +363,7 @@ describe('the caller’s arrays', () => {
       return { ...r, data };
     });
     for (const threads of [2, 3]) {
-      const exe = await multicore(p, threads);
+      const exe = await multicore(p, threads, undefined, 0, fakePools);
       const before = pools.get(threads)!.jobs.length;
       expectSameValues((await runOf(exe, sharedInputs)).results, expected);
       const shared = pools.get(threads)!.jobs.slice(before);
@@ -390,11 +394,37 @@ describe('the caller’s arrays', () => {
     exe.dispose();
   });
 
+  test('a donated input on an ArrayBuffer or a SharedArrayBuffer is updated in place, as js updates it', async () => {
+    const source = 'def main(xs, is, vs):\n  return scatter(+, xs, zip(is, map(lam v: v * 2, vs)))\n';
+    const make = (shared: boolean): Record<string, RuntimeValue> => {
+      const data = shared ? new Int32Array(new SharedArrayBuffer(80)) : new Int32Array(20);
+      data.set(iota(20).map((i) => i * 1000));
+      return { xs: { kind: 'array', elem: 'i32', shape: [20], data }, is: arrayOf('i32', [n], idx(20), 8), vs: arrayOf('i32', [n], (i) => i - 7) };
+    };
+    const compiler = new Compiler(source, { solver });
+    const plain = signatureOf(compiler.entry, make(false), compiler.file);
+    const signature = { ...plain, xs: { ...plain['xs']!, donated: true as const } } as typeof plain;
+    const js = await compiler.executable(signature);
+    expect(js.program.params[0]!.donated).toBe(true);
+    const ordered = (inputs: Record<string, RuntimeValue>) => js.program.params.map((q) => inputs[q.name]!);
+    const expected = (await runOf(js, ordered(make(false)))).results;
+    for (const shared of [false, true]) {
+      for (const threads of [2, 3]) {
+        const exe = await compileMulticore(js.program, js.plan, { memory: js.memory, threads, parallelThreshold: 0 }, differentialPools);
+        const inputs = make(shared);
+        const { results } = await runOf(exe, ordered(inputs));
+        expectSameValues(results, expected, `shared ${shared} threads ${threads}`);
+        expect((results[0] as { data: Int32Array }).data).toBe(inputs['xs']!.kind === 'array' ? inputs['xs']!.data : null);
+        exe.dispose();
+      }
+    }
+  });
+
   test('poisoned buffers: the results are right and none is one of the pool’s', async () => {
     for (const c2 of cases) {
       const p = await prepare(c2);
       const expected = (await runOf(p.js, p.ordered)).results;
-      const exe = await compileMulticore(p.js.program, p.js.plan, { memory: p.js.memory, threads: 2, parallelThreshold: 0, poisonBuffers: true }, poolSource);
+      const exe = await compileMulticore(p.js.program, p.js.plan, { memory: p.js.memory, threads: 2, parallelThreshold: 0, poisonBuffers: true }, differentialPools);
       for (let run = 0; run < 2; run++) expectSameValues((await runOf(exe, p.ordered)).results, expected, c2.name);
       exe.dispose();
     }
@@ -404,7 +434,7 @@ describe('the caller’s arrays', () => {
 describe('the executable', () => {
   test('dispose unloads the module; a run afterwards is ExecutableDisposedError', async () => {
     const p = await prepare(cases[0]!);
-    const exe = await multicore(p, 2);
+    const exe = await multicore(p, 2, undefined, 0, fakePools);
     const pool = pools.get(2)!;
     const loaded = pool.loaded;
     exe.dispose();
@@ -429,7 +459,7 @@ describe('the executable', () => {
   test('a worker that dies fails the run with WorkerDiedError; the next run loads the module on a fresh pool', async () => {
     const p = await prepare(cases[0]!);
     const expected = (await runOf(p.js, p.ordered)).results;
-    const exe = await multicore(p, 2);
+    const exe = await multicore(p, 2, undefined, 0, fakePools);
     const dying = pools.get(2)!;
     dying.killNext = true;
     await expect(async () => exe.run(p.ordered)).rejects.toThrow(WorkerDiedError);
@@ -444,9 +474,9 @@ describe('the executable', () => {
   test('threads, parallelThreshold and chunkLength are checked', async () => {
     const p = await prepare(cases[0]!);
     for (const bad of [0, 1.5, -1, NaN]) {
-      await expect(compileMulticore(p.js.program, p.js.plan, { threads: bad }, poolSource)).rejects.toThrow(TypeError);
-      await expect(compileMulticore(p.js.program, p.js.plan, { threads: 2, chunkLength: bad }, poolSource)).rejects.toThrow(TypeError);
+      await expect(compileMulticore(p.js.program, p.js.plan, { threads: bad }, fakePools)).rejects.toThrow(TypeError);
+      await expect(compileMulticore(p.js.program, p.js.plan, { threads: 2, chunkLength: bad }, fakePools)).rejects.toThrow(TypeError);
     }
-    await expect(compileMulticore(p.js.program, p.js.plan, { threads: 2, parallelThreshold: -1 }, poolSource)).rejects.toThrow(TypeError);
+    await expect(compileMulticore(p.js.program, p.js.plan, { threads: 2, parallelThreshold: -1 }, fakePools)).rejects.toThrow(TypeError);
   });
 });

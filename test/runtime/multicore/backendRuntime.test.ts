@@ -235,7 +235,8 @@ describe('free chunk lengths', () => {
     expect(freeChunkLength(1e7, 1, 2, 1 << 15)).toBe(Math.ceil(1e7 / 128));
     // The least work of a chunk is at most threshold / (4 · threads): 4096 here.
     expect(freeChunkLength(1e5, 1, 2, 1 << 15)).toBe(4096);
-    expect(freeChunkLength(1e5, 1, 2, 1 << 20)).toBe(8192);
+    expect(freeChunkLength(1e5, 1, 2, 1 << 20)).toBe(12_500);
+    expect(freeChunkLength(1e6, 1, 2, 1 << 20)).toBe(32_768);
     expect(freeChunkLength(20_000, 1, 2, 1 << 15)).toBe(2500);
     expect(freeChunkLength(1e6, 1000, 2, 1 << 15)).toBe(Math.ceil(1e6 / 128));
     for (const [extent, work, threads] of [[1, 1, 2], [7, 0, 3], [1e9, 1e-3, 16]] as const) {
