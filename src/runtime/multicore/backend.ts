@@ -168,8 +168,14 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
   }) as typeof executable & Pick<MulticoreExecutable, 'source' | 'disposed'>;
 }
 
+/** The multicore back end: its registry name, and executables that say their threads. */
+export interface MulticoreBackend extends ExecutionBackend {
+  readonly name: 'multicore';
+  compile(program: Program, plan: Plan, options?: CompileOptions): Promise<MulticoreExecutable>;
+}
+
 /** A multicore back end that takes its pools from `pools` (the registered one: the process-wide pool). */
-export function multicoreBackendWith(pools: PoolSource): ExecutionBackend {
+export function multicoreBackendWith(pools: PoolSource): MulticoreBackend {
   return {
     name: 'multicore',
     description: 'The JavaScript loop nests split into chunks that the calling thread and a pool of worker threads share over SharedArrayBuffers',

@@ -92,7 +92,7 @@ function isShared(a: TypedArray): boolean {
 
 export class McRuntime extends Runtime {
   /** This run's entry arrays that generated code only reads (not donated), by identity → flat input index. */
-  private readOnly = new Map<TypedArray, number>();
+  private readonly readOnly = new Map<TypedArray, number>();
   /** Read-only inputs mirrored this run (each copied once a run). */
   private readonly mirroredInputs = new Map<TypedArray, TypedArray>();
   /** Whether a `par` call of the cluster call under way forked (counted at `leave`). */
