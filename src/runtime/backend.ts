@@ -1,11 +1,12 @@
 // The execution back-end boundary: what every back end offers the driver and the tests.
 //
 // A back end compiles a program with its validated plan into an `Executable`, which runs it on
-// inputs as often as asked and is disposed when no longer needed. Today's only back end is the
-// JavaScript one (executor.ts: loop nests compiled with `new Function`); the multicore, WebGPU
-// and browser back ends implement the same interface and are added to the registry
-// (backends.ts), and the differential tests then run them against the reference interpreter
-// without a line of test code changed.
+// inputs as often as asked and is disposed when no longer needed. The JavaScript back end
+// (executor.ts: loop nests compiled with `new Function`) and the multicore one (multicore/:
+// the same loops in chunks on the calling thread and a pool of workers) are in the registry
+// (backends.ts); WebGPU and browser back ends implement the same interface and are added there,
+// and the differential tests then run them against the reference interpreter without a line of
+// test code changed.
 //
 // Compiling and running may be asynchronous (a GPU pipeline is built and its results read back
 // asynchronously; workers answer by message), so both return `Awaitable`. A synchronous back end
