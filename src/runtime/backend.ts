@@ -100,7 +100,10 @@ export interface ClusterStats {
   readonly runs: number;
   /** Of `runs`, those whose chunks several threads shared (the multicore back end; 0 elsewhere). */
   readonly parallelRuns: number;
-  /** How the multicore back end runs the cluster (codegen's ClusterSchedule); null for a sequential module. */
+  /**
+   * How the multicore back end runs the cluster in its ordinary runs (codegen's ClusterSchedule;
+   * a counting run stays on the calling thread whatever it says); null on the js back end.
+   */
   readonly schedule: ClusterSchedule['kind'] | null;
 }
 

@@ -78,6 +78,17 @@ export function emitJs(program: Program, plan: Plan, memory: MemoryPlan = planMe
   return generateProgram(program, plan, { counters: false, memory }).text;
 }
 
+/** What a run's stats say besides its record. */
+interface RunFacts {
+  /** Bytes the run allocated outside allocation sites (the pool's creation, row buffers, partials). */
+  readonly extraBytes: number;
+  readonly peakBytes: number;
+  readonly poolBytes: number;
+  readonly threads: number;
+  /** How each cluster runs in the executable's ordinary runs (the parallel module's; empty for a sequential one). */
+  readonly schedules: GeneratedProgram['schedules'];
+}
+
 /**
  * The stats of one run, built when first read from the record its runtime keeps. The runtime
  * is reused by the next run, so before it resets the record it settles the previous run's
@@ -94,14 +105,11 @@ class LazyStats {
     private readonly g: GeneratedProgram,
     private readonly record: RunRecord,
     private readonly counters: boolean,
-    private readonly extraBytes: number,
-    private readonly peakBytes: number,
-    private readonly poolBytes: number,
-    private readonly threads: number,
+    private readonly facts: RunFacts,
   ) {}
 
   get(): RunStats {
-    return (this.value ??= stats(this.g, this.record, this.counters, this.extraBytes, this.peakBytes, this.poolBytes, this.threads));
+    return (this.value ??= stats(this.g, this.record, this.counters, this.facts));
   }
 }
 
@@ -202,7 +210,14 @@ export function moduleRunner(spec: RunnerSpec): ModuleRunner {
         // Entry values carry `data` and `shape`, or `value`: what `main` reads of an input.
         const raw = variant.main(rt, flat);
         if (out !== undefined || poisoned) deliver(program, raw, rt, out, poisoned ? leased : null);
-        const lazy = new LazyStats(variant.generated, rt.record, counters, created + rt.poolAllocated, memory.peakBytes, leased.bytes, spec.threadsOf(variant));
+        const lazy = new LazyStats(variant.generated, rt.record, counters, {
+          extraBytes: created + rt.poolAllocated,
+          peakBytes: memory.peakBytes,
+          poolBytes: leased.bytes,
+          threads: spec.threadsOf(variant),
+          // A counting run's sequential module has no schedules; the clusters are the plain module's.
+          schedules: base.generated.schedules,
+        });
         rt.pending = lazy;
         return new JsRunResult(groupResults(program, raw), lazy);
       } finally {
@@ -304,7 +319,8 @@ function groupResults(program: Program, raw: readonly unknown[]): InterfaceValue
   });
 }
 
-function stats(g: GeneratedProgram, record: RunRecord, counters: boolean, extraBytes: number, peakBytes: number, poolBytes: number, threads: number): RunStats {
+function stats(g: GeneratedProgram, record: RunRecord, counters: boolean, facts: RunFacts): RunStats {
+  const { extraBytes, peakBytes, poolBytes, threads, schedules } = facts;
   let traffic: Record<string, { reads: Record<string, number>; writes: number }> | null = null;
   if (counters) {
     // Null-prototype records: array names are the user's, and `__proto__` is a fine name.
@@ -328,7 +344,7 @@ function stats(g: GeneratedProgram, record: RunRecord, counters: boolean, extraB
       timeMs: record.clusterMs(k),
       runs: record.clusterCalls(k),
       parallelRuns: record.clusterForks(k),
-      schedule: g.schedules[k]?.kind ?? null,
+      schedule: schedules[k]?.kind ?? null,
     })),
     allocations,
     bytesAllocated: allocations.reduce((s, a) => s + a.bytes, extraBytes),

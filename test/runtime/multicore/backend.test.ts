@@ -453,6 +453,9 @@ describe('the executable', () => {
     expect(stats.threads).toBe(1);
     expect(stats.counters).toEqual(js.counters);
     expect(stats.clusters.every((k) => k.parallelRuns === 0)).toBe(true);
+    // The schedules are the ordinary runs' (the parallel module's); js has none.
+    expect(stats.clusters.map((k) => k.schedule)).toEqual(['independent']);
+    expect(js.clusters.map((k) => k.schedule)).toEqual([null]);
     exe.dispose();
   });
 
