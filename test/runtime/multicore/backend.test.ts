@@ -374,6 +374,24 @@ describe('the caller’s arrays', () => {
     }
   });
 
+  test('inputs that view a SharedArrayBuffer from an offset, on the pool the differential tests use', async () => {
+    const p = await prepare(c);
+    const expected = (await runOf(p.js, p.ordered)).results;
+    const offsetInputs = p.ordered.map((v) => {
+      const r = v as RuntimeValue;
+      if (r.kind !== 'array') return r;
+      const Ctor = r.data.constructor as new (b: SharedArrayBuffer, offset: number, length: number) => TypedArray;
+      const data = new Ctor(new SharedArrayBuffer(r.data.byteLength + 64), 24, r.data.length);
+      data.set(r.data);
+      return { ...r, data };
+    });
+    for (const threads of [2, 3]) {
+      const exe = await multicore(p, threads);
+      for (let run = 0; run < 2; run++) expectSameValues((await runOf(exe, offsetInputs)).results, expected);
+      exe.dispose();
+    }
+  });
+
   test('an out array on an ArrayBuffer or a SharedArrayBuffer is written; results are fresh each run', async () => {
     const p = await prepare(cases[0]!);
     const expected = (await runOf(p.js, p.ordered)).results;
