@@ -22,6 +22,7 @@ import { createSolverLoader } from '../../../src/plan/ilp/solver.js';
 import { compileMulticore, type MulticoreExecutable, type PoolSource } from '../../../src/runtime/multicore/backend.js';
 import { ExecutableDisposedError, type Executable, type RunResult } from '../../../src/runtime/index.js';
 import { WorkerDiedError } from '../../../src/runtime/multicore/types.js';
+import { acquirePool } from '../../../src/runtime/multicore/pool.js';
 import { expectSameValues } from '../equal.js';
 import { type FakePool, fakePool } from './backendFakePool.js';
 
@@ -183,8 +184,8 @@ async function prepare(c: Case): Promise<Prepared> {
   return { compiler, js, ordered: js.program.params.map((p) => c.inputs[p.name]!) };
 }
 
-/** The pools the differential tests run on. */
-const differentialPools: PoolSource = fakePools;
+/** The pools the differential tests run on: the process-wide one (the fake one where a test inspects or kills it). */
+const differentialPools: PoolSource = acquirePool;
 
 async function multicore(p: Prepared, threads: number, chunkLength?: number, threshold = 0, pools = differentialPools): Promise<MulticoreExecutable> {
   return compileMulticore(p.js.program, p.js.plan, { file: p.compiler.file, memory: p.js.memory, threads, parallelThreshold: threshold, chunkLength }, pools);
