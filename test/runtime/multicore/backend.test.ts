@@ -493,6 +493,22 @@ describe('the executable', () => {
     exe.dispose();
   });
 
+  test('on the real pool: a worker that dies under another module fails this executable’s next run once; the run after reloads', async () => {
+    const p = await prepare(cases[0]!);
+    const expected = (await runOf(p.js, p.ordered)).results;
+    const exe = await multicore(p, 2, undefined, 0, acquirePool);
+    expectSameValues((await runOf(exe, p.ordered)).results, expected);
+    // Another module's work function ends its worker thread (process.exit in a worker ends the worker).
+    const killer = await acquirePool(2).load(
+      "function k(rt, lo, hi, chunk) { if (typeof rt.enter !== 'function') globalThis.process.exit(3); }\nconst fns = [k];\nfunction main() { return []; }\n",
+    );
+    const noop = (): void => {};
+    expect(() => killer.run({ fn: 0, extent: 64, chunkLength: 1, threads: 2, args: [] }, noop, { enter: noop })).toThrow(WorkerDiedError);
+    await expect(async () => exe.run(p.ordered)).rejects.toThrow(WorkerDiedError);
+    for (let run = 0; run < 2; run++) expectSameValues((await runOf(exe, p.ordered)).results, expected);
+    exe.dispose();
+  });
+
   test('threads, parallelThreshold and chunkLength are checked', async () => {
     const p = await prepare(cases[0]!);
     for (const bad of [0, 1.5, -1, NaN]) {
