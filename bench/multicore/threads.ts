@@ -167,12 +167,12 @@ export interface Forks {
   readonly calls: number;
 }
 
-/** A run's forks: Σ ClusterStats.parallelRuns (the multicore back end's; 0 where a back end has none) over Σ runs. */
+/** A run's forks: Σ ClusterStats.parallelRuns (0 on the js back end) over Σ runs. */
 export function forksOf(stats: RunStats): Forks {
   let forked = 0;
   let calls = 0;
   for (const c of stats.clusters) {
-    forked += (c as { readonly parallelRuns?: number }).parallelRuns ?? 0;
+    forked += c.parallelRuns;
     calls += c.runs;
   }
   return { forked, calls };
