@@ -21,7 +21,7 @@ import { planMemory } from '../../src/memory/index.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { Executable } from '../../src/runtime/index.js';
 import { collectGarbage, summarise, type Summary } from '../memory/harness.js';
-import { samplingCalls } from './harness.js';
+import { samplingCalls, warm } from './harness.js';
 import { time } from './report.js';
 import { agreement, compileFor, flatResults, sharedInputs } from './threads.js';
 
@@ -138,6 +138,7 @@ async function calibrateOne(p: (typeof calibrationPrograms)[number], options: Ca
       if (a.wrong !== null || (i === 2 && !a.bitExact)) throw new Error(`calibration ${p.id} at 2^${k}: variant ${i} ${a.wrong ?? 'not bit-exact'}`);
     }
     const calls = await samplingCalls(exes[0]!, ordered, options.minSampleMs);
+    for (const [i, exe] of exes.entries()) if (i > 0) await warm(exe, inputsOf[i]!, options.minSampleMs);
     const times = await interleaved(
       exes.map((exe, i) => () => exe.run(inputsOf[i]!)),
       calls,

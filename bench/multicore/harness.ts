@@ -122,24 +122,30 @@ function clusterCount(block: BlockPlan): number {
 }
 
 /**
+ * Runs `exe` for at least `ms` (three calls at least) and returns the mean ms per call. As a
+ * warm-up it lets V8 optimise the code on every thread that runs it: each worker compiles its
+ * own copy of a module, whose first calls are many times slower.
+ */
+export async function warm(exe: Executable, inputs: readonly InterfaceValue[], ms: number): Promise<number> {
+  collectGarbage();
+  let calls = 0;
+  const t0 = performance.now();
+  let elapsed = 0;
+  while (calls < 3 || elapsed < ms) {
+    await exe.run(inputs);
+    calls++;
+    elapsed = performance.now() - t0;
+  }
+  return elapsed / calls;
+}
+
+/**
  * Calls per timed sample so that one lasts at least `minSampleMs`: from the mean of warm runs
- * of `exe` over at least that long (one run at least), after as long a warm-up.
+ * of `exe` over at least that long, after as long a warm-up.
  */
 export async function samplingCalls(exe: Executable, inputs: readonly InterfaceValue[], minSampleMs: number): Promise<number> {
-  let perCall = 0;
-  // Twice: the first pass lets V8 optimise the code (the first calls are many times slower), the second is timed.
-  for (let pass = 0; pass < 2; pass++) {
-    collectGarbage();
-    let calls = 0;
-    const t0 = performance.now();
-    let elapsed = 0;
-    while (calls < 1 || elapsed < minSampleMs) {
-      await exe.run(inputs);
-      calls++;
-      elapsed = performance.now() - t0;
-    }
-    perCall = elapsed / calls;
-  }
+  await warm(exe, inputs, minSampleMs);
+  const perCall = await warm(exe, inputs, minSampleMs);
   return Math.max(1, Math.min(100_000, Math.ceil(minSampleMs / Math.max(perCall, 1e-4))));
 }
 
@@ -210,6 +216,8 @@ export async function measureCase(c: MulticoreCase, options: MeasureOptions): Pr
   }
   const first = prepared[0]!;
   const callsPerSample = first.error === null && first.exe !== null ? await samplingCalls(first.exe, first.ordered, options.minSampleMs) : 1;
+  // Every other variant warmed as long (the workers' copies of the code too).
+  for (const entry of live().slice(1)) await warm(entry.exe!, entry.ordered, options.minSampleMs);
 
   for (let rep = 0; rep < options.repetitions; rep++) {
     const entries = live();
