@@ -119,7 +119,8 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
     memory,
     threads,
     run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): Awaitable<RunResult> {
-      // After a worker died (WorkerDiedError from an earlier run), load on a fresh pool first.
+      // After a worker died (during this executable's run or anyone's), load on a fresh pool first.
+      if (context.module !== null && !context.module.alive) context.module = null;
       if (forks && context.module === null && context.threads >= 2 && runOptions.counters !== true && !runner.disposed) {
         return load().then(() => runner.run(inputs, runOptions));
       }

@@ -156,6 +156,10 @@ class Module implements LoadedModule {
   unload(): void {
     this.crew.unload(this.id);
   }
+
+  get alive(): boolean {
+    return this.crew.usable();
+  }
 }
 
 /** A load whose workers are compiling (its acknowledgement is the join of a mail fork). */
