@@ -10,7 +10,7 @@
 // (gitignored). Exits 1 when an output is wrong (a bar missed is reported, not an error). Without
 // a registered multicore back end it says so and measures 1 thread only.
 //
-//   npm run bench:multicore                                    # threads = all: about 4 minutes
+//   npm run bench:multicore                                    # threads = all: about 3 minutes
 //   npm run bench:multicore -- --threads 1,2,4,8,16             # a scaling table
 //   npm run bench:multicore -- --parts apps --programs mg --repetitions 3
 //   npm run bench:multicore -- --calibrate                      # the fork threshold
