@@ -7,8 +7,7 @@
 //   examples  every shared example at n = 10^4                               bar: ≥ 0.95×
 // `--calibrate` measures the fork threshold's break-even instead (calibrate.ts). Prints the
 // command and Markdown tables; writes results.md and results.json to bench/results/multicore/
-// (gitignored). Exits 1 when an output is wrong (a bar missed is reported, not an error). Without
-// a registered multicore back end it says so and measures 1 thread only.
+// (gitignored). Exits 1 when an output is wrong (a bar missed is reported, not an error).
 //
 //   npm run bench:multicore                                    # threads = all: about 3 minutes
 //   npm run bench:multicore -- --threads 1,2,4,8,16             # a scaling table
@@ -25,7 +24,7 @@ import { calibrate, calibrationPrograms, calibrationTable, proposedThreshold, ty
 import { multicoreCases, type CaseKind } from './cases.js';
 import { measureCase, type CaseResult } from './harness.js';
 import { barChecks, barTable, timeTable } from './report.js';
-import { allThreads, multicoreBackend, NO_MULTICORE, parseThreadList, parseThreads } from './threads.js';
+import { allThreads, parseThreadList, parseThreads } from './threads.js';
 
 type Part = 'apps' | 'stream' | 'examples';
 const parts: readonly Part[] = ['apps', 'stream', 'examples'];
@@ -114,9 +113,7 @@ async function main(): Promise<number> {
   const command = `npm run bench:multicore${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`;
   const machine = machineLine();
   const parallel = o.threads.filter((t) => t > 1);
-  const backend = multicoreBackend();
   const notes: string[] = [];
-  if (backend === null) notes.push(`**Not measured:** ${NO_MULTICORE}.`);
   if (parallel.length === 0) notes.push('No thread count above 1 was asked for (`--threads`): only 1-thread numbers.');
   const over = parallel.filter((t) => t > availableParallelism());
   if (over.length > 0) notes.push(`${over.join(', ')} threads is more than this machine's ${availableParallelism()}: threads then share cores.`);
@@ -125,10 +122,6 @@ async function main(): Promise<number> {
   mkdirSync(outDir, { recursive: true });
 
   if (o.calibrate) {
-    if (backend === null) {
-      console.log(`Command: \`${command}\`\n\n${NO_MULTICORE}: nothing to calibrate.`);
-      return 0;
-    }
     const threads = parallel.at(-1) ?? parseThreads('all');
     log(`calibration at ${threads} threads …`);
     const results = await calibrate({
@@ -178,7 +171,7 @@ async function main(): Promise<number> {
       await measureCase(c, {
         repoRoot,
         solver,
-        threads: backend === null ? [] : parallel,
+        threads: parallel,
         ordinaryInputs: o.inputs.includes('ordinary'),
         sharedInputs: o.inputs.includes('shared'),
         repetitions: o.repetitions,
@@ -209,7 +202,7 @@ async function main(): Promise<number> {
     ...(failures.length === 0 ? [] : ['### Failures', '', ...failures.map((f) => `- ${f}`), '']),
   ].join('\n');
   writeFileSync(join(outDir, 'results.md'), md);
-  writeFileSync(join(outDir, 'results.json'), JSON.stringify({ command, machine, date: new Date().toISOString(), options: o, multicore: backend !== null, measured, bars: checks, failures }, null, 2));
+  writeFileSync(join(outDir, 'results.json'), JSON.stringify({ command, machine, date: new Date().toISOString(), options: o, measured, bars: checks, failures }, null, 2));
   console.log(md);
   console.error(`wrote ${join(outDir, 'results.md')} and results.json`);
   return failures.length === 0 ? 0 : 1;

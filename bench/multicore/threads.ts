@@ -1,10 +1,9 @@
 // What the benchmarks share about threads (bench:multicore, and `--threads` of bench:exec and
-// bench:paper): the multicore back end looked up in the registry (absent from a build without
-// it: the benchmarks then say so and run on one thread only), thread counts as a command line
-// writes them (`2`, `all`, `1,2,4`), one plan compiled for a thread count (1: the `js` back end,
-// today's path exactly, as the driver does; more: `multicore`), inputs moved onto
-// SharedArrayBuffers (the zero-copy path for the workers), and the comparison of an N-thread
-// result with the 1-thread one under the float policy of docs/EXECUTION.md "Threads".
+// bench:paper): thread counts as a command line writes them (`2`, `all`, `1,2,4`), one plan
+// compiled for a thread count (1: the `js` back end, today's path exactly, as the driver does;
+// more: `multicore`), inputs moved onto SharedArrayBuffers (the zero-copy path for the workers),
+// and the comparison of an N-thread result with the 1-thread one under the float policy of
+// docs/EXECUTION.md "Threads".
 
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
@@ -14,19 +13,7 @@ import type { Program } from '../../src/ir/types.js';
 import type { ArrayValue, InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import type { MemoryPlan } from '../../src/memory/types.js';
 import type { Plan } from '../../src/plan/types.js';
-import { backends, compileProgram, type Executable, type ExecutionBackend, type RunStats } from '../../src/runtime/index.js';
-
-/** The registry name of the multicore back end (src/runtime/backends.ts). */
-export const MULTICORE = 'multicore';
-
-/** The multicore back end, or null when this build does not register it. */
-export function multicoreBackend(): ExecutionBackend | null {
-  const registry: Readonly<Record<string, ExecutionBackend | undefined>> = backends;
-  return Object.hasOwn(registry, MULTICORE) ? (registry[MULTICORE] ?? null) : null;
-}
-
-/** The sentence a benchmark prints instead of N-thread numbers when there is no multicore back end. */
-export const NO_MULTICORE = `the '${MULTICORE}' back end is not registered in this build (src/runtime/backends.ts): only 1-thread numbers`;
+import { backends, compileProgram, type Executable, type RunStats } from '../../src/runtime/index.js';
 
 /** `all`: the threads this machine offers (os.availableParallelism(), what `threads` defaults to). */
 export function allThreads(): number {
@@ -58,9 +45,8 @@ export interface ParallelTuning {
 
 /**
  * `program` under `plan` compiled for `threads` threads: the `js` back end for 1 (what the
- * driver runs for `threads: 1`), the multicore back end otherwise (a TypeError when it is not
- * registered: callers check multicoreBackend() first and skip). Without `memory` the back end
- * plans memory itself, sizes read at run time; tuning options left undefined are not passed.
+ * driver runs for `threads: 1`), the multicore back end otherwise. Without `memory` the back
+ * end plans memory itself, sizes read at run time; tuning options left undefined are not passed.
  */
 export async function compileFor(
   threads: number,
@@ -69,10 +55,8 @@ export async function compileFor(
   options: { readonly file: SourceFile; readonly memory?: MemoryPlan; readonly tuning?: ParallelTuning },
 ): Promise<Executable> {
   if (threads === 1) return compileProgram(program, plan, { file: options.file, memory: options.memory });
-  const backend = multicoreBackend();
-  if (backend === null) throw new TypeError(NO_MULTICORE);
   const tuning = Object.fromEntries(Object.entries(options.tuning ?? {}).filter(([, v]) => v !== undefined));
-  return backend.compile(program, plan, { file: options.file, memory: options.memory, threads, ...tuning });
+  return backends.multicore.compile(program, plan, { file: options.file, memory: options.memory, threads, ...tuning });
 }
 
 /** A copy of `data` on a SharedArrayBuffer, same element type. */

@@ -43,8 +43,6 @@ export interface PaperResults {
    * PARALLEL_ID); 1 or absent (results from before the option) when there is none.
    */
   readonly threads?: number;
-  /** Said under the title (e.g. why the parallel bar is missing). */
-  readonly notes?: readonly string[];
 }
 
 /**
@@ -194,7 +192,6 @@ export function renderMarkdown(results: PaperResults): string {
     ...((results.threads ?? 1) > 1
       ? ['', `The parallel bar (\`ILP (reads+writes), ${results.threads} threads\`): the same plan run by the multicore back end with ${results.threads} threads, interleaved with the rest; its runtime normalised to the 1-thread ILP bar (below 1: faster).`]
       : []),
-    ...(results.notes ?? []).flatMap((n) => ['', n]),
     '',
     '## Figure 3: ILP against greedy and no fusion',
     '',

@@ -22,7 +22,7 @@ import { allStrategies, BASELINE_ID, measureProgram, parallelStrategy, type Prog
 import { loadRegistry, type SizeName } from './registry.js';
 import { renderCharts, renderMarkdown, type MachineInfo, type PaperResults, type SolveTimeRow } from './report.js';
 import { cbcAvailable, solveWithCbc } from './solvers.js';
-import { multicoreBackend, NO_MULTICORE, parseThreads } from '../multicore/threads.js';
+import { parseThreads } from '../multicore/threads.js';
 
 export interface PaperOptions {
   readonly mode: SizeName;
@@ -39,7 +39,7 @@ export interface PaperOptions {
   readonly ilpTimeLimitSeconds: number;
   /**
    * Threads of the parallel bar: the baseline's plan also run by the multicore back end with
-   * this many threads (default 1: no such bar; skipped with a note without that back end).
+   * this many threads (default 1: no such bar).
    */
   readonly threads?: number;
   /** The command line recorded in the results. */
@@ -89,10 +89,7 @@ export async function runPaperBenchmark(options: PaperOptions): Promise<{ result
   const ids = options.strategies;
   const chosen = ids === undefined ? allStrategies : allStrategies.filter((s) => s.id === BASELINE_ID || ids.includes(s.id));
   const threads = options.threads ?? 1;
-  const notes: string[] = [];
-  if (threads > 1 && multicoreBackend() === null) notes.push(`No ${threads}-thread bar: ${NO_MULTICORE}.`);
-  const parallel = threads > 1 && notes.length === 0;
-  const strategies = parallel ? [...chosen, parallelStrategy(threads)] : chosen;
+  const strategies = threads > 1 ? [...chosen, parallelStrategy(threads)] : chosen;
   const unknownStrategies = (ids ?? []).filter((id) => !allStrategies.some((s) => s.id === id));
   if (unknownStrategies.length > 0) throw new Error(`unknown strateg(ies) ${unknownStrategies.join(', ')}; known: ${allStrategies.map((s) => s.id).join(', ')}`);
 
@@ -141,8 +138,7 @@ export async function runPaperBenchmark(options: PaperOptions): Promise<{ result
     skipped: registry.skipped,
     solveTimes,
     failures,
-    threads: parallel ? threads : 1,
-    notes,
+    threads,
   };
   const outDir = resolve(options.outDir ?? join(repoRoot, 'bench', 'results', `paper-${options.mode}`));
   writeReport(results, outDir);

@@ -2,9 +2,8 @@
 // line writes them, the float policy's comparison accepts regrouped floats and nothing else,
 // inputs move onto SharedArrayBuffers unchanged, the bars are judged on every input kind, the
 // calibration reads the work estimate of a parallel module, and a small measurement runs,
-// verifies and times every variant (the N-thread ones when the multicore back end is built in);
-// bench:paper's parallel bar and bench:exec's parallel column run and verify the baseline's plan
-// on it (or, without it, say so).
+// verifies and times every variant; bench:paper's parallel bar and bench:exec's parallel column
+// run and verify the baseline's plan on the multicore back end.
 
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -16,7 +15,7 @@ import { multicoreCases } from '../../bench/multicore/cases.js';
 import { measureCase, variantSpecs, type CaseResult } from '../../bench/multicore/harness.js';
 import { barChecks } from '../../bench/multicore/report.js';
 import { breakEven, proposedThreshold, workOf, type CalibrationResult } from '../../bench/multicore/calibrate.js';
-import { agreement, agreementText, multicoreBackend, NO_MULTICORE, parseThreadList, parseThreads, sharedInputs } from '../../bench/multicore/threads.js';
+import { agreement, agreementText, parseThreadList, parseThreads, sharedInputs } from '../../bench/multicore/threads.js';
 import { runPaperBenchmark } from '../../bench/paper/run.js';
 import { BASELINE_ID, PARALLEL_ID } from '../../bench/paper/harness.js';
 import { measure } from '../../bench/exec/harness.js';
@@ -176,7 +175,7 @@ describe('a measurement', () => {
     expect(r.variants[0]!.runsMs).toHaveLength(2);
   });
 
-  it.skipIf(multicoreBackend() === null)('singleLoop and greedyTopDownBad: 2 threads on both input kinds agree with 1 thread (threshold 0, chunks of 100)', async () => {
+  it('singleLoop and greedyTopDownBad: 2 threads on both input kinds agree with 1 thread (threshold 0, chunks of 100)', async () => {
     for (const id of ['singleLoop', 'greedyTopDownBad']) {
       const c = multicoreCases(small).find((x) => x.id === id)!;
       const r = await measureCase(c, {
@@ -218,7 +217,6 @@ describe('a measurement', () => {
 });
 
 describe('--threads on bench:paper and bench:exec', () => {
-  const withoutMulticore = multicoreBackend() === null;
   const paper = (threads: number) =>
     runPaperBenchmark({
       mode: 'quick',
@@ -232,7 +230,7 @@ describe('--threads on bench:paper and bench:exec', () => {
       command: 'test',
     });
 
-  it.skipIf(withoutMulticore)('bench:paper: the parallel bar runs the baseline plan on 2 threads, verified, and Figure 3 shows it', async () => {
+  it('bench:paper: the parallel bar runs the baseline plan on 2 threads, verified, and Figure 3 shows it', async () => {
     const { results, outDir } = await paper(2);
     expect(results.failures).toEqual([]);
     expect(results.threads).toBe(2);
@@ -247,15 +245,7 @@ describe('--threads on bench:paper and bench:exec', () => {
     expect(readFileSync(join(outDir, 'results.md'), 'utf8')).toContain('| ILP (reads+writes), 2 threads |');
   });
 
-  it.skipIf(!withoutMulticore)('bench:paper: without the multicore back end there is no parallel bar, and the report says why', async () => {
-    const { results, outDir } = await paper(2);
-    expect(results.failures).toEqual([]);
-    expect(results.threads).toBe(1);
-    expect(results.programs[0]!.strategies.map((s) => s.id)).toEqual([BASELINE_ID, 'none']);
-    expect(readFileSync(join(outDir, 'results.md'), 'utf8')).toContain(NO_MULTICORE);
-  });
-
-  it.skipIf(withoutMulticore)('bench:exec: the parallel column runs the ILP plan on 2 threads and checks it against the hand loop', async () => {
+  it('bench:exec: the parallel column runs the ILP plan on 2 threads and checks it against the hand loop', async () => {
     for (const name of ['singleLoop', 'greedyTopDownBad', 'scatterExample']) {
       const program = execPrograms.find((p) => p.name === name)!;
       const m = await measure(program, 'n = 300', 300, program.inputs(300), { repoRoot, solver: createSolverLoader(), repetitions: 2, variants: ['ilp', 'hand', 'parallel'], threads: 2 });
