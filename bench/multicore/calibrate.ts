@@ -23,7 +23,7 @@ import type { Executable } from '../../src/runtime/index.js';
 import { collectGarbage, summarise, type Summary } from '../memory/harness.js';
 import { samplingCalls, warm } from './harness.js';
 import { time } from './report.js';
-import { agreement, compileFor, flatResults, sharedInputs } from './threads.js';
+import { agreement, compileFor, flatResults, forksOf, sharedInputs } from './threads.js';
 
 /** The calibration programs: one cluster each. */
 export const calibrationPrograms = [
@@ -42,6 +42,8 @@ export interface CalibrationRow {
   /** The cluster's work per iteration, read from the parallel module's `rt.par` call (null: not found). */
   readonly workPerIteration: number | null;
   readonly callsPerSample: number;
+  /** Whether the forking variant's call forked (a fold of one chunk cannot: the row says nothing). */
+  readonly didFork: boolean;
   readonly js: Summary;
   readonly serial: Summary;
   readonly forked: Summary;
@@ -144,9 +146,10 @@ async function calibrateOne(p: (typeof calibrationPrograms)[number], options: Ca
       calls,
       options.repetitions,
     );
+    const didFork = forksOf((await exes[2]!.run(inputsOf[2]!)).stats).forked > 0;
     for (const exe of exes) exe.dispose();
     const [js, serial, forked] = times.map(summarise) as [Summary, Summary, Summary];
-    rows.push({ extent, workPerIteration, callsPerSample: calls, js, serial, forked });
+    rows.push({ extent, workPerIteration, callsPerSample: calls, didFork, js, serial, forked });
     log(`  ${p.id} 2^${k}: js ${time(js.median)}, serial ${time(serial.median)}, forked ${time(forked.median)} (${(serial.median / forked.median).toFixed(2)}×)`);
   }
   return { program: p.id, what: p.what, threads: options.threads, rows, ...breakEven(rows) };
@@ -155,10 +158,12 @@ async function calibrateOne(p: (typeof calibrationPrograms)[number], options: Ca
 /**
  * The smallest extent (rows ascending by extent) from which the forked run is faster at it and
  * at every larger one, and that extent's work units; nulls when the largest extent's fork lost.
+ * Rows whose call did not fork (too few chunks) say nothing and are passed over.
  */
-export function breakEven(rows: readonly Pick<CalibrationRow, 'extent' | 'workPerIteration' | 'serial' | 'forked'>[]): { breakEvenExtent: number | null; breakEvenWork: number | null } {
+export function breakEven(rows: readonly Pick<CalibrationRow, 'extent' | 'workPerIteration' | 'didFork' | 'serial' | 'forked'>[]): { breakEvenExtent: number | null; breakEvenWork: number | null } {
   let at: (typeof rows)[number] | null = null;
-  for (let i = rows.length - 1; i >= 0 && rows[i]!.forked.median < rows[i]!.serial.median; i--) at = rows[i]!;
+  const forking = rows.filter((r) => r.didFork);
+  for (let i = forking.length - 1; i >= 0 && forking[i]!.forked.median < forking[i]!.serial.median; i--) at = forking[i]!;
   return { breakEvenExtent: at?.extent ?? null, breakEvenWork: at === null || at.workPerIteration === null ? null : at.extent * at.workPerIteration };
 }
 
@@ -203,8 +208,9 @@ export function calibrationTable(r: CalibrationResult): string {
   ];
   for (const row of r.rows) {
     const work = row.workPerIteration === null ? '–' : String(row.extent * row.workPerIteration);
+    const gain = `${(row.serial.median / row.forked.median).toFixed(2)}×`;
     lines.push(
-      `| 2^${Math.log2(row.extent)} | ${work} | ${row.callsPerSample} | ${time(row.js.median)} | ${time(row.serial.median)} | ${time(row.forked.median)} | ${(row.serial.median / row.forked.median).toFixed(2)}× |`,
+      `| 2^${Math.log2(row.extent)} | ${work} | ${row.callsPerSample} | ${time(row.js.median)} | ${time(row.serial.median)} | ${time(row.forked.median)}${row.didFork ? '' : ' (did not fork)'} | ${row.didFork ? gain : '–'} |`,
     );
   }
   return lines.join('\n');

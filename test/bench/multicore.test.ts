@@ -137,10 +137,13 @@ describe('bars and calibration', () => {
   it('breaks even at the smallest extent from which forking wins at every larger one, and proposes the largest break-even', () => {
     const t = (median: number) => ({ median, min: median, max: median });
     const rows = (forkedWins: readonly boolean[], work: number | null) =>
-      forkedWins.map((wins, k) => ({ extent: 2 ** (10 + k), workPerIteration: work, serial: t(10), forked: t(wins ? 9 : 11) }));
+      forkedWins.map((wins, k) => ({ extent: 2 ** (10 + k), workPerIteration: work, didFork: true, serial: t(10), forked: t(wins ? 9 : 11) }));
     expect(breakEven(rows([false, true, false, true, true], 3))).toEqual({ breakEvenExtent: 2 ** 13, breakEvenWork: 3 * 2 ** 13 });
     expect(breakEven(rows([true, true], null))).toEqual({ breakEvenExtent: 2 ** 10, breakEvenWork: null });
     expect(breakEven(rows([true, false], 3))).toEqual({ breakEvenExtent: null, breakEvenWork: null });
+    // A row whose call did not fork (a fold of one chunk) is passed over, whatever its times.
+    const folds = rows([true, false, true], 2).map((r, k) => (k === 1 ? { ...r, didFork: false } : k === 0 ? { ...r, didFork: false } : r));
+    expect(breakEven(folds)).toEqual({ breakEvenExtent: 2 ** 12, breakEvenWork: 2 * 2 ** 12 });
     const result = (program: CalibrationResult['program'], breakEvenWork: number | null): CalibrationResult =>
       ({ program, what: program, threads: 2, rows: [], breakEvenExtent: breakEvenWork === null ? null : 1, breakEvenWork });
     expect(proposedThreshold([result('light', null), result('heavy', 5000), result('fold', 70000)])).toEqual({ threshold: 70000, from: 'fold', neverWon: ['light'] });
