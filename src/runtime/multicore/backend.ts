@@ -77,7 +77,7 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
     sharedPool: forks,
     makeRuntime: (module: CompiledModule, record, pool, poisoned) =>
       module === plain
-        ? new McRuntime(module.tables, options.file, limit, record, pool, poisoned, context, module.fns, chunkLength)
+        ? new McRuntime(module.tables, options.file, limit, record, pool, poisoned, context, module.fns, chunkLength, module.generated.workFunctions.map((w) => w.wholeSource))
         : new Runtime(module.tables, options.file, limit, record, pool, poisoned),
     threadsOf: (module) => (module === plain ? context.threads : 1),
     begin: (rt, flat) => {

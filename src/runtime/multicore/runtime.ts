@@ -113,6 +113,8 @@ export class McRuntime extends Runtime {
     private readonly context: ParallelContext,
     fns: readonly WorkFunction[],
     chunkLength: number,
+    /** Per work function: an owner split's scatter, which a fork cuts into one range per thread (WorkFunctionInfo.wholeSource). */
+    private readonly wholeSource: readonly boolean[],
   ) {
     super(tables, file, maxWhileIterations, record, pool, poisoned);
     this.fns = fns;
@@ -156,7 +158,11 @@ export class McRuntime extends Runtime {
     const cost = extent * work;
     if (module === null || !(cost >= this.context.threshold)) return super.par(c, fn, extent, work, fixed, args);
     const threads = this.context.threads;
-    const length = fixed ? this.chunkLength : freeChunkLength(extent, work, threads, this.context.threshold);
+    const length = fixed
+      ? this.chunkLength
+      : this.wholeSource[fn] === true
+        ? Math.ceil(extent / threads)
+        : freeChunkLength(extent, work, threads, this.context.threshold);
     if (extent <= length) return super.par(c, fn, extent, work, fixed, args);
     const mirrors = this.mirrorsFor(args, cost);
     if (mirrors === null) return super.par(c, fn, extent, work, fixed, args);
