@@ -271,8 +271,8 @@ export function checkUniqueScatter(n: ScatterNode, lookup: (name: VarName) => Ar
   if (n.unique !== true) return;
   const shape = lookup(n.dest[0]!).shape;
   const index = n.index.map(lookup);
-  // Per destination element, 1 + the first source position that wrote it (0: none yet).
-  const writer = new Float64Array(sizeOf(shape));
+  // Per destination element, 1 + the first source position that wrote it (0: none yet; positions are below 2^31 − 1).
+  const writer = new Int32Array(sizeOf(shape));
   forEachIndex(index[0]!.shape, (_, p) => {
     const { values: target, faults } = load(index, p, env);
     if (firstFault(faults) !== null) return;
