@@ -410,7 +410,8 @@ export async function checkProgram(
   let compiler: Compiler | Outcome;
   let threadedRuns: ThreadedRun[] = [];
   try {
-    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true });
+    // The base modes are the js back end on one thread, whatever the machine's default (test:fuzz runs outside vitest's ARRAYFUSE_THREADS=1).
+    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true, backend: 'js', threads: 1 });
     threadedRuns = threaded.map((mode) => ({
       mode,
       compiler: new Compiler(source, {

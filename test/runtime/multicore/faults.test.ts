@@ -10,7 +10,7 @@ import { UserError } from '../../../src/diagnostics/index.js';
 import type { InterfaceValue } from '../../../src/ir/values.js';
 import type { CompileOptions, Executable } from '../../../src/runtime/index.js';
 import { jsBackend } from '../../../src/runtime/index.js';
-import { compileOn, configOf, type BackendConfig } from '../backends.js';
+import { compileOn, configOf, runOn, type BackendConfig } from '../backends.js';
 import { expectSameValues } from '../equal.js';
 import { f64Array, i32Array, mc, noMulticore, prepare, reference, type Prepared } from './harness.js';
 
@@ -59,7 +59,8 @@ interface FaultCase {
   readonly code: string;
 }
 
-const xs = f64Array(Float64Array.from({ length: n }, (_, i) => i * 0.5 - 3));
+const xsData = Float64Array.from({ length: n }, (_, i) => i * 0.5 - 3);
+const xs = f64Array(xsData);
 
 const cases: readonly FaultCase[] = [
   {
@@ -146,6 +147,25 @@ describe.skipIf(noMulticore)('a fault on several threads is the sequential runâ€
         }
       }
     });
+  });
+
+  test.each([
+    ['f64 scatter(+)', 'def main(is: i32[n], xs: f64[n], d: f64[k]):\n  return scatter(+, map(lam x: x, d), zip(is, xs))\n'],
+    ['overwrite scatter', 'def main(is: i32[n], xs: f64[n], d: f64[k]):\n  return scatter(lam o, v: v, map(lam x: x, d), zip(is, xs))\n'],
+    ['i32 scatter(+)', 'def main(is: i32[n], xs: f64[n], d: i32[k]):\n  return scatter(+, map(lam x: x, d), zip(is, map(lam x: i32(x), xs)))\n'],
+  ])('%s into an empty destination: every index is out of range (E402 as js), and an empty source is fine', async (_, source) => {
+    const empty = (name: string): InterfaceValue => (name === 'd' && source.includes('d: i32') ? i32Array([]) : f64Array([]));
+    for (const length of [1, 2, n]) {
+      const p = await prepare(source, { is: i32Array(goodIndices(length, 5)), xs: f64Array(xsData.subarray(0, length)), d: empty('d') });
+      const expected = await faultOf(js, p, p.inputs);
+      expect(expected.code).toBe('E402');
+      for (const threads of [2, 3]) {
+        const got = await faultOf(mc(threads, { chunkLength: 16 }), p, p.inputs);
+        expect(got.diagnostics, `${threads} threads, ${length} updates`).toEqual(expected.diagnostics);
+      }
+    }
+    const none = await prepare(source, { is: i32Array([]), xs: f64Array([]), d: empty('d') });
+    expectSameValues((await runOn(mc(2), none.program, none.plan, none.inputs)).results, reference(none));
   });
 
   test.each([2, 3])('E405 in a while whose body runs on %i threads; the next run is right', async (threads) => {
