@@ -35,6 +35,8 @@ export { printProgram } from './ir/printer.js';
 export { programToJson, programFromJson } from './ir/json.js';
 export { interpret } from './interp/index.js';
 export { compileProgram, emitJs, backends, ExecutableDisposedError } from './runtime/index.js';
+/** A multicore run whose worker thread died: the run fails with it (never a hang), and the pool restarts on next use. */
+export { WorkerDiedError } from './runtime/multicore/types.js';
 export type { BackendName, CompiledProgram, Executable, ExecutionBackend, RunResult, RunStats, Allocation } from './runtime/index.js';
 export type { MemoryPlan, BufferRef, Slot, LiveRange, ResultDelivery } from './memory/index.js';
 export type { OutArray, OutArrays } from './runtime/outputs.js';
@@ -61,11 +63,17 @@ export interface CompileOptions extends PlanningOptions {
   readonly fileName?: string;
   /** The def to run: else `main`, else the last one. */
   readonly entry?: string;
-  /** The execution back end of fused runs (`backends`); default `js`. */
+  /**
+   * The execution back end of fused runs (`backends`); default: `js` for one thread, `multicore`
+   * for more. `js` runs on one thread: with it, `threads` above 1 is a TypeError.
+   */
   readonly backend?: BackendName;
   /**
-   * Threads that run the fused loops, the calling thread included; default the machine's
-   * available parallelism. 1 runs the `js` back end on the calling thread alone.
+   * Threads that run the fused loops, the calling thread included: an integer from 1 to 256.
+   * Default: the environment variable ARRAYFUSE_THREADS if set, else the machine's available
+   * parallelism under Node (`os.availableParallelism()`), 1 elsewhere (a browser: README, "Threads").
+   * 1 is the `js` back end on the calling thread alone; more is the `multicore` back end
+   * (README, "Threads"). More threads than cores is allowed, and slow. A TypeError otherwise.
    */
   readonly threads?: number;
 }
@@ -110,6 +118,10 @@ export interface FuseExecution {
 export interface FuseProgram {
   /** The entry def's parameter names, in order. */
   readonly parameters: readonly string[];
+  /** The back end its fused runs use (`js`, `multicore`, …), resolved when it was compiled. */
+  readonly backend: string;
+  /** Threads its fused runs use, the calling thread included (1 for `js`). */
+  readonly threads: number;
   /** Runs the program; results by name (a returned variable keeps its name; an unnamed result is `result` when it is the only one, else `result<k>` by position). */
   run(inputs: Readonly<Record<string, Input>>, options?: RunOptions): Promise<Record<string, Output>>;
   /** Runs the program as `run` does, and says whether the interpreter had to decide the outcome. */
@@ -171,9 +183,12 @@ function setOwn<T>(record: Record<string, T>, name: string, value: T): void {
   else record[name] = value;
 }
 
-/** Compiles `.fuse` source. Throws UserError (with diagnostics) for a bad program. */
+/**
+ * Compiles `.fuse` source. Throws UserError (with diagnostics) for a bad program, TypeError for
+ * bad options (an unknown back end, a bad thread count, `threads` above 1 with `backend: 'js'`).
+ */
 export function compile(source: string, options: CompileOptions = {}): FuseProgram {
-  const compiler = new Compiler(source, { fileName: options.fileName, entry: options.entry, backend: options.backend });
+  const compiler = new Compiler(source, { fileName: options.fileName, entry: options.entry, backend: options.backend, threads: options.threads });
   // Own enumerable properties only, each defined as an own property (`setOwn`), so parameters
   // named `__proto__` or `toString` are inputs like any other. A plain object, not a
   // null-prototype one: V8 keeps those in dictionary mode, slower to read on every call.
@@ -205,6 +220,8 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
   };
   const program: FuseProgram = {
     parameters: compiler.parameterNames,
+    backend: compiler.backend.name,
+    threads: compiler.backend.threads,
     run: async (inputs, runOptions = {}) => resultsOf(await executionOf(inputs, runOptions)),
     execute: async (inputs, runOptions = {}) => {
       const execution = await executionOf(inputs, runOptions);

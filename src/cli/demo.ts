@@ -53,13 +53,14 @@ function sameResults(a: readonly InterfaceValue[], b: readonly InterfaceValue[])
   );
 }
 
-export async function runDemo(term: Terminal, size: number): Promise<void> {
+/** Runs every example; `threads` as `--threads` gives it (undefined: the default, see Compiler's `threads`). */
+export async function runDemo(term: Terminal, size: number, threads?: number): Promise<void> {
   const solver = createSolverLoader();
   const files = readdirSync(examplesDir).filter((f) => f.endsWith('.fuse')).sort();
   for (const name of files) {
     const path = join(examplesDir, name);
     const source = readFileSync(path, 'utf8');
-    const compiler = new Compiler(source, { fileName: `examples/${name}`, solver });
+    const compiler = new Compiler(source, { fileName: `examples/${name}`, solver, threads });
     const types = compiler.parameterTypes();
     const inputs = Object.create(null) as Record<string, InterfaceValue>;
     compiler.parameterNames.forEach((p, k) => {

@@ -11,13 +11,14 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CompilerBug, UserError, diagnosticPosition, renderDiagnostic, userError } from '../diagnostics/index.js';
 import type { InputSignature } from '../lower/index.js';
 import { printProgram } from '../ir/printer.js';
 import { programToJson } from '../ir/json.js';
 import { componentsOf, type InterfaceValue } from '../ir/values.js';
 import { Compiler, entrySizes, planGraphJson, signatureOf, type NamedInputs, type PlanningOptions } from '../driver/index.js';
+import { InvalidOptionError, MAX_THREADS, THREADS_ENV, type BackendChoice } from '../driver/threads.js';
 import { planMemory, type MemoryPlan } from '../memory/index.js';
 import { costNames, defaultCostText } from '../plan/cost.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js';
@@ -72,8 +73,17 @@ function readSource(path: string): string {
   }
 }
 
-function compilerFor(file: string, entry: string | undefined): Compiler {
-  return new Compiler(readSource(file), { fileName: file, entry });
+function compilerFor(file: string, entry: string | undefined, threads?: number): Compiler {
+  return new Compiler(readSource(file), { fileName: file, entry, threads });
+}
+
+/** `--threads N`: an integer from 1 to MAX_THREADS (commander reports anything else as a usage error). */
+function parseThreads(text: string): number {
+  const threads = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
+    throw new InvalidArgumentError(`expected an integer number of threads from 1 to ${MAX_THREADS}.`);
+  }
+  return threads;
 }
 
 function parseTimeLimit(text: string | undefined): number | undefined {
@@ -171,6 +181,11 @@ export function buildProgram(term: Terminal): Command {
   const costOption = () => new Option('--cost <cost>', `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes"`).default(defaultCostText);
   const timeLimitOption = () =>
     new Option('--time-limit <seconds>', `stop the ILP solver after this long and keep its best plan, with its gap (default ${DEFAULT_TIME_LIMIT_SECONDS})`);
+  const threadsOption = () =>
+    new Option(
+      '--threads <n>',
+      `threads that run the fused loops, this one included: 1 runs the js back end, more the multicore one (default ${THREADS_ENV}, else the machine's available parallelism; more than its cores is slow)`,
+    ).argParser(parseThreads);
 
   program
     .command('check')
@@ -265,10 +280,11 @@ export function buildProgram(term: Terminal): Command {
     .addOption(strategyOption())
     .addOption(costOption())
     .addOption(timeLimitOption())
+    .addOption(threadsOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')
-    .option('--stats', 'print time per cluster, the memory plan, the pool kept across runs, bytes allocated this run and element counters')
-    .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; interpret?: boolean; stats?: boolean }) => {
-      const compiler = compilerFor(file, flags.entry);
+    .option('--stats', 'print the threads and back end, time per cluster, the memory plan, the pool kept across runs, bytes allocated this run and element counters')
+    .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; threads?: number; interpret?: boolean; stats?: boolean }) => {
+      const compiler = compilerFor(file, flags.entry, flags.threads);
       const planning = planningOptions(flags);
       const inputs = gatherInputs(compiler, flags);
       // The output directory exists before the run, so that a bad --out fails before the work.
@@ -290,7 +306,7 @@ export function buildProgram(term: Terminal): Command {
       if (flags.stats === true && execution.run !== undefined) {
         // The executable that ran is cached by the Compiler: this asks for it again, not for a new compile.
         const exe = await compiler.executable(signatureOf(compiler.entry, inputs, compiler.file), planning);
-        term.out(renderStats(execution.run.stats, exe.memory));
+        term.out(renderStats(compiler.backend, execution.run.stats, exe.memory));
       }
       if (flags.stats === true && execution.fallback !== undefined) term.out(renderFallback(execution.fallback));
     });
@@ -317,12 +333,13 @@ export function buildProgram(term: Terminal): Command {
     .command('demo')
     .description('run the bundled paper examples on generated inputs and show their plans')
     .option('--size <n>', 'elements per input array', '8')
-    .action(async (flags: { size: string }) => {
+    .addOption(threadsOption())
+    .action(async (flags: { size: string; threads?: number }) => {
       const size = Number(flags.size);
       if (flags.size.trim() === '' || !Number.isSafeInteger(size) || size < 1) {
         throw new UsageError(userError('E524', `--size ${JSON.stringify(flags.size)}: expected a positive integer`).diagnostics);
       }
-      await runDemo(term, size);
+      await runDemo(term, size, flags.threads);
     });
 
   return program;
@@ -341,9 +358,9 @@ function renderFallback(compiledError: UserError): string {
   return `stats: the fused run stopped at a fault (${first.code}${where}) in an element no result depends on; these are the reference interpreter's results`;
 }
 
-/** `--stats`: per cluster time, the memory plan the executable allocates from (its peak is `RunStats.peakBytes`), the pool it keeps across runs, this run's allocations, counters. */
-function renderStats(stats: RunStats, memory: MemoryPlan): string {
-  const lines = ['stats:'];
+/** `--stats`: the threads and back end, per cluster time, the memory plan the executable allocates from (its peak is `RunStats.peakBytes`), the pool it keeps across runs, this run's allocations, counters. */
+function renderStats(backend: BackendChoice, stats: RunStats, memory: MemoryPlan): string {
+  const lines = ['stats:', `  threads: ${backend.threads} (${backend.name})`];
   stats.clusters.forEach((c, k) => {
     lines.push(`  cluster ${k + 1}: ${c.timeMs.toFixed(3)} ms over ${c.runs} run(s); writes ${c.manifest.join(', ') || 'nothing'}`);
   });
@@ -377,6 +394,11 @@ export async function main(argv: readonly string[], term: Terminal = processTerm
     }
     if (e instanceof UsageError) {
       term.err(e.diagnostics.map(renderDiagnostic).join('\n'));
+      return 2;
+    }
+    if (e instanceof InvalidOptionError) {
+      // A bad ARRAYFUSE_THREADS: a usage error, said as commander says a bad flag value.
+      term.err(`error: ${e.message}`);
       return 2;
     }
     if (e instanceof UserError) {

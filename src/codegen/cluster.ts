@@ -14,6 +14,14 @@
 // extent share that inner loop, and roots of a higher rank than the cluster's outer loop run in
 // such row loops too. Scans carry their accumulator along the loop, restarting at each row.
 //
+// Chunks (the parallel variant, `ClusterSpec.chunk`). The same nest, its chunked loop — the
+// outer loop, the outermost axis of a per-axis nest, or at rank 0 the one row loop — running
+// [lo, hi) of its iterations. A fold or scan carried along that loop starts from the operator's
+// identity (phase 1 of a scan, a whole-array fold's partial) or from the chunk's carry (phase 3
+// of a scan), and leaves its value in the partials after the loop; scatters update by Atomics or
+// only inside the chunk's destination range (`scatter`). `NestFacts` tell program.ts what it
+// needs to run such chunks from main.
+//
 // Scopes. A scope is one loop level: the outer loop, or a row loop nested in it. It knows the
 // points of the orders it defines (with their rank), the node values and the loads already
 // computed in it. A node is computed in the nearest scope that defines its order at its rank.
@@ -22,7 +30,7 @@ import { CompilerBug } from '../diagnostics/index.js';
 import type { CombinatorNode, FoldNode, NodeId, ScalarType, ScanlNode, ScanrNode, VarName } from '../ir/types.js';
 import { orderKey, type Order } from '../plan/types.js';
 import {
-  add, arr, assign, bin, constDecl, exprStmt, id, index, letDecl, mul, num, un, type JsExpr, type JsStmt,
+  add, arr, assign, bin, call, constDecl, exprStmt, forEachNode, id, index, letDecl, member, mul, num, un, type JsExpr, type JsStmt,
 } from './jsast.js';
 import {
   applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, type ExprEnv,
@@ -30,6 +38,7 @@ import {
 import { callHelper } from './runtimeHelpers.js';
 import { identifiersOf, jamRows } from './jam.js';
 import { shareValues } from './share.js';
+import { atomicOps, identities } from './parallel.js';
 import type { ReadOrder } from './sites.js';
 
 /** What the code generator knows of a cluster and of the arrays around it. */
@@ -43,6 +52,58 @@ export interface ClusterSpec {
    * (data is the freshly allocated buffer), fused-away outputs (data unused; dims valid).
    */
   readonly env: ExprEnv;
+  /** The parallel variant's work function this build is for (absent: the sequential loop nest). */
+  readonly chunk?: ChunkSpec;
+}
+
+/**
+ * A work function of the parallel variant (program.ts `parallelCluster`; docs/EXECUTION.md "The
+ * parallel variant"; the operators it may regroup: parallel.ts): the cluster's chunked
+ * loop runs [lo, hi) of its iterations. `body`: everything the cluster computes (scans start at
+ * the chunk's carry, whole-array folds start at the chunk's first element and leave their
+ * partials); `reduce`: only the aggregates of the carried scans' inputs over the chunk (phase 1
+ * of reduce-then-scan), nothing stored.
+ */
+export interface ChunkSpec {
+  readonly phase: 'body' | 'reduce';
+  /** Parameter names of the work function. */
+  readonly lo: string;
+  readonly hi: string;
+  readonly chunk: string;
+  readonly partials: string;
+  /** Slots per chunk in `partials`, and where each carried scan's or fold's components start. */
+  readonly width: number;
+  readonly offsets: ReadonlyMap<NodeId, number>;
+  /** How scatters update: `plain` (distinct indices), `atomic` (Atomics ops), `owner` (only the destination range [lo, hi), the whole source walked). */
+  readonly scatter: 'plain' | 'atomic' | 'owner';
+  /** Only some roots: the scatters (an owner split's second call), or the others (its first). */
+  readonly only?: 'scatters' | 'others';
+}
+
+/** A fold or scan whose accumulator is carried along the cluster's chunked loop. */
+export interface Carried {
+  readonly node: FoldNode | ScanlNode | ScanrNode;
+  /** The accumulator locals (one per component). */
+  readonly accs: readonly string[];
+  /** Compiled seeds (folds, exclusive scans), or null for an inclusive scan. */
+  readonly seeds: readonly JsExpr[] | null;
+}
+
+/**
+ * What the parallel variant needs to know of a built loop nest. `loop`: the loop a work
+ * function would chunk (null: none — a rank-0 cluster with no row loop or several), its extent
+ * (an expression of main's locals), and `post`, the statements after it at rank 0 (the stores
+ * of whole-array fold results), which main runs once the partials are combined.
+ */
+export interface NestFacts {
+  readonly baseRank: number;
+  readonly loop: { readonly extent: JsExpr; readonly outerIndex: string; readonly post: readonly JsStmt[]; readonly rowPre: readonly JsStmt[] } | null;
+  readonly scans: readonly Carried[];
+  readonly folds: readonly Carried[];
+  /** Why the nest cannot be chunked exactly, if it cannot. */
+  readonly unsupported: string | null;
+  /** Estimated operations per iteration of the chunked loop (see `costOf`). */
+  readonly work: JsExpr;
 }
 
 type BodyItem = JsStmt | { readonly kind: 'row'; readonly row: Scope };
@@ -103,6 +164,14 @@ class ClusterGen {
    * takes the row-buffer path instead of fixing the row forwards (issue 9, C5).
    */
   private readonly backwardRows = new Set<string>();
+
+  /** The outer scope and the rank of its loop, once `generate` has made them. */
+  private outerScope: Scope | null = null;
+  private baseRank = -1;
+  readonly scans: Carried[] = [];
+  readonly folds: Carried[] = [];
+  unsupported: string | null = null;
+  facts: NestFacts | null = null;
 
   constructor(private readonly spec: ClusterSpec) {
     this.env = spec.env;
@@ -183,6 +252,8 @@ class ClusterGen {
   }
 
   private storeIfManifest(n: CombinatorNode, values: readonly JsExpr[], scope: Scope, key: string): void {
+    // Phase 1 of reduce-then-scan only aggregates: phase 3 stores every value.
+    if (this.spec.chunk?.phase === 'reduce') return;
     n.outs.forEach((out, k) => {
       if (!this.spec.manifest.has(out.name)) return;
       const ref = this.env.array(out.name);
@@ -315,11 +386,20 @@ class ClusterGen {
     const input = this.env.array(n.input[0]!);
     const extent = input.dims[input.dims.length - 1]!;
     const r = this.row(scope, key, input.dims.length - 1, extent, null);
-    const accs = n.init.map((z) => {
+    const carried = this.isCarried(r);
+    const chunk = this.spec.chunk;
+    const seeds: JsExpr[] = [];
+    // A chunk's partial starts from the operator's exact identity, as if from its first element:
+    // the seed is main's, combined once.
+    const start = carried && chunk !== undefined ? identities(n.op, n.outs.map((o) => o.elem)) : null;
+    const accs = n.init.map((z, k) => {
       const acc = this.fresh('acc');
-      r.pre.push(letDecl(acc, compileExpr(z, this.nodeEnv(n))));
+      const seed = compileExpr(z, this.nodeEnv(n));
+      seeds.push(seed);
+      r.pre.push(letDecl(acc, start === null ? seed : num(start[k]!)));
       return id(acc);
     });
+    if (carried) this.folds.push({ node: n, accs: accs.map(nameOf), seeds });
     const xs = n.input.map((a) => this.readOrdered(a, o, r));
     if (r.own!.down !== true) {
       // A fold runs left to right, as the interpreter does, so float results are identical.
@@ -327,6 +407,7 @@ class ClusterGen {
       this.accumulate(n, [...accs, ...xs], accs, r.body as JsStmt[]);
       return accs;
     }
+    if (carried) this.unsupported = 'a whole-array fold over a fused scanr (its row runs right to left into a row buffer)';
     // The row loop runs right to left for a fused scanr: its elements go to a row buffer,
     // which a second loop then folds left to right.
     let root = scope;
@@ -366,20 +447,63 @@ class ClusterGen {
     const input = this.env.array(n.input[0]!);
     const extent = input.dims[input.dims.length - 1]!;
     const xs = n.input.map((a) => this.readOrdered(a, o, scope));
-    const accs = n.outs.map(() => {
+    const carried = this.isCarried(scope);
+    const chunk = carried ? this.spec.chunk : undefined;
+    // Phase 1 of reduce-then-scan folds the chunk's inputs from the operator's exact identity.
+    const start = chunk?.phase === 'reduce' ? identities(n.op, n.outs.map((o) => o.elem)) : null;
+    const accs = n.outs.map((_, k) => {
       const acc = this.fresh('acc');
-      scope.pre.push(letDecl(acc, null));
+      scope.pre.push(letDecl(acc, start === null ? null : num(start[k]!)));
       return id(acc);
     });
     const p = scope.points.get(key)!;
     // The loop has the index along the rows: no remainder is needed to find a row's start.
     const along = p.indices[p.indices.length - 1];
     if (along === undefined) throw bug(`${n.kind} ${n.id} at a point of rank 0`);
-    const rowStart = bin('===', along, down ? bin('-', extent, num(1)) : num(0));
+    const rowStart =
+      chunk === undefined
+        ? bin('===', along, down ? bin('-', extent, num(1)) : num(0))
+        : bin('===', along, down ? bin('-', id(chunk.hi), num(1)) : id(chunk.lo));
     const first: JsStmt[] = [];
     const next: JsStmt[] = [];
     const combine = (prev: readonly JsExpr[]): void =>
       this.accumulate(n, down ? [...prev, ...accs] : [...accs, ...prev], accs, next);
+    // The seeds of a carried exclusive scan are compiled by the sequential branch below (the
+    // build main takes them from); a work function has none.
+    const seeds: JsExpr[] | null = n.init === null ? null : [];
+    if (carried) this.scans.push({ node: n, accs: accs.map(nameOf), seeds });
+    if (chunk?.phase === 'reduce') {
+      // Phase 1: the chunk's aggregate of its inputs in scan order.
+      combine(xs);
+      out.push(...next);
+      return accs;
+    }
+    if (chunk !== undefined && n.init === null) {
+      // An inclusive scan's phase 3: its first element in scan order is the row's own first
+      // element in the chunk at the row's end, else the carry combined with it.
+      const carry = this.carryOf(n, chunk, first);
+      const withCarry: JsStmt[] = [];
+      this.accumulate(n, down ? [...xs, ...carry] : [...carry, ...xs], accs, withCarry);
+      const atEnd = down ? bin('===', id(chunk.hi), extent) : bin('===', id(chunk.lo), num(0));
+      first.push({ kind: 'if', test: atEnd, then: accs.map((a, k) => assign(a, xs[k]!)), else: withCarry });
+      combine(xs);
+      out.push({ kind: 'if', test: rowStart, then: first, else: next });
+      return accs;
+    }
+    if (chunk !== undefined && n.init !== null) {
+      // Exclusive, phase 3: the chunk's first element in scan order holds its carry.
+      const carry = this.carryOf(n, chunk, first);
+      const prevs = n.input.map(() => {
+        const p = this.fresh('prev');
+        scope.pre.push(letDecl(p, null));
+        return id(p);
+      });
+      accs.forEach((a, k) => first.push(assign(a, carry[k]!)));
+      combine(prevs);
+      out.push({ kind: 'if', test: rowStart, then: first, else: next });
+      prevs.forEach((p, k) => out.push(assign(p, xs[k]!)));
+      return accs;
+    }
     if (n.init === null) {
       accs.forEach((a, k) => first.push(assign(a, xs[k]!)));
       combine(xs);
@@ -391,12 +515,46 @@ class ClusterGen {
         scope.pre.push(letDecl(p, null));
         return id(p);
       });
-      n.init.forEach((z, k) => first.push(assign(accs[k]!, compileExpr(z, this.nodeEnv(n)))));
+      n.init.forEach((z, k) => {
+        const seed = compileExpr(z, this.nodeEnv(n));
+        seeds?.push(seed);
+        first.push(assign(accs[k]!, seed));
+      });
       combine(prevs);
       out.push({ kind: 'if', test: rowStart, then: first, else: next });
       prevs.forEach((p, k) => out.push(assign(p, xs[k]!)));
     }
     return accs;
+  }
+
+  /** Whether `scope`'s loop is the one a work function chunks and a fold or scan in it carries a value along it. */
+  private isCarried(scope: Scope): boolean {
+    if (this.baseRank === 0) return scope.loop !== null && scope.parent === this.outerScope;
+    return this.baseRank === 1 && scope === this.outerScope;
+  }
+
+  /** A carried node's slot `k` of this chunk in the partials: `partials[chunk · width + offset + k]`. */
+  private partialAt(n: CombinatorNode, chunk: ChunkSpec, k: number): JsExpr {
+    const offset = chunk.offsets.get(n.id);
+    if (offset === undefined) throw bug(`${n.kind} ${n.id} has no place in the partials`);
+    return index(id(chunk.partials), add(mul(id(chunk.chunk), num(chunk.width)), num(offset + k)));
+  }
+
+  /** A scan's carry into this chunk (main stored it over the chunk's aggregate), bound to locals in `out`. */
+  private carryOf(n: ScanlNode | ScanrNode, chunk: ChunkSpec, out: JsStmt[]): JsExpr[] {
+    // Partials are f64: an integer carry is made an integer again (`| 0`, `>>> 0`), else V8
+    // would keep the accumulator, and every index computed from it, as a double.
+    return n.outs.map((o, k) => {
+      const at = this.partialAt(n, chunk, k);
+      const value = o.elem === 'u32' ? bin('>>>', at, num(0)) : o.elem === 'i32' || o.elem === 'bool' ? bin('|', at, num(0)) : at;
+      return bindAtom(value, 'c', this.env, out);
+    });
+  }
+
+  /** After the chunked loop: the chunk's fold partials (phase 3) or scan aggregates (phase 1). */
+  private partialStores(chunk: ChunkSpec): JsStmt[] {
+    const carried = chunk.phase === 'reduce' ? this.scans : this.folds;
+    return carried.flatMap((c) => c.accs.map((a, k) => assign(this.partialAt(c.node, chunk, k), id(a))));
   }
 
   private scatter(n: Extract<CombinatorNode, { kind: 'scatter' }>, o: Order, scope: Scope): void {
@@ -413,14 +571,51 @@ class ClusterGen {
     // Updates in source order, as the interpreter applies them, unless a fused scanr already
     // runs this loop backwards (the order of updates to one index is unspecified then).
     if (scope.own !== null && scope.own.key === orderKey(o) && scope.own.down === null) scope.own.down = false;
+    const mode = this.spec.chunk?.scatter ?? 'plain';
+    if (mode === 'atomic' && n.unique !== true) {
+      // Integer combines that commute and associate: one Atomics operation per component.
+      const ops = atomicOps(n, dest.map((d) => d.elem));
+      if (ops === null) throw bug(`scatter ${n.id} has no Atomics form`);
+      dest.forEach((d, k) => {
+        const op = ops[k]!;
+        if (op !== 'min' && op !== 'max') {
+          out.push(exprStmt(call(member(id('Atomics'), op), [d.data, at, news[k]!])));
+          return;
+        }
+        // No Atomics.min/max: store the new extreme unless another thread changed the element
+        // since it was read (then read it again); nothing to store when the old one wins.
+        const old = this.fresh('o');
+        const value = this.fresh('r');
+        const x = news[k]!;
+        const wins = bin(op === 'min' ? '<' : '>', x, id(old));
+        const stored = bin('===', call(member(id('Atomics'), 'compareExchange'), [d.data, at, id(old), id(value)]), id(old));
+        out.push({
+          kind: 'while',
+          test: un('!', num(0)),
+          body: [
+            constDecl(old, call(member(id('Atomics'), 'load'), [d.data, at])),
+            constDecl(value, { kind: 'cond', test: wins, then: x, else: id(old) }),
+            { kind: 'if', test: bin('||', bin('===', id(value), id(old)), stored), then: [{ kind: 'break' }], else: [] },
+          ],
+        });
+      });
+      return;
+    }
+    // The owner split: this chunk applies only the updates to its destination range, after
+    // computing (and checking) every update as the sequential loop does.
+    const update: JsStmt[] = [];
     const olds = dest.map((d, k) =>
-      bindAtom(counted(this.env, () => this.env.tables.slot(n.dest[k]!, d.elem, { kind: 'read', order: 'unordered' }), index(d.data, at)), 'old', this.env, out),
+      bindAtom(counted(this.env, () => this.env.tables.slot(n.dest[k]!, d.elem, { kind: 'read', order: 'unordered' }), index(d.data, at)), 'old', this.env, update),
     );
-    const results = applyLambda(n.op, [...olds, ...news], this.nodeEnv(n), out, 's');
+    const results = applyLambda(n.op, [...olds, ...news], this.nodeEnv(n), update, 's');
     dest.forEach((d, k) => {
-      out.push(assign(index(d.data, at), results[k]!));
-      if (this.env.counters) out.push(this.countWrite(n.outs[k]!.name, d.elem));
+      update.push(assign(index(d.data, at), results[k]!));
+      if (this.env.counters) update.push(this.countWrite(n.outs[k]!.name, d.elem));
     });
+    if (mode === 'owner') {
+      const chunk = this.spec.chunk!;
+      out.push({ kind: 'if', test: bin('&&', bin('>=', at, id(chunk.lo)), bin('<', at, id(chunk.hi))), then: update, else: [] });
+    } else out.push(...update);
   }
 
   /** Whether a scan of this cluster is the node itself or flows into it through fused edges. */
@@ -440,7 +635,14 @@ class ClusterGen {
   }
 
   generate(): JsStmt[] {
-    const roots = this.spec.nodes.filter((n) => loopTraits(n).inPlace !== null || n.outs.some((o) => this.spec.manifest.has(o.name)));
+    const chunk = this.spec.chunk;
+    // Phase 1 of a scan computes only what the carried scans read.
+    const all =
+      chunk?.phase === 'reduce'
+        ? this.spec.nodes.filter((n) => loopTraits(n).rowScan !== null && chunk.offsets.has(n.id))
+        : this.spec.nodes.filter((n) => loopTraits(n).inPlace !== null || n.outs.some((o) => this.spec.manifest.has(o.name)));
+    const only = chunk?.only;
+    const roots = only === undefined ? all : all.filter((n) => (n.kind === 'scatter') === (only === 'scatters'));
     if (roots.length === 0) throw bug('a cluster without manifest outputs');
     const rootOrders = new Set(roots.map((r) => orderKey(this.order(r))));
     if (rootOrders.size !== 1) throw bug(`cluster roots in several orders (${[...rootOrders].join(', ')})`);
@@ -459,6 +661,8 @@ class ClusterGen {
     const axes = baseRank >= 2 ? baseDims.map(() => this.fresh('i')) : [];
     const indices = baseRank === 0 ? [] : baseRank === 1 ? [id(i)] : axes.map(id);
     outer.points.set(key, { at: id(i), rank: baseRank, indices });
+    this.outerScope = outer;
+    this.baseRank = baseRank;
     // Roots fed by a scan go first: a scan fixes the direction of its row loop, and a fold that
     // comes later into a right-to-left row then takes the row-buffer path instead of failing.
     const ordered = [...roots.filter((r) => this.feedsFromScan(r)), ...roots.filter((r) => !this.feedsFromScan(r))];
@@ -469,14 +673,17 @@ class ClusterGen {
       this.evaluate(r, scope);
     }
     for (const n of this.spec.nodes) {
-      if (!this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
+      if (chunk?.phase !== 'reduce' && only === undefined && !this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
     }
     const body = render(outer.body);
-    // Roots of rank 0 (a fold to a scalar) have one point: no outer loop at all.
-    if (baseRank === 0) return [...outer.pre, constDecl(i, num(0)), ...body];
     const down = outer.own!.down === true;
     const used = identifiersOf(body);
-    if (axes.some((a) => used.has(a))) return [...outer.pre, ...this.nestedLoop(i, axes, baseDims, down, body)];
+    const nested = baseRank >= 2 && axes.some((a) => used.has(a));
+    this.facts = this.factsOf(outer, i, baseDims, nested);
+    if (chunk !== undefined && chunk.scatter !== 'owner') return this.chunked(chunk, outer, i, axes, baseDims, nested, body);
+    // Roots of rank 0 (a fold to a scalar) have one point: no outer loop at all.
+    if (baseRank === 0) return [...outer.pre, constDecl(i, num(0)), ...body];
+    if (nested) return [...outer.pre, ...this.nestedLoop(i, axes, baseDims, down, body, null)];
     // The extent of a flat loop over several dimensions is computed once, not per iteration.
     let extent = baseDims.reduce<JsExpr>((acc, d) => mul(acc, d), num(1));
     const hoisted: JsStmt[] = [];
@@ -487,6 +694,42 @@ class ClusterGen {
     }
     const loop: JsStmt = { kind: 'for', index: i, from: num(0), to: extent, down, body };
     return [...outer.pre, ...hoisted, ...this.jam(loop)];
+  }
+
+  /** What the parallel variant needs to know of this nest (NestFacts). */
+  private factsOf(outer: Scope, i: string, baseDims: readonly JsExpr[], nested: boolean): NestFacts {
+    let loop: NestFacts['loop'] = null;
+    let work: JsExpr = costOf(outer.body);
+    if (this.baseRank === 0) {
+      const first = outer.body[0];
+      const rows = outer.body.filter((item) => item.kind === 'row');
+      if (first !== undefined && first.kind === 'row' && rows.length === 1) {
+        const r = first.row;
+        loop = { extent: r.loop!.extent, outerIndex: i, post: render(outer.body.slice(1)), rowPre: r.pre };
+        work = costOf(r.body);
+      }
+    } else {
+      // A nest is chunked by its outermost axis: an iteration is a whole sub-array.
+      const extent = nested ? baseDims[0]! : baseDims.reduce<JsExpr>((acc, d) => mul(acc, d), num(1));
+      if (nested) work = baseDims.slice(1).reduce<JsExpr>((acc, d) => mul(acc, d), work);
+      loop = { extent, outerIndex: i, post: [], rowPre: [] };
+    }
+    return { baseRank: this.baseRank, loop, scans: this.scans, folds: this.folds, unsupported: this.unsupported, work };
+  }
+
+  /** The work function's statements: the chunked loop over [lo, hi), then the chunk's partials. */
+  private chunked(chunk: ChunkSpec, outer: Scope, i: string, axes: readonly string[], baseDims: readonly JsExpr[], nested: boolean, body: JsStmt[]): JsStmt[] {
+    const loop = this.facts!.loop;
+    if (loop === null) throw bug('a work function for a cluster with no loop to chunk');
+    const stores = this.partialStores(chunk);
+    const range = { from: id(chunk.lo), to: id(chunk.hi) };
+    if (this.baseRank === 0) {
+      const row = outer.body[0] as { kind: 'row'; row: Scope };
+      return [...outer.pre, constDecl(i, num(0)), ...render([row], { scope: row.row, ...range }), ...stores];
+    }
+    const down = outer.own!.down === true;
+    if (nested) return [...outer.pre, ...this.nestedLoop(i, axes, baseDims, down, body, range), ...stores];
+    return [...outer.pre, ...this.jam({ kind: 'for', index: i, ...range, down, body }), ...stores];
   }
 
   /** Counters variants stay plain: they count per element and may stay slow. */
@@ -502,7 +745,15 @@ class ClusterGen {
    * and the element's flat index is one addition. The loops visit the points in the flat
    * loop's order (all of them backwards when it runs backwards), so nothing observable changes.
    */
-  private nestedLoop(flat: string, axes: readonly string[], dims: readonly JsExpr[], down: boolean, body: readonly JsStmt[]): JsStmt[] {
+  private nestedLoop(
+    flat: string,
+    axes: readonly string[],
+    dims: readonly JsExpr[],
+    down: boolean,
+    body: readonly JsStmt[],
+    /** The outermost axis' range in a work function (null: all of it). */
+    range: { readonly from: JsExpr; readonly to: JsExpr } | null,
+  ): JsStmt[] {
     const hoisted: JsStmt[] = [];
     const extents = dims.map((d) => {
       if (d.kind === 'id' || d.kind === 'num') return d;
@@ -519,7 +770,8 @@ class ClusterGen {
     for (let k = last - 1; k >= 0; k--) {
       // The flat index of the first element of row (i0, …, ik): (start_k + ik) · n_{k+1}.
       const start = constDecl(starts[k + 1]!, mul(add(startOf(k), id(axes[k]!)), extents[k + 1]!));
-      loop = [{ kind: 'for', index: axes[k]!, from: num(0), to: extents[k]!, down, body: [start, ...loop] }];
+      const bounds = k === 0 && range !== null ? range : { from: num(0), to: extents[k]! };
+      loop = [{ kind: 'for', index: axes[k]!, ...bounds, down, body: [start, ...loop] }];
     }
     return [...hoisted, ...loop];
   }
@@ -585,7 +837,8 @@ function inputArrays(n: CombinatorNode): readonly VarName[] {
   }
 }
 
-function render(items: readonly BodyItem[]): JsStmt[] {
+/** Row scopes as loops; `chunked`, a row a work function runs over [from, to) only. */
+function render(items: readonly BodyItem[], chunked: { readonly scope: Scope; readonly from: JsExpr; readonly to: JsExpr } | null = null): JsStmt[] {
   const out: JsStmt[] = [];
   for (const item of items) {
     if (item.kind !== 'row') {
@@ -595,12 +848,45 @@ function render(items: readonly BodyItem[]): JsStmt[] {
     const r = item.row;
     const loop = r.loop!;
     out.push(...r.pre);
-    out.push({ kind: 'for', index: loop.index, from: num(0), to: loop.extent, down: r.own!.down === true, body: render(r.body) });
+    const bounds = chunked !== null && chunked.scope === r ? { from: chunked.from, to: chunked.to } : { from: num(0), to: loop.extent };
+    out.push({ kind: 'for', index: loop.index, ...bounds, down: r.own!.down === true, body: render(r.body, chunked) });
   }
   return out;
+}
+
+/**
+ * The estimated cost of one iteration of a scope's body (NestFacts.work, which the runtime
+ * multiplies by the chunked loop's extent and compares with its measured fork threshold): the
+ * number of expression nodes of its statements, each row loop counting its body's cost times its
+ * extent (main's locals). A rough count: only its order of magnitude matters.
+ */
+function costOf(items: readonly BodyItem[]): JsExpr {
+  let flat = 0;
+  let cost: JsExpr | null = null;
+  for (const item of items) {
+    if (item.kind === 'row') {
+      const row = mul(item.row.loop!.extent, costOf(item.row.body));
+      cost = cost === null ? row : bin('+', cost, row);
+      continue;
+    }
+    forEachNode([item], { expr: () => void flat++ });
+  }
+  return cost === null ? num(Math.max(1, flat)) : bin('+', num(flat), cost);
+}
+
+function nameOf(e: JsExpr): string {
+  if (e.kind !== 'id') throw bug('an accumulator that is not a local');
+  return e.name;
 }
 
 /** The statements of one cluster's loop nest, each repeated pure value computed once. */
 export function generateCluster(spec: ClusterSpec): JsStmt[] {
   return shareValues(new ClusterGen(spec).generate());
+}
+
+/** The same, with what the parallel variant needs to know of the nest. */
+export function generateClusterNest(spec: ClusterSpec): { readonly stmts: JsStmt[]; readonly facts: NestFacts } {
+  const gen = new ClusterGen(spec);
+  const stmts = shareValues(gen.generate());
+  return { stmts, facts: gen.facts! };
 }

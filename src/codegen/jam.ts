@@ -18,7 +18,7 @@
 // The rows left over (E mod 4) run in the original loop.
 
 import type { JsStmt } from './jsast.js';
-import { bin, constDecl, forEachNode, id, mul, num, renameStmt, type Rename } from './jsast.js';
+import { add, bin, constDecl, forEachNode, id, mul, num, renameStmt, type Rename } from './jsast.js';
 import { runtimeParam } from './runtimeHelpers.js';
 
 const FACTOR = 4;
@@ -64,7 +64,9 @@ export function identifiersOf(stmts: readonly JsStmt[]): ReadonlySet<string> {
  * `fresh` makes the names of the copies' locals.
  */
 export function jamRows(loop: JsStmt, fresh: (prefix: string) => string): JsStmt[] | null {
-  if (loop.kind !== 'for' || loop.down || loop.from.kind !== 'num' || loop.from.value !== 0) return null;
+  // From 0, or from a work function's `lo` (parallel variant: the rows [lo, hi) of a chunk).
+  if (loop.kind !== 'for' || loop.down) return null;
+  if (loop.from.kind !== 'id' && (loop.from.kind !== 'num' || loop.from.value !== 0)) return null;
   if (loop.to.kind !== 'id') return null;
   const k = loop.body.findIndex((s) => s.kind === 'for');
   if (k < 0) return null;
@@ -81,6 +83,7 @@ export function jamRows(loop: JsStmt, fresh: (prefix: string) => string): JsStmt
   for (const a of whole.written) if (whole.read.has(a)) return null;
   const bounds = factsOf([{ kind: 'expr', expr: inner.from }, { kind: 'expr', expr: inner.to }]);
   for (const name of bounds.ids) if (name === loop.index || preFacts.declared.has(name)) return null;
+  const from = loop.from;
 
   // Copy c of the body: row i + c, every local of the body renamed.
   const locals = new Set([...whole.declared, loop.index]);
@@ -106,16 +109,25 @@ export function jamRows(loop: JsStmt, fresh: (prefix: string) => string): JsStmt
   const quads = fresh('q');
   const step = fresh('k');
   const body: JsStmt[] = [
-    constDecl(loop.index, mul(id(step), num(FACTOR))),
+    constDecl(loop.index, add(from, mul(id(step), num(FACTOR)))),
     ...copies.flatMap((c) => (c.row === null ? [] : [c.row])),
     ...copies.flatMap((c) => c.pre),
     { ...inner, body: copies.flatMap((c) => c.inner) },
     ...copies.flatMap((c) => c.post),
   ];
-  const extent = loop.to;
+  if (from.kind === 'num') {
+    const extent = loop.to;
+    return [
+      constDecl(quads, bin('/', bin('-', extent, bin('%', extent, num(FACTOR))), num(FACTOR))),
+      { kind: 'for', index: step, from: num(0), to: id(quads), down: false, body },
+      { ...loop, from: mul(id(quads), num(FACTOR)) },
+    ];
+  }
+  // From `lo`: the quads of [lo, hi), then its remainder rows.
+  const span = bin('-', loop.to, from);
   return [
-    constDecl(quads, bin('/', bin('-', extent, bin('%', extent, num(FACTOR))), num(FACTOR))),
+    constDecl(quads, bin('/', bin('-', span, bin('%', span, num(FACTOR))), num(FACTOR))),
     { kind: 'for', index: step, from: num(0), to: id(quads), down: false, body },
-    { ...loop, from: mul(id(quads), num(FACTOR)) },
+    { ...loop, from: add(from, mul(id(quads), num(FACTOR))) },
   ];
 }

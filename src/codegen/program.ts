@@ -7,6 +7,11 @@
 // blocks, and hands the results over as the plan's deliveries say. Each cluster is a function of
 // the locals it uses, so its loop nest reads like the paper's listings.
 //
+// The parallel variant (GenerateOptions.parallel, `parallelCluster`) runs each cluster it can
+// through `rt.par` over chunks of its loop: work functions, listed in the module's `fns`, and what
+// lies around the chunks (partials combined in chunk order, a scan's carries) in main. Every
+// other cluster, and the whole sequential module, is emitted as described here.
+//
 // Memory (src/memory/types.ts): a manifest array's BufferRef picks the helper that gives it
 // its elements — `slot` → `rt.take` (a pooled buffer kept across runs), `pair` → `rt.pair` (a
 // `while` body's result, on the slot of the loop's iteration parity), `result` → `rt.result`
@@ -19,18 +24,21 @@ import { CompilerBug } from '../diagnostics/index.js';
 import { outputShapeOf, type OutputShape } from '../ir/rules.js';
 import { exprUses } from '../ir/walk.js';
 import type {
-  Block, CombinatorNode, ControlNode, Expr, NodeId, Program, ScalarType, Stmt, Value, VarName,
+  Block, CombinatorNode, ControlNode, Expr, NodeId, Program, ScalarType, ScatterNode, Stmt, Value, VarName,
 } from '../ir/types.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
 import type { BufferRef, MemoryPlan, ResultDelivery } from '../memory/types.js';
-import { generateCluster, loopTraits } from './cluster.js';
 import {
-  arr, assign, bin, call, comment, constDecl, exprStmt, forEachNode, id, index, letDecl, member, mul, num, un,
+  generateCluster, generateClusterNest, loopTraits, type Carried, type ChunkSpec, type ClusterSpec, type NestFacts,
+} from './cluster.js';
+import {
+  add, arr, assign, bin, call, comment, constDecl, exprStmt, forEachNode, id, index, letDecl, mathCall, member, mul, num, un,
   type JsExpr, type JsStmt,
 } from './jsast.js';
+import { atomicOps, associativeOp } from './parallel.js';
 import { printProgramText } from './printer.js';
-import { compileExpr, type ArrayRef, type ExprEnv } from './scalar.js';
-import { callHelper, helperValue, rt, runtimeParam } from './runtimeHelpers.js';
+import { applyLambda, bindAtom, compileExpr, type ArrayRef, type ExprEnv } from './scalar.js';
+import { callHelper, helperValue, rt, runtimeParam, workerHelpers } from './runtimeHelpers.js';
 import { type CounterSlot, type ErrorSite, SideTables } from './sites.js';
 
 /** Where a manifest array gets memory: the runtime counts times, elements and bytes per site. */
@@ -138,6 +146,57 @@ function bug(message: string): CompilerBug {
 /** The data of a fused-away array: printing it is a CompilerBug, so a stray use cannot hide. */
 const fusedAway: JsExpr = { kind: 'id', name: '<fused-away>' };
 
+/** The parameters every work function starts with, after `rt` (names no generated local has: those end in digits). */
+const workParams = { lo: 'lo', hi: 'hi', chunk: 'chunk', partials: 'partials' } as const;
+
+/** `rt.par`'s `fixed` argument: `!0` (the chunks are chunkLength's, partials depend on them) or `!1` (any split). */
+const FIXED = un('!', num(0));
+const FREE = un('!', num(1));
+
+/** A cluster's schedule as `classify` decides it, with how its scatters update (and an owner split's destination extent and cost). */
+type Classified =
+  | { readonly kind: 'serial'; readonly reason: string }
+  | { readonly kind: 'independent' | 'reduce' | 'scan' | 'atomic'; readonly scatter: ChunkSpec['scatter'] }
+  /** `split`: the scatter shares its loop with other roots, which a first call computes. */
+  | { readonly kind: 'owner'; readonly scatter: 'owner'; readonly extent: JsExpr; readonly work: JsExpr; readonly split: boolean };
+
+/** A work function as built: its index in `fns`, main's arguments for it, its cost per iteration, and a helper it calls that workers lack. */
+interface WorkBuilt {
+  readonly index: number;
+  readonly args: readonly JsExpr[];
+  readonly work: JsExpr;
+  readonly stray: string | null;
+  /** Whether it calls the runtime at all (every helper a work function may call raises a fault). */
+  readonly faults: boolean;
+  readonly facts: NestFacts;
+}
+
+/** The first helper the statements use that a worker's `rt` lacks (runtimeHelpers.ts `workerHelpers`), or null. */
+function strayHelper(stmts: readonly JsStmt[]): string | null {
+  const allowed = new Set<string>(workerHelpers);
+  let stray: string | null = null;
+  forEachNode(stmts, {
+    expr(e) {
+      if (stray === null && e.kind === 'member' && e.object.kind === 'id' && e.object.name === runtimeParam && !allowed.has(e.prop)) stray = e.prop;
+    },
+  });
+  return stray;
+}
+
+/** Whether statements refer to the runtime: every helper a work function may call raises a fault but `scratch`, which phase 1 never asks for. */
+function refersToRuntime(stmts: readonly JsStmt[]): boolean {
+  let found = false;
+  forEachNode(stmts, { expr: (x) => void (x.kind === 'id' && x.name === runtimeParam && (found = true)) });
+  return found;
+}
+
+/** Whether a seed may fault or sets a temporary: main may not evaluate it out of the loop's order then. */
+function mayCallOut(e: JsExpr): boolean {
+  let temp = false;
+  forEachNode([exprStmt(e)], { expr: (x) => void (x.kind === 'set' && (temp = true)) });
+  return temp || refersToRuntime([exprStmt(e)]);
+}
+
 class ProgramGen {
   private counter = 0;
   readonly tables = new SideTables();
@@ -157,6 +216,7 @@ class ProgramGen {
   constructor(
     private readonly counters: boolean,
     private readonly memory: MemoryPlan,
+    private readonly parallel: boolean,
   ) {}
 
   fresh(prefix: string): string {
@@ -403,13 +463,227 @@ class ProgramGen {
     out.push(comment(`cluster ${number}: shapes, checks, manifest arrays`));
     for (const n of nodes) this.allocate(n, manifest, env, out);
     for (const n of all) if (elided.has(n.id)) this.bindElided(n, env);
-    const stmts = withTemps(generateCluster({ nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined) }));
+    const spec: ClusterSpec = { nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined) };
+    if (this.parallel) {
+      this.parallelCluster(number, spec, env, out);
+      return;
+    }
+    this.serialCluster(number, withTemps(generateCluster(spec)), out);
+  }
+
+  /** The cluster's function and its call in main, as the sequential module has them. */
+  private serialCluster(number: number, stmts: JsStmt[], out: JsStmt[]): void {
     const params = freeIds(stmts);
     const name = `c${number}`;
     this.functions.push({ kind: 'function', name, params: [runtimeParam, ...params], body: stmts });
     out.push(exprStmt(callHelper('enter', [num(number)])));
     out.push(exprStmt(call(id(name), [rt, ...params.map(id)])));
     out.push(exprStmt(callHelper('leave', [num(number)])));
+  }
+
+  // ---- the parallel variant ------------------------------------------------------------------
+
+  readonly schedules: ClusterSchedule[] = [];
+  readonly workFunctions: WorkFunctionInfo[] = [];
+
+  /**
+   * A cluster of the parallel variant: classified (`classify`), then either emitted as in the
+   * sequential module (`serial`) or as work functions over chunks of its loop that main runs
+   * through `rt.par`, with what lies around the chunks (partials, carries) in main.
+   */
+  private parallelCluster(number: number, spec: ClusterSpec, env: Env, out: JsStmt[]): void {
+    const nest = generateClusterNest(spec);
+    const plan = this.classify(spec, nest.facts, env);
+    if (plan.kind === 'serial') {
+      this.schedules[number] = plan;
+      this.serialCluster(number, withTemps(nest.stmts), out);
+      return;
+    }
+    if (plan.kind === 'owner' && plan.split) {
+      this.splitOwner(number, spec, plan, nest.stmts, out);
+      return;
+    }
+    const facts = nest.facts;
+    const loop = facts.loop!;
+    const carried = [...facts.scans, ...facts.folds];
+    const offsets = new Map<NodeId, number>();
+    let width = 0;
+    for (const c of carried) {
+      offsets.set(c.node.id, width);
+      width += c.accs.length;
+    }
+    const chunkSpec = (phase: ChunkSpec['phase']): ChunkSpec => ({ phase, ...workParams, width, offsets, scatter: plan.scatter });
+    const body = this.workFunction(number, `c${number}`, { ...spec, chunk: chunkSpec('body') }, width > 0);
+    const reduce = facts.scans.length > 0 ? this.workFunction(number, `c${number}_reduce`, { ...spec, chunk: chunkSpec('reduce') }, true) : null;
+    const calls = [body, ...(reduce === null ? [] : [reduce])].find((f) => f.stray !== null);
+    // Phase 1 of a scan computes only the scan's inputs, all of it before phase 3: a fault there
+    // could come before a fault of another root at an earlier element, which the sequential loop
+    // raises first.
+    const serial =
+      calls !== undefined ? `its loop calls rt.${calls.stray}, which workers lack` : reduce?.faults === true ? 'the inputs of its scan may fault' : null;
+    if (serial !== null) {
+      // Built for nothing: the cluster runs as in the sequential module.
+      this.functions.length -= reduce === null ? 1 : 2;
+      this.workFunctions.length -= reduce === null ? 1 : 2;
+      this.schedules[number] = { kind: 'serial', reason: serial };
+      this.serialCluster(number, withTemps(nest.stmts), out);
+      return;
+    }
+    this.schedules[number] = { kind: plan.kind };
+    out.push(exprStmt(callHelper('enter', [num(number)])));
+    if (width === 0) {
+      const extent = plan.kind === 'owner' ? plan.extent : loop.extent;
+      out.push(exprStmt(callHelper('par', [num(number), num(body.index), extent, plan.kind === 'owner' ? plan.work : facts.work, FREE, arr(body.args)])));
+      out.push(exprStmt(callHelper('leave', [num(number)])));
+      return;
+    }
+    // Whole-array folds and scans: fixed chunks, partials combined here in chunk order.
+    if (facts.baseRank === 0) out.push(constDecl(loop.outerIndex, num(0)));
+    for (const f of facts.folds) f.accs.forEach((a, k) => out.push(letDecl(a, f.seeds![k]!)));
+    const count = this.fresh('k');
+    const partials = this.fresh('p');
+    out.push(constDecl(count, mathCall('ceil', [bin('/', loop.extent, helperValue('chunkLength'))])));
+    out.push(constDecl(partials, callHelper('partials', [num(number), mul(id(count), num(width))])));
+    const slot = (k: JsExpr, offset: number): JsExpr => index(id(partials), add(mul(k, num(width)), num(offset)));
+    if (reduce !== null) {
+      out.push(exprStmt(callHelper('par', [num(number), num(reduce.index), loop.extent, reduce.work, FIXED, arr([id(partials), ...reduce.args])])));
+      for (const s of facts.scans) out.push(...this.carries(s, offsets.get(s.node.id)!, id(count), slot, env));
+    }
+    out.push(exprStmt(callHelper('par', [num(number), num(body.index), loop.extent, facts.work, FIXED, arr([id(partials), ...body.args])])));
+    for (const f of facts.folds) {
+      // total = op(…op(op(seed, p0), p1)…): each partial started from its chunk's first element.
+      const k = this.fresh('k');
+      const step: JsStmt[] = [];
+      const ps = f.accs.map((_, c) => bindAtom(slot(id(k), offsets.get(f.node.id)! + c), 'x', this.exprEnv(env, 'fold', f.node.span), step));
+      const results = applyLambda(f.node.op, [...f.accs.map(id), ...ps], this.exprEnv(env, 'fold', f.node.span), step, 'r');
+      f.accs.forEach((a, c) => step.push(assign(id(a), results[c]!)));
+      out.push({ kind: 'for', index: k, from: num(0), to: id(count), down: false, body: step });
+    }
+    out.push(...loop.post);
+    out.push(exprStmt(callHelper('leave', [num(number)])));
+  }
+
+  /**
+   * An owner split of a scatter that shares its loop with other roots: first the other roots,
+   * over the source in any chunks (`cN_others`), then the scatter alone, each call walking the
+   * whole source for its destination range (`cN`). Exact only if the first call cannot fault: a
+   * fault of the scatter's (its index check) at an earlier element must still come first.
+   */
+  private splitOwner(number: number, spec: ClusterSpec, plan: Extract<Classified, { kind: 'owner' }>, sequential: JsStmt[], out: JsStmt[]): void {
+    const chunk = (only: 'scatters' | 'others', scatter: ChunkSpec['scatter']): ChunkSpec => ({ phase: 'body', ...workParams, width: 0, offsets: new Map(), scatter, only });
+    const others = this.workFunction(number, `c${number}_others`, { ...spec, chunk: chunk('others', 'plain') }, false);
+    const scatter = this.workFunction(number, `c${number}`, { ...spec, chunk: chunk('scatters', 'owner') }, false);
+    const facts = others.facts;
+    const stray = others.stray ?? scatter.stray;
+    const serial =
+      stray !== null
+        ? `its loop calls rt.${stray}, which workers lack`
+        : others.faults
+          ? 'a scatter whose updates may collide, with other roots that may fault'
+          : facts.loop === null || facts.unsupported !== null || facts.scans.length + facts.folds.length > 0
+            ? 'a scatter whose updates may collide, with other roots that carry a value'
+            : null;
+    if (serial !== null) {
+      this.functions.length -= 2;
+      this.workFunctions.length -= 2;
+      this.schedules[number] = { kind: 'serial', reason: serial };
+      this.serialCluster(number, withTemps(sequential), out);
+      return;
+    }
+    this.schedules[number] = { kind: 'owner' };
+    out.push(exprStmt(callHelper('enter', [num(number)])));
+    out.push(exprStmt(callHelper('par', [num(number), num(others.index), facts.loop!.extent, facts.work, FREE, arr(others.args)])));
+    out.push(exprStmt(callHelper('par', [num(number), num(scatter.index), plan.extent, plan.work, FREE, arr(scatter.args)])));
+    out.push(exprStmt(callHelper('leave', [num(number)])));
+  }
+
+  /**
+   * Phase 2 of reduce-then-scan for one scan: the chunks' aggregates, in scan order (from the
+   * last chunk for a scanr), replaced by the carry into each chunk — the seed (an exclusive
+   * scan) combined with the aggregates of the chunks before it.
+   */
+  private carries(s: Carried, offset: number, count: JsExpr, slot: (k: JsExpr, offset: number) => JsExpr, env: Env): JsStmt[] {
+    const out: JsStmt[] = [];
+    const down = s.node.kind === 'scanr';
+    const cars = s.accs.map((_, c) => {
+      const car = this.fresh('c');
+      out.push(letDecl(car, s.seeds === null ? num(0) : s.seeds[c]!));
+      return id(car);
+    });
+    const k = this.fresh('k');
+    const step: JsStmt[] = [];
+    const eenv = this.exprEnv(env, s.node.kind, s.node.span);
+    const ts = cars.map((_, c) => bindAtom(slot(id(k), offset + c), 'x', eenv, step));
+    cars.forEach((car, c) => step.push(assign(slot(id(k), offset + c), car)));
+    const combine: JsStmt[] = [];
+    const results = applyLambda(s.node.op, down ? [...ts, ...cars] : [...cars, ...ts], eenv, combine, 'r');
+    cars.forEach((car, c) => combine.push(assign(car, results[c]!)));
+    if (s.seeds === null) {
+      // Inclusive: the first chunk in scan order has no carry; its aggregate is the next one's.
+      const first = down ? bin('-', count, num(1)) : num(0);
+      step.push({ kind: 'if', test: bin('===', id(k), first), then: cars.map((car, c) => assign(car, ts[c]!)), else: combine });
+    } else step.push(...combine);
+    out.push({ kind: 'for', index: k, from: num(0), to: count, down, body: step });
+    return out;
+  }
+
+  /**
+   * Builds one work function (`fns[index]`): `name(rt, lo, hi, chunk, [partials,] …args)`;
+   * `stray`, the first helper it calls that workers lack (then it is not kept).
+   */
+  private workFunction(cluster: number, name: string, spec: ClusterSpec, partials: boolean): WorkBuilt {
+    const nest = generateClusterNest(spec);
+    const stmts = withTemps(nest.stmts);
+    const fixed = new Set<string>([workParams.lo, workParams.hi, workParams.chunk, workParams.partials]);
+    const params = freeIds(stmts).filter((p) => !fixed.has(p));
+    const head = [runtimeParam, workParams.lo, workParams.hi, workParams.chunk, ...(partials ? [workParams.partials] : [])];
+    this.functions.push({ kind: 'function', name, params: [...head, ...params], body: stmts });
+    this.workFunctions.push({ cluster, name });
+    return { index: this.workFunctions.length - 1, args: params.map(id), work: nest.facts.work, stray: strayHelper(stmts), faults: refersToRuntime(stmts), facts: nest.facts };
+  }
+
+  /** How a cluster of the parallel variant runs (ClusterSchedule), and how its scatters update. */
+  private classify(spec: ClusterSpec, facts: NestFacts, env: Env): Classified {
+    const nodes = spec.nodes;
+    const serial = (reason: string): Classified => ({ kind: 'serial', reason });
+    if (this.counters) return serial('the counters variant runs on the calling thread');
+    if (facts.unsupported !== null) return serial(facts.unsupported);
+    if (facts.loop === null) return serial(facts.baseRank === 0 ? 'a rank-0 cluster without exactly one row loop' : 'no loop to chunk');
+    for (const c of [...facts.scans, ...facts.folds]) {
+      const elems = c.node.outs.map((o) => o.elem);
+      if (!associativeOp(c.node.op, elems)) return serial(`the operator of ${c.node.kind} ${c.node.id} is not one whose chunks may be regrouped`);
+      if (c.seeds !== null && c.seeds.some(mayCallOut)) return serial(`the seed of ${c.node.kind} ${c.node.id} may fault`);
+    }
+    if (facts.baseRank === 0) {
+      // main runs the statements after the row loop: they may use only the accumulators and the outer index.
+      const rowLocals = new Set<string>();
+      forEachNode(facts.loop.rowPre, { stmt: (s) => void (s.kind === 'decl' && rowLocals.add(s.name)) });
+      for (const f of facts.folds) for (const a of f.accs) rowLocals.delete(a);
+      let crosses = false;
+      forEachNode(facts.loop.post, { expr: (e) => void (e.kind === 'id' && rowLocals.has(e.name) && (crosses = true)) });
+      if (crosses) return serial('the statements after its row loop use the row');
+    }
+    const scatters = nodes.filter((n): n is ScatterNode => n.kind === 'scatter');
+    const atomic = scatters.some((n) => n.unique !== true && atomicOps(n, n.outs.map((o) => o.elem)) !== null);
+    const collide = scatters.filter((n) => n.unique !== true && atomicOps(n, n.outs.map((o) => o.elem)) === null);
+    const scatter: ChunkSpec['scatter'] = atomic ? 'atomic' : 'plain';
+    if (facts.scans.length > 0) {
+      if (collide.length > 0) return serial('a scatter whose updates may collide, fused with a scan');
+      return { kind: 'scan', scatter };
+    }
+    if (facts.folds.length > 0) return { kind: 'reduce', scatter };
+    if (collide.length > 0) {
+      const roots = nodes.filter((n) => n.kind !== 'scatter' && n.outs.some((o) => spec.manifest.has(o.name)));
+      if (scatters.length !== 1) return serial('several scatters in one loop, one of whose updates may collide');
+      const n = collide[0]!;
+      const dims = this.arrayRef(env, n.outs[0]!.name).dims;
+      const extent = dims.reduce<JsExpr>((a, d) => mul(a, d), num(1));
+      // Every chunk walks the whole source: its cost per destination element is the source's
+      // work over the destination's size (plus one for the update itself).
+      const work = bin('+', num(1), bin('/', mul(facts.work, facts.loop.extent), bin('+', extent, num(1))));
+      return { kind: 'owner', scatter: 'owner', extent, work, split: roots.length > 0 };
+    }
+    return { kind: atomic ? 'atomic' : 'independent', scatter };
   }
 
   /** An elided copy's outputs: bound to its inputs' buffers (the copy is an identity map). */
@@ -652,7 +926,7 @@ function withTemps(stmts: readonly JsStmt[]): JsStmt[] {
 function freeIds(stmts: readonly JsStmt[]): string[] {
   const used: string[] = [];
   const seen = new Set<string>();
-  const declared = new Set<string>([runtimeParam, 'Math']);
+  const declared = new Set<string>([runtimeParam, 'Math', 'Atomics']);
   const onId = (name: string): void => {
     if (!seen.has(name)) {
       seen.add(name);
@@ -674,14 +948,23 @@ function freeIds(stmts: readonly JsStmt[]): string[] {
 
 /** Generates the module for a program and its plan. */
 export function generateProgram(program: Program, plan: Plan, options: GenerateOptions): GeneratedProgram {
-  const gen = new ProgramGen(options.counters, options.memory);
+  const parallel = options.parallel === true;
+  const gen = new ProgramGen(options.counters, options.memory, parallel);
   const main = gen.main(program, plan);
+  // The parallel variant's work functions, by the index main passes to rt.par.
+  const fns: JsStmt[] = parallel
+    ? [
+        comment('fns: the work functions rt.par runs over chunks (on the calling thread and the workers).'),
+        constDecl('fns', arr(gen.workFunctions.map((f) => id(f.name)))),
+      ]
+    : [];
   return {
     text: printProgramText([
       comment('Generated by arrayfuse: one function per cluster of the plan, and main(rt, inputs).'),
       comment('rt holds the runtime helpers (src/runtime/helpers.ts); inputs are { data, shape } or { value }.'),
       ...gen.functions,
       main,
+      ...fns,
     ]),
     sites: gen.tables.sites,
     slots: gen.tables.slots,
@@ -691,7 +974,7 @@ export function generateProgram(program: Program, plan: Plan, options: GenerateO
       r.components.map((c, j): ResultSite => ({ name: r.components.length === 1 ? r.name : `${r.name}.${j}`, elem: c.elem, array: c.kind === 'array' })),
     ),
     scratchRows: gen.tables.scratchRows,
-    schedules: [],
-    workFunctions: [],
+    schedules: gen.schedules,
+    workFunctions: gen.workFunctions,
   };
 }

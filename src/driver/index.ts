@@ -31,9 +31,10 @@ import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
-import { backendNamed, type BackendName, type Executable, type RunOptions, type RunResult } from '../runtime/index.js';
+import { backendNamed, type BackendName, type Executable, type ExecutionBackend, type RunOptions, type RunResult } from '../runtime/index.js';
 import { inputsChecked } from '../runtime/backend.js';
 import { checkDonated, deliverResults, elemOfData, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
+import { availableParallelism, checkTuning, chooseBackend, processEnv, type BackendChoice, type ChosenBackend } from './threads.js';
 import type { Pass } from '../util/pass.js';
 
 const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
@@ -108,11 +109,18 @@ export interface CompilerOptions {
   readonly solver?: SolverLoader;
   /** Verify the IR after each of lowering's passes, not only after lowering (tests). */
   readonly verifyEachPass?: boolean;
-  /** The execution back end fused runs compile for (runtime/backends.ts); default `js`. */
-  readonly backend?: BackendName;
-  /** Threads of the multicore back end, the calling thread included (runtime/backend.ts CompileOptions). */
+  /**
+   * The execution back end fused runs compile for (runtime/backends.ts); default: chosen by the
+   * thread count, `js` for one thread, `multicore` for more (threads.ts `chooseBackend`).
+   */
+  readonly backend?: ChosenBackend;
+  /**
+   * Threads the fused loops run on, the calling thread included: an integer from 1 (the `js` back
+   * end) to MAX_THREADS (256); default ARRAYFUSE_THREADS, else the machine's available parallelism.
+   * A TypeError (InvalidOptionError) for anything else, and for more than one with `backend: 'js'`.
+   */
   readonly threads?: number;
-  /** Tests and tuning: the multicore fork threshold and carried-loop chunk length (runtime/backend.ts). */
+  /** Tests and tuning: the multicore fork threshold and carried-loop chunk length (runtime/backend.ts); other back ends ignore them. */
   readonly parallelThreshold?: number;
   readonly chunkLength?: number;
   /**
@@ -177,6 +185,12 @@ export class Compiler {
   private readonly prepared = new Map<string, Prepared>();
   /** The last signature a fused run used: a call with the same one is matched without building a key. */
   private last: Prepared | null = null;
+  /**
+   * The back end and thread count every executable of this Compiler is compiled for, resolved
+   * once (options, environment, machine) when it is made: a later change to ARRAYFUSE_THREADS
+   * cannot give one Compiler executables of two configurations, so the caches need no key for it.
+   */
+  readonly backend: BackendChoice;
   /** `parameterTypes()`, computed once: its types, or the UserError inference gave. */
   private entryTypes: { readonly types: Readonly<Record<string, EntryParamType>> } | { readonly error: UserError } | null = null;
 
@@ -188,8 +202,12 @@ export class Compiler {
     this.module = parsePass.run(this.file);
     this.entry = entryDef(this.module, this.file, options.entry);
     this.solver = options.solver ?? createSolverLoader();
-    // An unknown back end is the caller's mistake: say so now, not at the first fused run.
-    backendNamed(options.backend ?? 'js');
+    // Bad options and an unknown back end are the caller's mistakes: say so now, not at the first
+    // fused run. A name first: `threads` says nothing useful about a back end that does not exist.
+    if (options.backend !== undefined) backendOf(options.backend);
+    this.backend = chooseBackend({ backend: options.backend, threads: options.threads, env: processEnv(), parallelism: availableParallelism });
+    checkTuning(options.parallelThreshold, options.chunkLength);
+    backendOf(this.backend.name);
   }
 
   /** The entry parameters' names, in order. */
@@ -288,12 +306,15 @@ export class Compiler {
     if (compiled === undefined) {
       // The promise is cached, so concurrent runs share one executable (none is left undisposed).
       const program = this.lower(signature);
-      const backend = backendNamed(this.options.backend ?? 'js');
-      compiled = this.plan(signature, options).then((plan) => {
+      const backend = backendOf(this.backend.name);
+      const { threads } = this.backend;
+      const { poisonBuffers, parallelThreshold, chunkLength } = this.options;
+      compiled = this.plan(signature, options).then(async (plan) => {
         const entry = entrySizes(signature);
         const memory = planMemory(program, plan, entry);
         assertValidMemoryPlan(program, plan, memory, entry); // src/memory does not import the checker either
-        return backend.compile(program, plan, { file: this.file, memory, poisonBuffers: this.options.poisonBuffers });
+        // Awaited: the multicore back end's compile resolves once its workers hold the code.
+        return await backend.compile(program, plan, { file: this.file, memory, poisonBuffers, threads, parallelThreshold, chunkLength });
       });
       // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
       const failed = compiled;
@@ -363,7 +384,8 @@ export class Compiler {
     } catch (e) {
       // An `out` the back end found the wrong size is the caller's mistake, not a fault; and once
       // a donated input may have been written, the interpreter can no longer see the inputs
-      // as given: both fail the run as they are.
+      // as given: both fail the run as they are. Only a UserError is a fault: anything else (a
+      // worker thread that died, WorkerDiedError; a CompilerBug) fails the run, never masked by the interpreter.
       if (!(e instanceof UserError) || donated || isOutError(e)) throw e;
       // Fused code throws at the first fault it meets, in its own order, and may meet faults in
       // elements nobody observes. The reference interpreter decides: its diagnostic (thrown
@@ -491,6 +513,14 @@ function preparedKey(signature: Readonly<Record<string, InputSignature>>, option
     key += s.kind === 'scalar' ? `s${s.elem}=${String(s.value)};` : `a${String(s.elem)}[${s.shape.join(',')}]${s.donated === true ? '!' : ''};`;
   }
   return `${key}|${options.strategy ?? 'ilp'}|${String(options.timeLimitSeconds ?? null)}|${options.cost ?? ''}`;
+}
+
+/**
+ * The registered back end of that name (a TypeError naming the registered ones for any other).
+ * MERGE: the cast goes once `multicore` is registered (ChosenBackend is then BackendName).
+ */
+function backendOf(name: ChosenBackend): ExecutionBackend {
+  return backendNamed(name as BackendName);
 }
 
 /** The back end's options for one run: trusted, since the driver has just checked the inputs. */
