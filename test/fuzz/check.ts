@@ -14,7 +14,6 @@ import type { TypedArray } from '../../src/ir/scalarOps.js';
 import type { OutArrays } from '../../src/runtime/outputs.js';
 import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
-import { type BackendName, registeredBackends } from '../../src/runtime/index.js';
 import type { Prog } from './ast.js';
 import { evaluate, type Expected, type FuzzInputs, type Verdict } from './evaluate.js';
 import { printProg } from './print.js';
@@ -37,12 +36,8 @@ export interface ThreadedMode {
   readonly chunkLength: number;
 }
 
-/** Whether the multicore back end is registered (before it is, no threaded mode can run). */
-export const multicoreAvailable = (registeredBackends as readonly { readonly name: string }[]).some((b) => b.name === 'multicore');
-
-/** The threaded modes for thread counts 2 … `maxThreads` (none for 1, or without the multicore back end): the ILP plan, chunks of `threads` iterations. */
+/** The threaded modes for thread counts 2 … `maxThreads` (none for 1): the ILP plan, chunks of `threads` iterations. */
 export function threadedModes(maxThreads: number): readonly ThreadedMode[] {
-  if (!multicoreAvailable) return [];
   return Array.from({ length: Math.max(0, maxThreads - 1) }, (_, k) => ({ strategy: 'ilp' as const, threads: k + 2, chunkLength: k + 2 }));
 }
 
@@ -416,7 +411,7 @@ export async function checkProgram(
       mode,
       compiler: new Compiler(source, {
         fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true,
-        backend: 'multicore' as BackendName, threads: mode.threads, parallelThreshold: 0, chunkLength: mode.chunkLength,
+        backend: 'multicore', threads: mode.threads, parallelThreshold: 0, chunkLength: mode.chunkLength,
       }),
     }));
   } catch (err) {

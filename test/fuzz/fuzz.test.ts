@@ -3,13 +3,13 @@
 // strategy, never an internal error, and the answer the fuzzer's own evaluator expects.
 // `npm run test:fuzz` runs the same check on 10^5 programs; FUZZ_PROGRAMS and FUZZ_SEED set
 // the count per seed and the first of the four seeds (a failure prints the seed and a shrunk reproducer per group).
-// Once the multicore back end is registered, FUZZ_THREADED_PROGRAMS programs (default 100) of
-// a fifth seed also run on it with 2 and 3 threads (check.ts `threadedModes`).
+// FUZZ_THREADED_PROGRAMS programs (default 100) of a fifth seed also run on the multicore back
+// end with 2 and 3 threads (check.ts `threadedModes`).
 
 import { describe, expect, test } from 'vitest';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { report, reproduce, scan } from './campaign.js';
-import { multicoreAvailable, threadedModes, type ThreadedMode } from './check.js';
+import { threadedModes, type ThreadedMode } from './check.js';
 
 const programs = Number(process.env.FUZZ_PROGRAMS ?? 500);
 const firstSeed = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -36,7 +36,7 @@ describe('source-level differential fuzzing', () => {
     await campaign(seed, programs, []);
   }, 600_000);
 
-  test.skipIf(!multicoreAvailable)(`${threadedPrograms} random programs (seed ${firstSeed + 4}) also agree on 2 and 3 threads (chunks of 2 and 3)`, async () => {
+  test(`${threadedPrograms} random programs (seed ${firstSeed + 4}) also agree on 2 and 3 threads (chunks of 2 and 3)`, async () => {
     await campaign(firstSeed + 4, threadedPrograms, threadedModes(3));
   }, 600_000);
 });

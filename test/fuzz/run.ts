@@ -2,7 +2,7 @@
 // `npm run test:fuzz -- --seed S --program K`: program K of seed S alone, every finding shrunk.
 // Every program also runs on the multicore back end with 2 … T threads (default 3; 1: none),
 // the ILP plan, the fork threshold at 0 and chunks of `threads` iterations (check.ts
-// `threadedModes`), once that back end is registered.
+// `threadedModes`).
 // J worker processes (default: one per CPU) each check every J-th program and send back
 // counts and groups; this process merges them, shrinks each group's smallest program and
 // prints the counts per class and one reproducer per group. Exit status 1 when anything was

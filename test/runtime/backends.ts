@@ -4,8 +4,8 @@
 // an asynchronous one's promises).
 //
 // A configuration is a registered back end (src/runtime/backends.ts) with the compile options
-// it runs under: every registered back end with its defaults, and, when the `multicore` back end
-// is registered, `multicore@2` and `multicore@3` (2 and 3 threads, the fork threshold at 0 so
+// it runs under: every registered back end with its defaults, except `multicore`, which runs as
+// `multicore@2` and `multicore@3` (2 and 3 threads, the fork threshold at 0 so
 // that the tests' tiny arrays really are split between threads; 3 threads on this 2-core machine
 // is slow but must be right). Their chunk length stays the default (16384): every test array is
 // one chunk, so float folds and scans are bit-identical to the interpreter's left-to-right order
@@ -42,11 +42,6 @@ export interface BackendConfig {
 
 /** The multicore configurations: thread counts the tests run it with. */
 export const multicoreThreads = [2, 3] as const;
-
-/** The registered back end of that name, or undefined (the multicore back end before it is merged). */
-export function registeredBackend(name: string): ExecutionBackend | undefined {
-  return (registeredBackends as readonly ExecutionBackend[]).find((b) => b.name === name);
-}
 
 /** A configuration of `backend` with `options` (named `name@threads` when it sets threads). */
 export function configOf(backend: ExecutionBackend, options: ThreadOptions = {}): BackendConfig {

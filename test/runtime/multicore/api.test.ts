@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import { compile, type Output } from '../../../src/index.js';
 import { UserError } from '../../../src/diagnostics/index.js';
-import { noMulticore, wideDoubles, wideInts } from './harness.js';
+import { wideDoubles, wideInts } from './harness.js';
 
 const n = 100_000;
 const eps = 2 ** -52;
@@ -17,7 +17,7 @@ function data(o: Output | undefined): Float64Array | Int32Array {
   return (o as { data: Float64Array | Int32Array }).data;
 }
 
-describe.skipIf(noMulticore)('compile(source, { threads })', () => {
+describe('compile(source, { threads })', () => {
   const xs = wideDoubles(n, 4242);
   const is = wideInts(n, 99);
   const source = 'def main(xs: f64[n], is: i32[n]):\n  return fold(+, xs), scanl(+, xs), fold(+, is), scanr(+, is), map(lam x: x * 0.5, xs)\n';

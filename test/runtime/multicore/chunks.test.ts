@@ -15,7 +15,7 @@ import type { ScalarType } from '../../../src/ir/types.js';
 import { allocate } from '../../../src/ir/scalarOps.js';
 import { compileOn, runOn } from '../backends.js';
 import { expectCloseValues } from '../equal.js';
-import { mc, noMulticore, prepare, reference, uniform } from './harness.js';
+import { mc, prepare, reference, uniform } from './harness.js';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const examples = ['backpermute', 'gather', 'greedyBottomUpBad', 'greedyTopDownBad', 'reverse', 'scatterExample', 'simple1', 'simple2', 'simple3', 'simple4', 'simple5', 'singleLoop'];
@@ -77,7 +77,7 @@ async function checkProgram(source: string, seed: number, positive = false): Pro
   }
 }
 
-describe.skipIf(noMulticore)('chunks of 1, 2 and 3 iterations on 2 and 3 threads equal the interpreter', () => {
+describe('chunks of 1, 2 and 3 iterations on 2 and 3 threads equal the interpreter', () => {
   test.each(examples)('example %s', async (name) => {
     const source = readFileSync(join(repo, 'examples', `${name}.fuse`), 'utf8');
     // scatterExample indexes with its f64 values: keep them positive (a negative index is E402).

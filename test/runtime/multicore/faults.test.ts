@@ -12,7 +12,7 @@ import type { CompileOptions, Executable } from '../../../src/runtime/index.js';
 import { jsBackend } from '../../../src/runtime/index.js';
 import { compileOn, configOf, runOn, type BackendConfig } from '../backends.js';
 import { expectSameValues } from '../equal.js';
-import { f64Array, i32Array, mc, noMulticore, prepare, reference, type Prepared } from './harness.js';
+import { f64Array, i32Array, mc, prepare, reference, type Prepared } from './harness.js';
 
 const n = 1000;
 
@@ -121,7 +121,7 @@ const cases: readonly FaultCase[] = [
   },
 ];
 
-describe.skipIf(noMulticore)('a fault on several threads is the sequential run’s diagnostic', () => {
+describe('a fault on several threads is the sequential run’s diagnostic', () => {
   const js = configOf(jsBackend);
   const positions: readonly (readonly number[])[] = [[0], [n >> 1], [n - 1], [n - 1, 3], [1, n >> 1]];
 

@@ -1,6 +1,6 @@
-// Shared by the multicore tests: whether the back end is registered (these tests are skipped
-// until it is), its configurations, and a program lowered and planned from source with its
-// inputs in parameter order, for a run through a configuration (test/runtime/backends.ts).
+// Shared by the multicore tests: the back end's configurations, and a program lowered and
+// planned from source with its inputs in parameter order, for a run through a configuration
+// (test/runtime/backends.ts).
 
 import type { SourceFile } from '../../../src/diagnostics/index.js';
 import { Compiler, signatureOf } from '../../../src/driver/index.js';
@@ -8,17 +8,14 @@ import { interpret } from '../../../src/interp/index.js';
 import type { Program } from '../../../src/ir/types.js';
 import type { InterfaceValue } from '../../../src/ir/values.js';
 import type { Plan, Strategy } from '../../../src/plan/types.js';
-import { type BackendConfig, configOf, registeredBackend, type ThreadOptions } from '../backends.js';
+import { backendNamed } from '../../../src/runtime/index.js';
+import { type BackendConfig, configOf, type ThreadOptions } from '../backends.js';
 
-/** The multicore back end, once registered (src/runtime/backends.ts). */
-export const multicore = registeredBackend('multicore');
-
-/** For `describe.skipIf(noMulticore)`: true while the multicore back end is not registered. */
-export const noMulticore = multicore === undefined;
+/** The multicore back end (src/runtime/backends.ts). */
+export const multicore = backendNamed('multicore');
 
 /** A multicore configuration: `threads`, the fork threshold 0 (every call of two chunks or more forks), and `more`. */
 export function mc(threads: number, more: ThreadOptions = {}): BackendConfig {
-  if (multicore === undefined) throw new Error('the multicore back end is not registered');
   const config = configOf(multicore, { threads, parallelThreshold: 0, ...more });
   return more.chunkLength === undefined ? config : { ...config, name: `${config.name}/chunk ${more.chunkLength}` };
 }
