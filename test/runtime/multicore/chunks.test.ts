@@ -30,6 +30,7 @@ const programs: Readonly<Record<string, string>> = {
   'scan of pairs': 'def main(xs: f64[n], is: i32[n]):\n  return scanl(lam p, q: (fst(p) + fst(q), max(snd(p), snd(q))), zip(xs, is))\n',
   'scans and folds along rows': 'def main(m: f64[r, c]):\n  return scanl(+, m), scanr(max, m), fold(+, m), fold(min, scanl(+, m))\n',
   'fold fused with a scan': 'def main(xs: f64[n], is: i32[n]):\n  ys = scanl(+, map(lam x: x * 2.0, xs))\n  return fold(max, ys), fold(+, ys), fold(+, is), fold(*, map(lam i: i + 1, is))\n',
+  'scans of scans (fused: a scan whose input is another scan)': 'def main(xs: f64[n], is: i32[n]):\n  return scanl(+, scanl(+, is)), scanr(+, 0, scanr(+, 0, is)), scanl(+, 0.5, scanl(+, xs)), scanl(max, scanl(+, is))\n',
   'scan in a while': 'def main(is: i32[n]):\n  k = 0\n  ys = is\n  while k < 3:\n    ys = scanl(+, ys)\n    k = k + 1\n  return ys\n',
   'scatter atomic and owner-split': 'def main(xs: f64[n], is: i32[n]):\n  h = scatter(+, generate(5, lam i: 0), zip(map(lam i: i % 5, is), generate(size(is), lam i: 1)))\n  f = scatter(+, generate(5, lam i: 0.0), zip(map(lam i: i % 5, is), xs))\n  o = scatter(lam a, b: b, generate(5, lam i: -1.0), zip(map(lam i: i % 5, is), xs))\n  return h, f, o\n',
 };

@@ -89,9 +89,9 @@ describe('results do not depend on the thread count', () => {
     expectSameValues([results[0]![2]!], [reference(p)[2]!], 'per-row fold');
   });
 
-  test('i32 fold(+), scanl(+) and scanr(+) wrap and are exact (interpreter and every thread count), many chunks', async () => {
+  test('i32 fold(+), scanl(+), scanr(+) and a scan of a scan wrap and are exact (interpreter and every thread count), many chunks', async () => {
     const ints = wideInts(n, 77);
-    const p = await prepare('def main(xs: i32[n]):\n  return fold(+, xs), scanl(+, xs), scanr(+, 7, xs), fold(*, map(lam x: x * 2 + 1, xs))\n', { xs: i32Array(ints) });
+    const p = await prepare('def main(xs: i32[n]):\n  return fold(+, xs), scanl(+, xs), scanr(+, 7, xs), fold(*, map(lam x: x * 2 + 1, xs)), scanl(+, scanl(+, xs))\n', { xs: i32Array(ints) });
     const want = reference(p);
     for (const c of [...configs, mc(2, { chunkLength: 1000 }), mc(3, { chunkLength: 999 })]) {
       expectSameValues((await runOn(c, p.program, p.plan, p.inputs)).results, want, c.name);
