@@ -1,11 +1,12 @@
 // The execution back-end boundary: what every back end offers the driver and the tests.
 //
 // A back end compiles a program with its validated plan into an `Executable`, which runs it on
-// inputs as often as asked and is disposed when no longer needed. Today's only back end is the
-// JavaScript one (executor.ts: loop nests compiled with `new Function`); the multicore, WebGPU
-// and browser back ends implement the same interface and are added to the registry
-// (backends.ts), and the differential tests then run them against the reference interpreter
-// without a line of test code changed.
+// inputs as often as asked and is disposed when no longer needed. The JavaScript back end
+// (executor.ts: loop nests compiled with `new Function`) and the multicore one (multicore/:
+// the same loops in chunks on the calling thread and a pool of workers) are in the registry
+// (backends.ts); WebGPU and browser back ends implement the same interface and are added there,
+// and the differential tests then run them against the reference interpreter without a line of
+// test code changed.
 //
 // Compiling and running may be asynchronous (a GPU pipeline is built and its results read back
 // asynchronously; workers answer by message), so both return `Awaitable`. A synchronous back end
@@ -20,6 +21,7 @@ import type { SourceFile } from '../diagnostics/index.js';
 import type { Allocation } from './helpers.js';
 import type { MemoryPlan } from '../memory/types.js';
 import type { TypedArray } from '../ir/scalarOps.js';
+import type { ClusterSchedule } from '../codegen/program.js';
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -96,9 +98,18 @@ export interface ClusterStats {
   /** Summed over every time the cluster ran (a cluster inside a `while` runs many times). */
   readonly timeMs: number;
   readonly runs: number;
+  /** Of `runs`, those whose chunks several threads shared (the multicore back end; 0 elsewhere). */
+  readonly parallelRuns: number;
+  /**
+   * How the multicore back end runs the cluster in its ordinary runs (codegen's ClusterSchedule;
+   * a counting run stays on the calling thread whatever it says); null on the js back end.
+   */
+  readonly schedule: ClusterSchedule['kind'] | null;
 }
 
 export interface RunStats {
+  /** Threads the run's clusters could share, the calling thread included (1: the calling thread alone). */
+  readonly threads: number;
   readonly clusters: readonly ClusterStats[];
   /**
    * Per allocation site that allocated this run (a site in a loop sums its iterations): fresh

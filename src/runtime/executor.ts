@@ -1,4 +1,6 @@
-// The JavaScript back end: compiles a program and its plan to JavaScript once, then runs it.
+// The JavaScript back end: compiles a program and its plan to JavaScript once, then runs it;
+// and the run machinery it shares with the multicore back end (`compileModule`, `moduleRunner`:
+// both run a generated `main` on the calling thread, with their own runtime).
 //
 // `compileProgram` generates the module (codegen/), turns it into a function with `new
 // Function` once, and keeps it; the counters variant is generated and compiled the first time
@@ -23,7 +25,7 @@ import type { Plan } from '../plan/types.js';
 import { planMemory } from '../memory/index.js';
 import type { MemoryPlan } from '../memory/types.js';
 import type { TypedArray } from '../ir/scalarOps.js';
-import { allocationsOf, Pool, type RunRecord, Runtime, runRecord, type RuntimeTables } from './helpers.js';
+import { allocationsOf, Pool, type RunRecord, Runtime, runRecord, type RuntimeTables, type WorkFunction } from './helpers.js';
 import { checkInputs } from '../interp/index.js';
 import {
   type CompileOptions, type Executable, inputsChecked, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult, type RunStats,
@@ -38,18 +40,29 @@ export interface CompiledProgram extends Executable {
 
 type Main = (rt: unknown, inputs: readonly unknown[]) => unknown[];
 
-interface Compiled {
+/** One generated module, compiled: its side tables, `main`, its work functions (parallel variant) and its idle runtime. */
+export interface CompiledModule {
   readonly generated: GeneratedProgram;
   readonly tables: RuntimeTables;
   readonly main: Main;
-  /** The variant's helper object between runs; null while a run holds it. */
+  /** The parallel variant's work functions (`fns`); empty for a sequential module. */
+  readonly fns: readonly WorkFunction[];
+  /** The module's helper object between runs; null while a run holds it. */
   idle: Runtime | null;
 }
 
-function compile(program: Program, plan: Plan, counters: boolean, memory: MemoryPlan): Compiled {
-  const generated = generateProgram(program, plan, { counters, memory });
+/**
+ * Generates and compiles one module on the calling thread: the sequential one (the `js` back
+ * end, and every back end's counters variant) or the parallel one, which also defines `fns`.
+ */
+export function compileModule(program: Program, plan: Plan, memory: MemoryPlan, counters: boolean, parallel = false): CompiledModule {
+  // The sequential module is generated with exactly the options it always had (its text is the golden files').
+  const generated = parallel ? generateProgram(program, plan, { counters, memory, parallel }) : generateProgram(program, plan, { counters, memory });
   // The text is built from the JS AST by the printer alone; no user text is in it.
-  const main = new Function(`'use strict';\n${generated.text}return main;\n`)() as Main;
+  let main: Main;
+  let fns: readonly WorkFunction[] = [];
+  if (parallel) ({ main, fns } = new Function(`'use strict';\n${generated.text}return { main, fns };\n`)() as { main: Main; fns: readonly WorkFunction[] });
+  else main = new Function(`'use strict';\n${generated.text}return main;\n`)() as Main;
   const tables: RuntimeTables = {
     sites: generated.sites,
     slots: generated.slots,
@@ -57,12 +70,23 @@ function compile(program: Program, plan: Plan, counters: boolean, memory: Memory
     clusterCount: generated.clusters.length,
     results: generated.results,
   };
-  return { generated, tables, main, idle: null };
+  return { generated, tables, main, fns, idle: null };
 }
 
 /** The generated module for a program and plan, for `arrayfuse emit` (memory planned without entry sizes unless given). */
 export function emitJs(program: Program, plan: Plan, memory: MemoryPlan = planMemory(program, plan)): string {
   return generateProgram(program, plan, { counters: false, memory }).text;
+}
+
+/** What a run's stats say besides its record. */
+interface RunFacts {
+  /** Bytes the run allocated outside allocation sites (the pool's creation, row buffers, partials). */
+  readonly extraBytes: number;
+  readonly peakBytes: number;
+  readonly poolBytes: number;
+  readonly threads: number;
+  /** How each cluster runs in the executable's ordinary runs (the parallel module's; empty for a sequential one). */
+  readonly schedules: GeneratedProgram['schedules'];
 }
 
 /**
@@ -81,13 +105,11 @@ class LazyStats {
     private readonly g: GeneratedProgram,
     private readonly record: RunRecord,
     private readonly counters: boolean,
-    private readonly extraBytes: number,
-    private readonly peakBytes: number,
-    private readonly poolBytes: number,
+    private readonly facts: RunFacts,
   ) {}
 
   get(): RunStats {
-    return (this.value ??= stats(this.g, this.record, this.counters, this.extraBytes, this.peakBytes, this.poolBytes));
+    return (this.value ??= stats(this.g, this.record, this.counters, this.facts));
   }
 }
 
@@ -114,57 +136,92 @@ function flatten(inputs: readonly InterfaceValue[]): readonly RuntimeValue[] {
 }
 
 /**
- * The compiled variants of one program and plan, and the pool their runs share. Disposing drops
- * them (the functions, their optimised code, the side tables and the pool's buffers go to the
- * collector once no run holds them) and makes every later use an `ExecutableDisposedError`.
- *
- * A plain object over closures: `run` works detached (`const { run } = exe`,
- * `inputs.map(exe.run)`), and the compiled state is hidden (a class would put `run` on its
- * prototype, needing `this`, and show its private fields to spreads and JSON.stringify).
+ * What a back end that runs generated modules on the calling thread's `main` tells the shared
+ * run machinery (`moduleRunner`): its modules and the runtime each gets.
  */
-export function compileProgram(program: Program, plan: Plan, options: CompileOptions = {}): CompiledProgram {
-  const backend = 'js';
-  const memory = options.memory ?? planMemory(program, plan);
-  let plain: Compiled | null = compile(program, plan, false, memory);
-  let counted: Compiled | null = null;
+export interface RunnerSpec {
+  /** The back end's registry name (in ExecutableDisposedError). */
+  readonly backend: string;
+  readonly program: Program;
+  readonly memory: MemoryPlan;
+  readonly options: CompileOptions;
+  /** The module of ordinary runs. */
+  readonly plain: CompiledModule;
+  /** The counters variant, compiled when a run first asks for counters. */
+  counted(): CompiledModule;
+  /** Whether the pool's buffers (and so the run's fresh arrays) are SharedArrayBuffers. */
+  readonly sharedPool: boolean;
+  /** The helper object of `module`'s runs (made once per module and pool lease, reset per run). */
+  makeRuntime(module: CompiledModule, record: RunRecord, pool: Pool, poisoned: boolean): Runtime;
+  /** Threads a run of `module` may use (RunStats.threads). */
+  threadsOf(module: CompiledModule): number;
+  /** Called with the run's runtime and entry values before `main`, and after it (in `finally`). */
+  begin?(rt: Runtime, flat: readonly RuntimeValue[]): void;
+  end?(rt: Runtime): void;
+}
+
+/** The compiled state of one executable and its synchronous run (see `moduleRunner`). */
+export interface ModuleRunner {
+  run(inputs: readonly InterfaceValue[], runOptions?: RunOptions): RunResult;
+  dispose(): void;
+  readonly disposed: boolean;
+  /** The plain module's text (ExecutableDisposedError once disposed). */
+  readonly source: string;
+}
+
+/**
+ * The run machinery every back end that calls a generated `main` on the calling thread shares:
+ * input checks, the pool and runtime leases (see the header), `out` delivery and poison checks,
+ * results grouped by interface, stats built when first read. Disposing drops the modules (the
+ * functions, their optimised code, the side tables and the pool's buffers go to the collector
+ * once no run holds them) and makes every later use an `ExecutableDisposedError`.
+ */
+export function moduleRunner(spec: RunnerSpec): ModuleRunner {
+  const { backend, program, memory, options } = spec;
+  let plain: CompiledModule | null = spec.plain;
+  let counted: CompiledModule | null = null;
   let pool: Pool | null = null;
-  const limit = options.maxWhileIterations ?? Infinity;
   const poisoned = options.poisonBuffers === true;
-  const live = (what: string): Compiled => {
+  const live = (what: string): CompiledModule => {
     if (plain === null) throw new ExecutableDisposedError(backend, program.name, what);
     return plain;
   };
-  const executable = {
-    backend,
-    program,
-    plan,
-    memory,
+  return {
     run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): RunResult {
       const base = live('run');
       const counters = runOptions.counters === true;
-      const variant = counters ? (counted ??= compile(program, plan, true, memory)) : base;
+      const variant = counters ? (counted ??= spec.counted()) : base;
       const flat = runOptions[inputsChecked] === true ? flatten(inputs) : checkInputs(program, inputs, options.file);
       // Lease the pool and the runtime (see the header): a nested or failed run cannot share them.
       let leased = pool;
       pool = null;
       let created = 0;
       if (leased === null) {
-        leased = new Pool(memory.slots);
+        leased = new Pool(memory.slots, spec.sharedPool);
         created = leased.createdBytes;
       }
       let rt = variant.idle;
       variant.idle = null;
-      if (rt === null) rt = new Runtime(variant.tables, options.file, limit, runRecord(variant.tables), leased, poisoned);
+      rt ??= spec.makeRuntime(variant, runRecord(variant.tables), leased, poisoned);
       const out = runOptions.out;
       rt.reset(leased, { out, timing: runOptions.timing === true });
       try {
+        spec.begin?.(rt, flat);
         // Entry values carry `data` and `shape`, or `value`: what `main` reads of an input.
         const raw = variant.main(rt, flat);
         if (out !== undefined || poisoned) deliver(program, raw, rt, out, poisoned ? leased : null);
-        const lazy = new LazyStats(variant.generated, rt.record, counters, created + rt.poolAllocated, memory.peakBytes, leased.bytes);
+        const lazy = new LazyStats(variant.generated, rt.record, counters, {
+          extraBytes: created + rt.poolAllocated,
+          peakBytes: memory.peakBytes,
+          poolBytes: leased.bytes,
+          threads: spec.threadsOf(variant),
+          // A counting run's sequential module has no schedules; the clusters are the plain module's.
+          schedules: base.generated.schedules,
+        });
         rt.pending = lazy;
         return new JsRunResult(groupResults(program, raw), lazy);
       } finally {
+        spec.end?.(rt);
         variant.idle = rt;
         if (plain !== null) pool = leased;
       }
@@ -174,12 +231,50 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
       counted = null;
       pool = null;
     },
+    get disposed(): boolean {
+      return plain === null;
+    },
+    get source(): string {
+      return live('source').generated.text;
+    },
+  };
+}
+
+/**
+ * The compiled variants of one program and plan, and the pool their runs share (`moduleRunner`).
+ *
+ * A plain object over closures: `run` works detached (`const { run } = exe`,
+ * `inputs.map(exe.run)`), and the compiled state is hidden (a class would put `run` on its
+ * prototype, needing `this`, and show its private fields to spreads and JSON.stringify).
+ */
+export function compileProgram(program: Program, plan: Plan, options: CompileOptions = {}): CompiledProgram {
+  const backend = 'js';
+  const memory = options.memory ?? planMemory(program, plan);
+  const limit = options.maxWhileIterations ?? Infinity;
+  const runner = moduleRunner({
+    backend,
+    program,
+    memory,
+    options,
+    plain: compileModule(program, plan, memory, false),
+    counted: () => compileModule(program, plan, memory, true),
+    sharedPool: false,
+    makeRuntime: (module, record, pool, poisoned) => new Runtime(module.tables, options.file, limit, record, pool, poisoned),
+    threadsOf: () => 1,
+  });
+  const executable = {
+    backend,
+    program,
+    plan,
+    memory,
+    run: runner.run,
+    dispose: runner.dispose,
   };
   // `source` and `disposed` read the live state; not enumerable, so that inspecting, comparing
   // or spreading a disposed executable does not throw.
   return Object.defineProperties(executable, {
-    source: { get: (): string => live('source').generated.text, enumerable: false },
-    disposed: { get: (): boolean => plain === null, enumerable: false },
+    source: { get: (): string => runner.source, enumerable: false },
+    disposed: { get: (): boolean => runner.disposed, enumerable: false },
   }) as typeof executable & Pick<CompiledProgram, 'source' | 'disposed'>;
 }
 
@@ -224,7 +319,8 @@ function groupResults(program: Program, raw: readonly unknown[]): InterfaceValue
   });
 }
 
-function stats(g: GeneratedProgram, record: RunRecord, counters: boolean, extraBytes: number, peakBytes: number, poolBytes: number): RunStats {
+function stats(g: GeneratedProgram, record: RunRecord, counters: boolean, facts: RunFacts): RunStats {
+  const { extraBytes, peakBytes, poolBytes, threads, schedules } = facts;
   let traffic: Record<string, { reads: Record<string, number>; writes: number }> | null = null;
   if (counters) {
     // Null-prototype records: array names are the user's, and `__proto__` is a fine name.
@@ -241,7 +337,15 @@ function stats(g: GeneratedProgram, record: RunRecord, counters: boolean, extraB
   }
   const allocations = allocationsOf(g.allocations, record);
   return {
-    clusters: g.clusters.map((c, k) => ({ nodes: c.nodes, manifest: c.manifest, timeMs: record.clusterMs(k), runs: record.clusterCalls(k) })),
+    threads,
+    clusters: g.clusters.map((c, k) => ({
+      nodes: c.nodes,
+      manifest: c.manifest,
+      timeMs: record.clusterMs(k),
+      runs: record.clusterCalls(k),
+      parallelRuns: record.clusterForks(k),
+      schedule: schedules[k]?.kind ?? null,
+    })),
     allocations,
     bytesAllocated: allocations.reduce((s, a) => s + a.bytes, extraBytes),
     peakBytes,

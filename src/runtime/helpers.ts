@@ -40,7 +40,8 @@ export interface Allocation {
  * whatever the run does: a list with an entry per allocation once grew by gigabytes in a long
  * `while` loop): per allocation site (the index generated code passes to `alloc`, `take`, …)
  * times, elements and the largest allocation in elements; per cluster milliseconds (timed runs
- * only) and calls; per counter slot elements read or written.
+ * only), calls, and calls whose chunks threads shared (the multicore back end's forks); per
+ * counter slot elements read or written.
  */
 export class RunRecord {
   readonly data: Float64Array;
@@ -48,6 +49,7 @@ export class RunRecord {
   readonly largestAt: number;
   readonly msAt: number;
   readonly callsAt: number;
+  readonly forksAt: number;
   readonly countsAt: number;
 
   constructor(
@@ -59,7 +61,8 @@ export class RunRecord {
     this.largestAt = 2 * sites;
     this.msAt = 3 * sites;
     this.callsAt = 3 * sites + clusters;
-    this.countsAt = 3 * sites + 2 * clusters;
+    this.forksAt = 3 * sites + 2 * clusters;
+    this.countsAt = 3 * sites + 3 * clusters;
     this.data = new Float64Array(this.countsAt + slots);
   }
 
@@ -74,6 +77,11 @@ export class RunRecord {
 
   clusterCalls(c: number): number {
     return this.data[this.callsAt + c]!;
+  }
+
+  /** `rt.par` calls of cluster `c` whose chunks the pool's threads shared. */
+  clusterForks(c: number): number {
+    return this.data[this.forksAt + c]!;
   }
 
   /** Elements counter slot `slot` counted. */
@@ -150,6 +158,8 @@ export class Pool {
 
   /** Per cluster of the parallel variant, its per-chunk partials (`rt.partials`). */
   readonly partials: (Float64Array | undefined)[] = [];
+  /** The multicore back end's shared copies of the caller's arrays that are not shared (multicore/runtime.ts), by its key. */
+  readonly mirrors = new Map<string, TypedArray>();
 
   constructor(
     slots: readonly Slot[],
@@ -173,7 +183,9 @@ export class Pool {
 
   /** Whether `buffer` is one of the pool's (results must never be: the caller would share them). */
   owns(buffer: ArrayBufferLike): boolean {
-    return this.buffers.includes(buffer) || this.rows.some((r) => r.buffer === buffer) || this.partials.some((p) => p?.buffer === buffer);
+    if (this.buffers.includes(buffer) || this.rows.some((r) => r.buffer === buffer) || this.partials.some((p) => p?.buffer === buffer)) return true;
+    for (const m of this.mirrors.values()) if (m.buffer === buffer) return true;
+    return false;
   }
 }
 
@@ -182,6 +194,20 @@ function newBuffer(bytes: number, shared: boolean): ArrayBufferLike {
     return shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
   } catch (e) {
     if (e instanceof RangeError) throw userError('E406', `a buffer of ${bytes} bytes could not be allocated (${e.message})`);
+    throw e;
+  }
+}
+
+/**
+ * A zeroed array of `n` elements of type `t` on a SharedArrayBuffer of its own (or on an
+ * ArrayBuffer when not `shared`: `allocate`), with `allocate`'s E406 for a size too large.
+ */
+export function allocateArray(t: ScalarType, n: number, shared: boolean): TypedArray {
+  if (!shared || !(n <= MAX_ARRAY_ELEMENTS)) return allocate(t, n);
+  try {
+    return viewOf(t, new SharedArrayBuffer(n * elementBytes(t)), n);
+  } catch (e) {
+    if (e instanceof RangeError) throw userError('E406', `an array of ${n} ${t} elements could not be allocated (${e.message})`);
     throw e;
   }
 }
@@ -238,7 +264,7 @@ export class Runtime implements RuntimeHelpers {
   /** Per allocation site, two views (a pair's parities; index 2k for the others): reused while their slot's buffer and length stay. */
   private readonly views: (TypedArray | undefined)[];
   private readonly rowViews: (Float64Array | undefined)[] = [];
-  private out: readonly (TypedArray | undefined)[] | undefined = undefined;
+  protected out: readonly (TypedArray | undefined)[] | undefined = undefined;
   private timing = false;
   /** Bytes this run added to the pool outside allocation sites (row buffers); the executor adds the pool's creation. */
   poolAllocated = 0;
@@ -351,14 +377,17 @@ export class Runtime implements RuntimeHelpers {
     if (n > d[r.largestAt + k]!) d[r.largestAt + k] = n;
   }
 
+  // Fresh arrays (`alloc`, `copy`, `result`, `emit`) are on SharedArrayBuffers when the pool is
+  // shared (the multicore back end): the pool's workers can then read and write them. A fresh
+  // SharedArrayBuffer costs what an ArrayBuffer does (docs/EXECUTION.md "Threads").
   alloc(k: number, n: number): TypedArray {
     this.recordAllocation(k, n);
-    return allocate(this.tables.allocations[k]!.elem, n);
+    return allocateArray(this.tables.allocations[k]!.elem, n, this.pool.shared);
   }
 
   copy(k: number, data: TypedArray): TypedArray {
     this.recordAllocation(k, data.length);
-    const out = allocate(this.tables.allocations[k]!.elem, data.length);
+    const out = allocateArray(this.tables.allocations[k]!.elem, data.length, this.pool.shared);
     out.set(data);
     return out;
   }
@@ -410,7 +439,7 @@ export class Runtime implements RuntimeHelpers {
       return o;
     }
     this.recordAllocation(k, n);
-    const a = allocate(this.tables.allocations[k]!.elem, n);
+    const a = allocateArray(this.tables.allocations[k]!.elem, n, this.pool.shared);
     if (this.poisoned) poison(a);
     return a;
   }

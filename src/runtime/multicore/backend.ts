@@ -1,0 +1,184 @@
+// The multicore back end: the parallel module (codegen's `parallel` variant, whose clusters run
+// through `rt.par` over chunks of their loops), run by `main` on the calling thread with a
+// McRuntime (runtime.ts) that forks the calls worth it onto the process-wide thread pool
+// (pool.ts). Compiling generates and compiles the module here and, with 2 threads or more,
+// loads it into every worker (awaited: the workers' start and compile are paid at compile time,
+// not in the first run). A run is the js back end's run (executor.ts `moduleRunner`: the same
+// input checks, pool and runtime leases, `out` delivery and stats), synchronous while the
+// module is loaded: the calling thread blocks in the fork–join. After a worker died the next
+// run first loads the module on a fresh pool (that run returns a promise).
+//
+// With 1 thread no pool is used: the parallel module runs on the calling thread alone, its
+// carried loops in the same fixed chunks, so results depend on `chunkLength` only, never on the
+// thread count. Runs that count (`counters`) use the sequential module on the calling thread.
+//
+// Results of a run with 2 threads or more are typed arrays on SharedArrayBuffers (fresh per
+// run, the caller's to keep, as costly to make as ArrayBuffers): `postMessage` shares them
+// rather than copying them.
+
+import type { Program } from '../../ir/types.js';
+import type { InterfaceValue } from '../../ir/values.js';
+import type { Plan } from '../../plan/types.js';
+import { planMemory } from '../../memory/index.js';
+import type { MemoryPlan } from '../../memory/types.js';
+import { type Awaitable, type CompileOptions, type Executable, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult } from '../backend.js';
+import { type CompiledModule, compileModule, moduleRunner } from '../executor.js';
+import { DEFAULT_CHUNK_LENGTH, Runtime } from '../helpers.js';
+import { DEFAULT_PARALLEL_THRESHOLD, McRuntime, type ParallelContext } from './runtime.js';
+import type { ThreadPool } from './types.js';
+
+/** Where an executable gets its thread pool (`acquirePool`; tests pass a fake one). */
+export type PoolSource = (threads: number) => Awaitable<ThreadPool>;
+
+/** The multicore back end's executable: the js one's run, over threads. */
+export interface MulticoreExecutable extends Executable {
+  /** The parallel module it runs (the plain variant). */
+  readonly source: string;
+  /** Threads its forks use, the calling thread included (1: no pool). */
+  readonly threads: number;
+}
+
+interface WorkerThreadsModule {
+  readonly isMainThread?: boolean;
+}
+interface OsModule {
+  availableParallelism?(): number;
+  cpus?(): readonly unknown[];
+}
+
+/** Node built-ins, reached without an import (the core imports no `node:` module). */
+function builtin<T>(name: string): T | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return proc?.getBuiltinModule?.(name) as T | undefined;
+}
+
+/**
+ * Threads when none are asked for: `ARRAYFUSE_THREADS` when set (a positive integer; the test
+ * suite pins it to 1), else the machine's available parallelism; 1 where shared memory or
+ * worker threads are missing (a browser page that is not cross-origin isolated, old Node).
+ */
+export function defaultThreads(): number {
+  if (typeof SharedArrayBuffer === 'undefined' || builtin<WorkerThreadsModule>('node:worker_threads') === undefined) return 1;
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['ARRAYFUSE_THREADS'];
+  if (env !== undefined && env !== '') {
+    const n = Number(env);
+    if (!Number.isInteger(n) || n < 1) throw new TypeError(`ARRAYFUSE_THREADS must be a positive integer, not ${JSON.stringify(env)}`);
+    return n;
+  }
+  const os = builtin<OsModule>('node:os');
+  const n = os?.availableParallelism?.() ?? os?.cpus?.().length ?? 1;
+  return Math.max(1, n);
+}
+
+/** `value` when it is an integer ≥ `least`, `fallback` when undefined; a TypeError naming the option otherwise. */
+function integerOption(name: string, value: number | undefined, least: number, fallback: () => number): number {
+  if (value === undefined) return fallback();
+  if (!Number.isInteger(value) || value < least) throw new TypeError(`${name} must be an integer ≥ ${least}, not ${String(value)}`);
+  return value;
+}
+
+function thresholdOption(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_PARALLEL_THRESHOLD;
+  if (typeof value !== 'number' || !(value >= 0)) throw new TypeError(`parallelThreshold must be a number ≥ 0, not ${String(value)}`);
+  return value;
+}
+
+/**
+ * Compiles `program` for the multicore back end with pools from `pools`. Rejects with a
+ * TypeError for an invalid `threads`, `parallelThreshold` or `chunkLength`, and with
+ * WorkerDiedError when a worker dies while the module loads.
+ */
+export async function compileMulticore(program: Program, plan: Plan, options: CompileOptions, pools: PoolSource): Promise<MulticoreExecutable> {
+  const backend = 'multicore';
+  const threads = integerOption('threads', options.threads, 1, defaultThreads);
+  const threshold = thresholdOption(options.parallelThreshold);
+  const chunkLength = integerOption('chunkLength', options.chunkLength, 1, () => DEFAULT_CHUNK_LENGTH);
+  const memory: MemoryPlan = options.memory ?? planMemory(program, plan);
+  const limit = options.maxWhileIterations ?? Infinity;
+  const plain = compileModule(program, plan, memory, false, true);
+  const context: ParallelContext = { threads: 1, threshold, module: null };
+  const forks = threads >= 2;
+  const runner = moduleRunner({
+    backend,
+    program,
+    memory,
+    options,
+    plain,
+    counted: () => compileModule(program, plan, memory, true),
+    sharedPool: forks,
+    makeRuntime: (module: CompiledModule, record, pool, poisoned) =>
+      module === plain
+        ? new McRuntime(module.tables, options.file, limit, record, pool, poisoned, context, module.fns, chunkLength)
+        : new Runtime(module.tables, options.file, limit, record, pool, poisoned),
+    threadsOf: (module) => (module === plain ? context.threads : 1),
+    begin: (rt, flat) => {
+      if (rt instanceof McRuntime) rt.begin(program, flat);
+    },
+    end: (rt) => {
+      if (rt instanceof McRuntime) rt.end();
+    },
+  });
+
+  // Loads the module into a pool's workers (one load at a time: runs that find it missing share it).
+  let loading: Promise<void> | null = null;
+  const load = (): Promise<void> =>
+    (loading ??= (async () => {
+      try {
+        const pool = await pools(threads);
+        const module = await pool.load(plain.generated.text);
+        if (runner.disposed) {
+          module.unload();
+          throw new ExecutableDisposedError(backend, program.name, 'run');
+        }
+        context.module = module;
+        context.threads = Math.min(threads, pool.threads);
+        // A pool of one thread (the machine's limit) forks nothing: the module runs here alone.
+        if (context.threads < 2) {
+          module.unload();
+          context.module = null;
+        }
+      } finally {
+        loading = null;
+      }
+    })());
+  if (forks) await load();
+
+  const executable = {
+    backend,
+    program,
+    plan,
+    memory,
+    threads,
+    run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): Awaitable<RunResult> {
+      // After a worker died (WorkerDiedError from an earlier run), load on a fresh pool first.
+      if (forks && context.module === null && context.threads >= 2 && runOptions.counters !== true && !runner.disposed) {
+        return load().then(() => runner.run(inputs, runOptions));
+      }
+      return runner.run(inputs, runOptions);
+    },
+    dispose(): void {
+      runner.dispose();
+      context.module?.unload();
+      context.module = null;
+    },
+  };
+  return Object.defineProperties(executable, {
+    source: { get: (): string => runner.source, enumerable: false },
+    disposed: { get: (): boolean => runner.disposed, enumerable: false },
+  }) as typeof executable & Pick<MulticoreExecutable, 'source' | 'disposed'>;
+}
+
+/** The multicore back end: its registry name, and executables that say their threads. */
+export interface MulticoreBackend extends ExecutionBackend {
+  readonly name: 'multicore';
+  compile(program: Program, plan: Plan, options?: CompileOptions): Promise<MulticoreExecutable>;
+}
+
+/** A multicore back end that takes its pools from `pools` (the registered one: the process-wide pool). */
+export function multicoreBackendWith(pools: PoolSource): MulticoreBackend {
+  return {
+    name: 'multicore',
+    description: 'The JavaScript loop nests split into chunks that the calling thread and a pool of worker threads share over SharedArrayBuffers',
+    compile: (program: Program, plan: Plan, options: CompileOptions = {}) => compileMulticore(program, plan, options, pools),
+  };
+}
