@@ -1,0 +1,196 @@
+// The red team's attack on the multicore back end (issue 12): programs and uses chosen to break
+// it — fusions that mix schedules in one cluster, seeds, tuple and rank-2 scans, scatters inside
+// loops and after `if`, chunk edges, type limits, faults in several chunks — each run end to end
+// on the real thread pool at threads 1, 2, 3 and several chunk lengths against the js back end
+// (redteamHarness.ts `check`).
+
+import { describe, it } from 'vitest';
+import { arr, check, sc } from './redteamHarness.js';
+
+const n = 37;
+const f = (i: number): number => ((i * 7919) % 101) / 8 - 5;
+const wide = (i: number): number => Math.sin(i * 12.9898) * 10 ** ((i % 7) - 3);
+
+describe('red team: fusions and schedules', () => {
+  it('scanr exclusive fused with a fold of its input (i32 wrap)', async () => {
+    await check('def main(xs):\n  return scanr(+, 3, xs), fold(*, 1, xs), fold(+, 2147483000, xs)\n', {
+      xs: arr('i32', [n], (i) => 2147483000 - i * 977),
+    });
+  });
+
+  it('tuple scanr with min and + (non-neutral seed) and a tuple inclusive scanl', async () => {
+    await check(
+      'def main(xs, ys):\n  a = scanr(lam (p, q), (x, y): (min(p, x), q + y), (100, 0), zip(xs, ys))\n  b = scanl(lam (p, q), (x, y): (max(p, x), q * y), zip(xs, ys))\n  return a, b\n',
+      { xs: arr('i32', [n], (i) => ((i * 31) % 23) - 11), ys: arr('i32', [n], (i) => (i % 3) + 1) },
+    );
+  });
+
+  it('swapped operators in folds and scans (lam a, x: x + a)', async () => {
+    await check(
+      'def main(xs, bs):\n  return scanl(lam a, x: x + a, 5, xs), scanr(lam a, x: x * a, xs), fold(lam a, x: x and a, true, bs), scanl(lam a, x: x or a, bs)\n',
+      { xs: arr('i32', [n], (i) => i * 3 - 50), bs: arr('bool', [n], (i) => (i % 5 === 3 ? 1 : 0)) },
+    );
+  });
+
+  it('u32 folds and scans that wrap; min and max of u32 without a seed', async () => {
+    await check('def main(xs):\n  return fold(+, xs), fold(*, xs), minimum(xs), maximum(xs), scanl(+, u32(7), xs)\n', {
+      xs: arr('u32', [n], (i) => 4294967295 - i * 1234567),
+    });
+  });
+
+  it('f32 folds and scans (Math.fround every step)', async () => {
+    await check('def main(xs):\n  return fold(+, xs), fold(*, f32(1.0), xs), scanl(+, xs), scanr(max, xs)\n', {
+      xs: arr('f32', [n], (i) => Math.fround(1 + wide(i) / 100)),
+    });
+  });
+
+  it('min and max folds and scans with NaN and -0', async () => {
+    await check('def main(xs):\n  return minimum(xs), maximum(xs), scanl(min, xs), scanr(max, xs), fold(min, 0.0, xs), fold(max, -0.0, xs)\n', {
+      xs: arr('f64', [n], (i) => (i === 11 ? NaN : i % 4 === 0 ? -0 : i % 4 === 1 ? 0 : f(i))),
+    }, { exact: true });
+    await check('def main(xs):\n  return minimum(xs), maximum(xs), fold(min, 0.0, xs), fold(max, -0.0, xs)\n', {
+      xs: arr('f64', [n], (i) => (i % 2 === 0 ? -0 : 0)),
+    }, { exact: true });
+  });
+
+  it('bool folds with and/or, empty and full', async () => {
+    for (const m of [0, 1, 2, n]) {
+      await check('def main(bs):\n  return fold(and, bs), fold(or, bs), fold(and, false, bs), fold(or, true, bs), scanl(and, true, bs)\n', {
+        bs: arr('bool', [m], (i) => (i === m - 1 ? 0 : 1)),
+      });
+    }
+  });
+
+  it('a rank-2 scan both ways, fused with a row fold', async () => {
+    await check('def main(a):\n  s = scanl(+, 1, a)\n  r = scanr(max, a)\n  return s, r, fold(+, s)\n', { a: arr('i32', [9, 7], (i) => ((i * 13) % 17) - 8) });
+    await check('def main(a):\n  s = scanl(+, a)\n  return s, fold(+, map(lam x: x * 2.0, s))\n', { a: arr('f64', [5, 11], f) });
+  });
+
+  it('a gather whose index comes from a scan in the same cluster', async () => {
+    await check('def main(steps, xs):\n  is = scanl(+, 0, steps)\n  return gather(is, xs), fold(+, gather(is, xs))\n', {
+      steps: arr('i32', [n], (i) => i % 2),
+      xs: arr('f64', [n], f),
+    });
+  });
+
+  it('a scatter whose index array is computed in the same cluster (i32 atomic, f64 owner)', async () => {
+    await check('def main(is, vs):\n  return scatter(+, generate(5, lam i: 0), zip(map(lam i: (i * 3) % 5, is), vs))\n', {
+      is: arr('i32', [n], (i) => i),
+      vs: arr('i32', [n], (i) => 2147483600 + i),
+    });
+    await check('def main(is, vs):\n  return scatter(+, generate(5, lam i: 0.5), zip(map(lam i: (i * 3) % 5, is), vs))\n', {
+      is: arr('i32', [n], (i) => i),
+      vs: arr('f64', [n], wide),
+    }, { exact: true });
+  });
+
+  it('atomic scatters on bool (and, or), i32 min/max and old - new', async () => {
+    await check(
+      'def main(is, vs, b, c):\n  p = scatter(and, b, zip(is, map(lam v: v > 0, vs)))\n  q = scatter(or, c, zip(is, map(lam v: v > 5, vs)))\n  r = scatter(lam o, v: o - v, generate(6, lam i: i), zip(is, vs))\n  return p, q, r, scatter(min, generate(6, lam i: 100), zip(is, vs))\n',
+      {
+        is: arr('i32', [n], (i) => (i * 5) % 6),
+        vs: arr('i32', [n], (i) => (i % 9) - 2),
+        b: arr('bool', [6], () => 1),
+        c: arr('bool', [6], () => 0),
+      },
+    );
+  });
+
+  it('a scatter into a while-carried array (atomic and owner), with the loop count 0, 1, 3', async () => {
+    for (const k of [0, 1, 3]) {
+      await check('def main(d, is, vs, k):\n  i = 0\n  while i < k:\n    d = scatter(+, d, zip(is, vs))\n    i = i + 1\n  return d\n', {
+        d: arr('i32', [7], (i) => i),
+        is: arr('i32', [n], (i) => (i * 3) % 7),
+        vs: arr('i32', [n], (i) => i - 10),
+        k: sc('i32', k),
+      });
+      await check('def main(d, is, vs, k):\n  i = 0\n  while i < k:\n    d = scatter(lam o, v: o * 0.5 + v, d, zip(is, map(lam v: v + f64(i), vs)))\n    i = i + 1\n  return d, fold(+, d)\n', {
+        d: arr('f64', [7], (i) => i),
+        is: arr('i32', [n], (i) => (i * 3) % 7),
+        vs: arr('f64', [n], f),
+        k: sc('i32', k),
+      });
+    }
+  });
+
+  it('filter after an if, filter of a filter, filter of tuples, filter in a while', async () => {
+    const xs = arr('f64', [n], f);
+    await check('def main(xs, t):\n  if t > 0:\n    ys = map(lam x: x + 1.0, xs)\n  else:\n    ys = map(lam x: x - 1.0, xs)\n  return filter(lam y: y > 0.0, ys)\n', { xs, t: sc('i32', 1) });
+    await check('def main(xs):\n  return filter(lam x: x < 3.0, filter(lam x: x > -2.0, xs))\n', { xs });
+    await check('def main(xs, is):\n  return filter(lam (x, i): x > 0.0 and i % 2 == 0, zip(xs, is))\n', { xs, is: arr('i32', [n], (i) => i) });
+    await check('def main(xs):\n  i = 0\n  while size(xs) > 3 and i < 5:\n    xs = filter(lam x: x > -4.0 + f64(i), xs)\n    i = i + 1\n  return xs, sum(xs)\n', { xs });
+  });
+
+  it('nested per-axis loops with a fold inside; jam remainders at chunk edges', async () => {
+    for (const rows of [1, 2, 3, 4, 5, 6, 7, 9]) {
+      await check('def main(a):\n  b = generate(shape(a), lam i, j: a[i, j] * 2.0 + f64(i - j))\n  return fold(+, b), fold(max, transpose(b))\n', {
+        a: arr('f64', [rows, 6], f),
+      }, { exact: true });
+    }
+  });
+
+  it('extents 0, 1 and chunk length ± 1', async () => {
+    for (const m of [0, 1, 2, 3, 4, 6, 7, 8, 13, 14, 15]) {
+      await check('def main(xs):\n  ys = scanl(+, xs)\n  return ys, fold(+, 1, xs), scanr(+, 2, xs), filter(lam x: x % 3 != 0, xs)\n', {
+        xs: arr('i32', [m], (i) => i * 7 - 20),
+      }, { chunks: [1, 2, 3, 7] });
+    }
+  });
+});
+
+describe('red team: faults', () => {
+  it('two chunks fault: the sequential first fault is reported (gather, division)', async () => {
+    await check('def main(is, xs, ds):\n  a = gather(is, xs)\n  b = map(lam d: 100 // d, ds)\n  return a, b\n', {
+      is: arr('i32', [n], (i) => (i === 30 ? 99 : i === 5 ? -1 : i % 10)),
+      xs: arr('f64', [10], f),
+      ds: arr('i32', [n], (i) => (i === 20 ? 0 : 1)),
+    });
+    await check('def main(is, xs, ds):\n  a = gather(is, xs)\n  b = map(lam d: 100 // d, ds)\n  return fold(+, a), fold(+, b)\n', {
+      is: arr('i32', [n], (i) => (i === 30 ? 99 : i % 10)),
+      xs: arr('f64', [10], f),
+      ds: arr('i32', [n], (i) => (i === 20 || i === 3 ? 0 : 1)),
+    });
+  });
+
+  it('an owner-split scatter with an index out of range and a value that faults', async () => {
+    // Element 3's value faults (10 // 0), element 7's index is out of range: the sequential run meets element 3 first.
+    await check('def main(is, vs):\n  return scatter(+, generate(5, lam i: 0.0), zip(is, map(lam v: f64(10 // v), vs)))\n', {
+      is: arr('i32', [n], (i) => (i === 7 ? 5 : i % 5)),
+      vs: arr('i32', [n], (i) => (i === 3 ? 0 : 1)),
+    });
+    // The other way round.
+    await check('def main(is, vs):\n  return scatter(+, generate(5, lam i: 0.0), zip(is, map(lam v: f64(10 // v), vs)))\n', {
+      is: arr('i32', [n], (i) => (i === 3 ? -1 : i % 5)),
+      vs: arr('i32', [n], (i) => (i === 7 ? 0 : 1)),
+    });
+    // Overwrite, index of element 20 out of range, element 2's value faults.
+    await check('def main(is, vs):\n  return scatter(lam o, v: v, generate(5, lam i: 0.0), zip(is, map(lam v: f64(10 // v), vs)))\n', {
+      is: arr('i32', [n], (i) => (i === 20 ? 5 : (i * 2) % 5)),
+      vs: arr('i32', [n], (i) => (i === 2 ? 0 : 1)),
+    });
+  });
+
+  it('an atomic scatter with an index out of range and a value that faults', async () => {
+    await check('def main(is, vs):\n  return scatter(+, generate(5, lam i: 0), zip(is, map(lam v: 10 // v, vs)))\n', {
+      is: arr('i32', [n], (i) => (i === 30 ? 5 : i % 5)),
+      vs: arr('i32', [n], (i) => (i === 31 || i === 2 ? 0 : 1)),
+    });
+  });
+
+  it('a fault in a scan fused with a fold', async () => {
+    await check('def main(ds):\n  s = scanl(+, map(lam d: 100 // d, ds))\n  return s, fold(+, s)\n', { ds: arr('i32', [n], (i) => (i === 25 || i === 9 ? 0 : 1)) });
+  });
+
+  it('E405 in a while whose body has parallel clusters', async () => {
+    const src = 'def main(xs):\n  i = 0\n  while i >= 0:\n    xs = map(lam x: x + 1.0, xs)\n    i = i + 1\n  return xs\n';
+    const { prepare, multicore, outcome } = await import('./redteamHarness.js');
+    const p = await prepare(src, { xs: arr('f64', [n], f) });
+    const { expect } = await import('vitest');
+    for (const threads of [2, 3]) {
+      const exe = await multicore(p, threads, { maxWhileIterations: 5 });
+      const got = await outcome(exe, p.ordered);
+      expect(String(got.error)).toContain('E405');
+      exe.dispose();
+    }
+  });
+});
