@@ -67,9 +67,21 @@ export async function outcome(exe: Executable, inputs: readonly InterfaceValue[]
   }
 }
 
-/** A deep copy of the inputs (a run must not be able to change the next run's inputs). */
-export function copyInputs(vs: readonly InterfaceValue[]): InterfaceValue[] {
-  const one = (v: RuntimeValue): RuntimeValue => (v.kind === 'array' ? { ...v, data: v.data.slice() } : v);
+/**
+ * A deep copy of the inputs (a run must not be able to change the next run's inputs); `shared`:
+ * on SharedArrayBuffers, which every call forks on (a call copies other inputs to shared mirrors
+ * only when its work pays for the copy).
+ */
+export function copyInputs(vs: readonly InterfaceValue[], shared = false): InterfaceValue[] {
+  const copy = (a: TypedArray): TypedArray => {
+    if (!shared) return a.slice();
+    const C = a.constructor as new (b: SharedArrayBuffer) => TypedArray;
+    const b = new C(new SharedArrayBuffer(Math.max(8, a.byteLength)));
+    const view = b.subarray(0, a.length);
+    view.set(a);
+    return view;
+  };
+  const one = (v: RuntimeValue): RuntimeValue => (v.kind === 'array' ? { ...v, data: copy(v.data) } : v);
   return vs.map((v) => (Array.isArray(v) ? (v as RuntimeValue[]).map(one) : one(v as RuntimeValue)));
 }
 
@@ -120,8 +132,8 @@ export async function check(source: string, inputs: Readonly<Record<string, Inte
       const exe = await multicore(p, threads, { chunkLength });
       try {
         for (let run = 0; run < (options.runs ?? 2); run++) {
-          const label = `chunk ${chunkLength} threads ${threads} run ${run}`;
-          const got = await outcome(exe, copyInputs(p.ordered));
+          const label = `chunk ${chunkLength} threads ${threads} run ${run}${run % 2 === 1 ? ' (shared inputs)' : ''}`;
+          const got = await outcome(exe, copyInputs(p.ordered, run % 2 === 1));
           if (js.error !== undefined) {
             expect(got.error, `${label}: js threw ${String(js.error)}`).toBeInstanceOf(UserError);
             expect((got.error as UserError).message, label).toBe((js.error as UserError).message);

@@ -40,7 +40,7 @@ describe('multicore on random programs (real pool)', () => {
           try {
             let got;
             try {
-              got = (await exe.run(copyInputs(c.inputs))).results;
+              got = (await exe.run(copyInputs(c.inputs, threads === 3))).results;
             } catch (e) {
               if (fault === null) throw e;
               expect(e, label).toBeInstanceOf(UserError);
