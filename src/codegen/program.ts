@@ -636,7 +636,10 @@ class ProgramGen {
       // Every chunk walks the whole source: its cost per destination element is the source's
       // work over the destination's size (plus one for the update itself).
       const work = bin('+', num(1), bin('/', mul(facts.work, facts.loop.extent), bin('+', extent, num(1))));
-      return { kind: 'owner', scatter: 'owner', extent, work };
+      // At least one range even for an empty destination: every index of a non-empty source is
+      // then out of range, and only a call that walks the source raises the sequential fault
+      // (its bounds check comes before the range test, so the range [0, 1) writes nothing).
+      return { kind: 'owner', scatter: 'owner', extent: mathCall('max', [num(1), extent]), work };
     }
     return { kind: atomic ? 'atomic' : 'independent', scatter };
   }

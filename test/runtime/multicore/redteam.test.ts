@@ -170,6 +170,19 @@ describe('red team: faults', () => {
     });
   });
 
+  it('an owner-split scatter into an empty destination from a non-empty source: E402 as js (was: an empty result)', async () => {
+    await check('def main(is, vs, m):\n  return scatter(+, generate(m, lam i: 0.0), zip(is, vs))\n', {
+      is: arr('i32', [5], (i) => i),
+      vs: arr('f64', [5], (i) => i),
+      m: sc('i32', 0),
+    });
+    await check('def main(is, vs, m):\n  return scatter(lam o, v: v, generate(m, lam i: 0.0), zip(is, vs))\n', {
+      is: arr('i32', [0], (i) => i),
+      vs: arr('f64', [0], (i) => i),
+      m: sc('i32', 0),
+    });
+  });
+
   it('an atomic scatter with an index out of range and a value that faults', async () => {
     await check('def main(is, vs):\n  return scatter(+, generate(5, lam i: 0), zip(is, map(lam v: 10 // v, vs)))\n', {
       is: arr('i32', [n], (i) => (i === 30 ? 5 : i % 5)),
