@@ -138,6 +138,44 @@ describe('red team: fusions and schedules', () => {
   });
 });
 
+describe('red team: more shapes that held up', () => {
+  const m = 29;
+  const cases: [string, string, Record<string, ReturnType<typeof arr>>][] = [
+    ['rank-0 maps after whole folds', 'def main(xs):\n  return map(lam s: s * 2.0 + 1.0, fold(+, xs)), map(lam m: m > 0.0, fold(max, xs))\n', { xs: arr('f64', [m], f) }],
+    [
+      'tuple folds mixing i32 and bool components',
+      'def main(is, bs):\n  return fold(lam (a, b), (x, y): (a + x, b and y), (3, true), zip(is, bs)), fold(lam (a, b), (x, y): (min(a, x), b or y), (100, false), zip(is, bs))\n',
+      { is: arr('i32', [m], (i) => i - 9), bs: arr('bool', [m], (i) => (i % 4 === 0 ? 0 : 1)) },
+    ],
+    [
+      'folds and scans of row folds',
+      'def main(a):\n  return fold(+, fold(+, a)), scanl(+, fold(max, a)), fold(*, 1, scanl(max, fold(min, a)))\n',
+      { a: arr('i32', [m, 5], (i) => ((i * 37) % 19) - 9) },
+    ],
+    ['folds of an exclusive scan', 'def main(xs):\n  s = scanl(+, 5, xs)\n  return fold(+, 7, s), fold(min, s), fold(max, 0 - 100, map(lam x: x * x, s))\n', { xs: arr('i32', [m], (i) => i - 14) }],
+    ['infinities in min and max folds', 'def main(xs):\n  return fold(max, map(lam x: x, xs)), fold(min, inf, xs), fold(max, 0.0 - inf, xs)\n', { xs: arr('f64', [m], (i) => (i === 3 ? Infinity : i === 9 ? -Infinity : f(i))) }],
+    [
+      'scans with swapped lambdas and seeds',
+      'def main(xs):\n  return scanl(lam a, x: max(x, a), 0 - 1000, xs), scanr(lam a, x: min(a, x), 1000, xs), scanl(lam a, x: a * x, 1, map(lam x: 1 + x % 2, xs))\n',
+      { xs: arr('i32', [m], (i) => ((i * 37) % 19) - 9) },
+    ],
+    ['row folds over fused scanr (row buffers on workers)', 'def main(a):\n  return fold(+, scanr(+, a)), fold(max, scanr(min, 5.0, a))\n', { a: arr('f64', [7, 9], f) }],
+    [
+      'tuple scatters: f64 owner, i32 atomic',
+      'def main(is, xs, ys):\n  return scatter(lam (a, b), (x, y): (a + x, max(b, y)), zip(generate(5, lam i: 0.0), generate(5, lam i: 0 - 100)), zip(is, zip(xs, ys))), scatter(lam (a, b), (x, y): (a + x, max(b, y)), zip(generate(5, lam i: 0), generate(5, lam i: 0 - 100)), zip(is, zip(ys, ys)))\n',
+      { is: arr('i32', [m], (i) => (i * 3) % 5), xs: arr('f64', [m], f), ys: arr('i32', [m], (i) => i % 7) },
+    ],
+    [
+      'a rank-2 scatter (owner), one index out of range',
+      'def main(a, is, js, vs):\n  return scatter(+, map(lam x: f64(x), a), zip(zip(is, js), vs))\n',
+      { a: arr('i32', [3, 4], (i) => i), is: arr('i32', [m], (i) => i % 3), js: arr('i32', [m], (i) => (i === 20 ? 4 : (i * 7) % 4)), vs: arr('f64', [m], f) },
+    ],
+  ];
+  it.each(cases)('%s', async (_name, source, inputs) => {
+    await check(source, inputs);
+  });
+});
+
 describe('red team: faults', () => {
   it('two chunks fault: the sequential first fault is reported (gather, division)', async () => {
     await check('def main(is, xs, ds):\n  a = gather(is, xs)\n  b = map(lam d: 100 // d, ds)\n  return a, b\n', {
