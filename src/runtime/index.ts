@@ -15,4 +15,5 @@ export {
 } from './backend.js';
 export { backendNamed, backends, registeredBackends, type BackendName, type RegisteredBackend } from './backends.js';
 export { compileProgram, emitJs, jsBackend, type CompiledProgram } from './executor.js';
+export { multicoreBackend, type MulticoreBackend, type MulticoreExecutable } from './multicore/backend.js';
 export type { Allocation } from './helpers.js';

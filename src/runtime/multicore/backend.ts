@@ -24,6 +24,7 @@ import type { MemoryPlan } from '../../memory/types.js';
 import { type Awaitable, type CompileOptions, type Executable, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult } from '../backend.js';
 import { type CompiledModule, compileModule, moduleRunner } from '../executor.js';
 import { DEFAULT_CHUNK_LENGTH, Runtime } from '../helpers.js';
+import { acquirePool } from './pool.js';
 import { DEFAULT_PARALLEL_THRESHOLD, McRuntime, type ParallelContext } from './runtime.js';
 import type { ThreadPool } from './types.js';
 
@@ -182,3 +183,6 @@ export function multicoreBackendWith(pools: PoolSource): MulticoreBackend {
     compile: (program: Program, plan: Plan, options: CompileOptions = {}) => compileMulticore(program, plan, options, pools),
   };
 }
+
+/** The registered multicore back end: its pools are the process-wide one (pool.ts `acquirePool`). */
+export const multicoreBackend: MulticoreBackend = multicoreBackendWith(acquirePool);

@@ -26,14 +26,19 @@ import { ChunkFault, type LoadedModule, WorkerDiedError } from './types.js';
 
 /**
  * The default fork threshold, in the units of `rt.par`'s `work` (codegen's estimate per
- * iteration: loads, operations and stores; a map `x * 1.5 + 0.25` over f64 is 12 a element).
- * Measured on the 2-vCPU VM, roughly (to be tuned, docs/EXECUTION.md "Threads"): that map runs
- * at ~0.2 ns a unit on one thread (35 µs for 16384 elements); a fork–join cost ~1 µs when both
- * cores are free and the workers spin (research notes), but 110–150 µs with the VM loaded by
- * other processes (forked vs serial runs of that map, 4096–262144 elements, back to back:
- * 131 vs 14 µs, 223 vs 134 µs, 595 vs 538 µs). 2^19 units (~100 µs of light work, e.g. 44k
- * elements of that map) keeps small calls (every example at n ≤ 10^4) on the calling thread
- * and forks the large loops of MG, LULESH and FlashAttention, where the second thread pays.
+ * iteration: loads, operations and stores; a map `x * 1.5 + 0.25` over f64 is 12 an element, one
+ * of `exp(x) * sin(x) + sqrt(abs(x)) * cos(x * 0.5)` 31). Measured roughly on the 2-vCPU VM while
+ * other processes loaded it (load average ~9), 2 threads against the parallel module on the
+ * calling thread alone, runs back to back (medians; to be tuned: docs/EXECUTION.md "Threads"):
+ * - the light map, memory-bound: 1024 elements 21–40 µs forked vs 5–7 µs alone; 16384: 49 vs 35;
+ *   65536 (786k units): 144 vs 135; 262144 (3.1M units): 480–529 vs 538 — it breaks even near
+ *   a million units and never gains much (two threads share one memory bus);
+ * - the heavy map, compute-bound: 1024 elements (32k units) 36–38 µs vs 17–19; 4096 (127k
+ *   units) 57 vs 85; 16384 (508k units) 217–228 vs 399; 65536: 843–852 vs 1634 (1.9×).
+ * 2^19 units sits between the two break-evens (~70k units compute-bound, ~1M memory-bound): a
+ * compute loop of more than ~17k elements forks at ~1.8×, a streaming loop forks from ~44k
+ * elements at a small loss (≤ 10%) until ~200k, and small calls (every example at n ≤ 10^4)
+ * stay on the calling thread.
  */
 export const DEFAULT_PARALLEL_THRESHOLD = 1 << 19;
 

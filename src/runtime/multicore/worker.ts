@@ -270,7 +270,7 @@ export function computeWorker(L: Layout): void {
     const failed = takeMail();
     const command = control[L.cmd];
     if (command === L.commandRun) {
-      if (failed !== undefined) throw failed;
+      // A module that did not compile here is reported by its load's mail fork; only a run of it fails (it is not loaded).
       runChunks(seq);
     } else if (command === L.commandMail) {
       if (failed !== undefined) {

@@ -22,6 +22,7 @@ import { createSolverLoader } from '../../../src/plan/ilp/solver.js';
 import { compileMulticore, type MulticoreExecutable, type PoolSource } from '../../../src/runtime/multicore/backend.js';
 import { ExecutableDisposedError, type Executable, type RunResult } from '../../../src/runtime/index.js';
 import { WorkerDiedError } from '../../../src/runtime/multicore/types.js';
+import { acquirePool } from '../../../src/runtime/multicore/pool.js';
 import { expectSameValues } from '../equal.js';
 import { type FakePool, fakePool } from './backendFakePool.js';
 
@@ -183,8 +184,8 @@ async function prepare(c: Case): Promise<Prepared> {
   return { compiler, js, ordered: js.program.params.map((p) => c.inputs[p.name]!) };
 }
 
-/** The pools the differential tests run on. */
-const differentialPools: PoolSource = fakePools;
+/** The pools the differential tests run on: the process-wide one (the fake one where a test inspects or kills it). */
+const differentialPools: PoolSource = acquirePool;
 
 async function multicore(p: Prepared, threads: number, chunkLength?: number, threshold = 0, pools = differentialPools): Promise<MulticoreExecutable> {
   return compileMulticore(p.js.program, p.js.plan, { file: p.compiler.file, memory: p.js.memory, threads, parallelThreshold: threshold, chunkLength }, pools);
@@ -374,6 +375,24 @@ describe('the caller’s arrays', () => {
     }
   });
 
+  test('inputs that view a SharedArrayBuffer from an offset, on the pool the differential tests use', async () => {
+    const p = await prepare(c);
+    const expected = (await runOf(p.js, p.ordered)).results;
+    const offsetInputs = p.ordered.map((v) => {
+      const r = v as RuntimeValue;
+      if (r.kind !== 'array') return r;
+      const Ctor = r.data.constructor as new (b: SharedArrayBuffer, offset: number, length: number) => TypedArray;
+      const data = new Ctor(new SharedArrayBuffer(r.data.byteLength + 64), 24, r.data.length);
+      data.set(r.data);
+      return { ...r, data };
+    });
+    for (const threads of [2, 3]) {
+      const exe = await multicore(p, threads);
+      for (let run = 0; run < 2; run++) expectSameValues((await runOf(exe, offsetInputs)).results, expected);
+      exe.dispose();
+    }
+  });
+
   test('an out array on an ArrayBuffer or a SharedArrayBuffer is written; results are fresh each run', async () => {
     const p = await prepare(cases[0]!);
     const expected = (await runOf(p.js, p.ordered)).results;
@@ -471,6 +490,22 @@ describe('the executable', () => {
     expectSameValues((await next).results, expected);
     expect(pools.get(2)).not.toBe(dying);
     expect(pools.get(2)!.loads).toBe(1);
+    exe.dispose();
+  });
+
+  test('on the real pool: a worker that dies under another module fails this executable’s next run once; the run after reloads', async () => {
+    const p = await prepare(cases[0]!);
+    const expected = (await runOf(p.js, p.ordered)).results;
+    const exe = await multicore(p, 2, undefined, 0, acquirePool);
+    expectSameValues((await runOf(exe, p.ordered)).results, expected);
+    // Another module's work function ends its worker thread (process.exit in a worker ends the worker).
+    const killer = await acquirePool(2).load(
+      "function k(rt, lo, hi, chunk) { if (typeof rt.enter !== 'function') globalThis.process.exit(3); }\nconst fns = [k];\nfunction main() { return []; }\n",
+    );
+    const noop = (): void => {};
+    expect(() => killer.run({ fn: 0, extent: 64, chunkLength: 1, threads: 2, args: [] }, noop, { enter: noop })).toThrow(WorkerDiedError);
+    await expect(async () => exe.run(p.ordered)).rejects.toThrow(WorkerDiedError);
+    for (let run = 0; run < 2; run++) expectSameValues((await runOf(exe, p.ordered)).results, expected);
     exe.dispose();
   });
 
