@@ -16,7 +16,7 @@
 // run → `rt.give`: it is copied only into a caller's `out`).
 
 import { CompilerBug } from '../diagnostics/index.js';
-import { outputShapeOf, type OutputShape } from '../ir/rules.js';
+import { combinatorInputs, outputShapeOf, type OutputShape } from '../ir/rules.js';
 import { exprUses } from '../ir/walk.js';
 import type {
   Block, CombinatorNode, ControlNode, Expr, NodeId, Program, ScalarType, ScatterNode, Stmt, Value, VarName,
@@ -181,6 +181,30 @@ function refersToRuntime(stmts: readonly JsStmt[]): boolean {
   let found = false;
   forEachNode(stmts, { expr: (x) => void (x.kind === 'id' && x.name === runtimeParam && (found = true)) });
   return found;
+}
+
+/**
+ * Whether a carried scan reads, through the cluster's nodes, another carried scan's output. Phase
+ * 1 of reduce-then-scan runs each chunk without its carries, so such an input would be computed
+ * from the other scan's values *within the chunk alone*: the aggregate, and so every later
+ * chunk's carry, would be wrong (`scanr(+, 2, scanr(+, 2, is))`).
+ */
+function scanFeedsScan(nodes: readonly CombinatorNode[], scans: readonly Carried[]): boolean {
+  const producer = new Map<VarName, CombinatorNode>();
+  for (const n of nodes) for (const o of n.outs) producer.set(o.name, n);
+  const carried = new Set<NodeId>(scans.map((s) => s.node.id));
+  for (const s of scans) {
+    const seen = new Set<NodeId>();
+    const pending = combinatorInputs(s.node).map((r) => r.name);
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      const p = producer.get(name);
+      if (p === undefined || seen.has(p.id)) continue;
+      seen.add(p.id);
+      if (carried.has(p.id)) return true;
+      pending.push(...combinatorInputs(p).map((r) => r.name));
+    }
+  }
+  return false;
 }
 
 /** Whether a seed may fault or sets a temporary: main may not evaluate it out of the loop's order then. */
@@ -624,6 +648,7 @@ class ProgramGen {
     const scatter: ChunkSpec['scatter'] = atomic ? 'atomic' : 'plain';
     if (facts.scans.length > 0) {
       if (collide.length > 0) return serial('a scatter whose updates may collide, fused with a scan');
+      if (scanFeedsScan(nodes, facts.scans)) return serial('a scan whose input comes from another scan of its cluster');
       return { kind: 'scan', scatter };
     }
     if (facts.folds.length > 0) return { kind: 'reduce', scatter };

@@ -66,6 +66,13 @@ describe('red team: fusions and schedules', () => {
     await check('def main(a):\n  s = scanl(+, a)\n  return s, fold(+, map(lam x: x * 2.0, s))\n', { a: arr('f64', [5, 11], f) });
   });
 
+  it('a scan of a scan in one cluster (was: phase 1 aggregated the inner scan without its carry — wrong carries)', async () => {
+    // Found by the fuzzer's program 78 of seed 7: `is = scanr(+, 2, is)` twice gave [5, 2] for [4, 2].
+    await check('def main(is):\n  a = scanr(+, 2, is)\n  return scanr(+, 2, a)\n', { is: arr('i32', [2], (i) => [5, 3][i]!) });
+    await check('def main(is):\n  a = scanl(+, is)\n  return scanl(+, a), scanl(+, 1, scanl(*, 1, a))\n', { is: arr('i32', [n], (i) => (i % 7) - 3) });
+    await check('def main(xs):\n  return scanl(max, map(lam s: s * 0.5 - 1.0, scanl(+, xs))), fold(+, scanr(+, 0.5, scanr(min, xs)))\n', { xs: arr('f64', [n], f) });
+  });
+
   it('a gather whose index comes from a scan in the same cluster', async () => {
     await check('def main(steps, xs):\n  is = scanl(+, 0, steps)\n  return gather(is, xs), fold(+, gather(is, xs))\n', {
       steps: arr('i32', [n], (i) => i % 2),
