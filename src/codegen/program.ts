@@ -19,7 +19,7 @@ import { CompilerBug } from '../diagnostics/index.js';
 import { combinatorInputs, outputShapeOf, type OutputShape } from '../ir/rules.js';
 import { exprUses } from '../ir/walk.js';
 import type {
-  Block, CombinatorNode, ControlNode, Expr, NodeId, Program, ScalarType, ScatterNode, Stmt, Value, VarName,
+  Block, CombinatorNode, ControlNode, Expr, Lambda, NodeId, Program, ScalarType, ScatterNode, Stmt, Value, VarName,
 } from '../ir/types.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
 import type { BufferRef, MemoryPlan, ResultDelivery } from '../memory/types.js';
@@ -181,6 +181,33 @@ function refersToRuntime(stmts: readonly JsStmt[]): boolean {
   let found = false;
   forEachNode(stmts, { expr: (x) => void (x.kind === 'id' && x.name === runtimeParam && (found = true)) });
   return found;
+}
+
+/** Whether a lambda may raise a fault: integer `//`, `%` or `**` (E401), or an array index (E402). */
+function lambdaMayFault(l: Lambda): boolean {
+  const faults = (e: Expr): boolean => {
+    switch (e.kind) {
+      case 'const':
+      case 'var':
+      case 'dim':
+        return false;
+      case 'index':
+        return true;
+      case 'unary':
+      case 'call':
+      case 'cast':
+        return faults(e.arg);
+      case 'select':
+        return faults(e.cond) || faults(e.then) || faults(e.else);
+      case 'binary': {
+        const exact = e.lhs.type !== 'f64' && e.lhs.type !== 'f32';
+        return (exact && (e.op === '//' || e.op === '%' || e.op === '**')) || faults(e.lhs) || faults(e.rhs);
+      }
+      default:
+        return e satisfies never;
+    }
+  };
+  return l.lets.some((b) => faults(b.expr)) || l.results.some(faults);
 }
 
 /**
@@ -656,6 +683,9 @@ class ProgramGen {
       const roots = nodes.filter((n) => n.kind !== 'scatter' && n.outs.some((o) => spec.manifest.has(o.name)));
       if (scatters.length !== 1 || roots.length > 0) return serial('a scatter whose updates may collide, with other roots in its cluster');
       const n = collide[0]!;
+      // Only the owner of an index applies the combine, while every call checks every index: a
+      // combine that faults at an earlier element than another call's index fault would lose.
+      if (lambdaMayFault(n.op)) return serial('a scatter whose updates may collide, with a combine that may fault');
       const dims = this.arrayRef(env, n.outs[0]!.name).dims;
       const extent = dims.reduce<JsExpr>((a, d) => mul(a, d), num(1));
       // Every chunk walks the whole source: its cost per destination element is the source's

@@ -228,6 +228,21 @@ describe('red team: faults', () => {
     });
   });
 
+  it('an owner-split scatter whose combine faults before a later index is out of range (was: the index fault)', async () => {
+    // Found by the fuzzer (seed 11, programs 243 and 519): only the owner of an index applied the
+    // combine, while every call checked every index, so chunk 0 met element 1's bad index before
+    // element 0's division by zero, which the sequential run meets first.
+    await check('def main(is, vs):\n  return scatter(lam o, w: w // o, is, zip(map(lam v: v + 1, vs), vs))\n', {
+      is: arr('i32', [2], () => 0),
+      vs: arr('i32', [2], (i) => i),
+    });
+    await check('def main(d, is, xs):\n  return scatter(lam o, w: o + xs[i32(w)], d, zip(is, map(lam x: x * 2.0, xs)))\n', {
+      d: arr('f64', [5], (i) => i),
+      is: arr('i32', [n], (i) => (i === 20 ? 9 : (i * 3) % 5)),
+      xs: arr('f64', [n], (i) => (i === 6 ? 100 : i % 10)),
+    });
+  });
+
   it('an atomic scatter with an index out of range and a value that faults', async () => {
     await check('def main(is, vs):\n  return scatter(+, generate(5, lam i: 0), zip(is, map(lam v: 10 // v, vs)))\n', {
       is: arr('i32', [n], (i) => (i === 30 ? 5 : i % 5)),
