@@ -97,7 +97,8 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
   const memory: MemoryPlan = options.memory ?? planMemory(program, plan);
   const limit = options.maxWhileIterations ?? Infinity;
   const plain = compileModule(program, plan, memory, false, true);
-  const context: ParallelContext = { threads: 1, threshold, module: null };
+  const owners = new Set(plain.generated.schedules.flatMap((s, c) => (s.kind === 'owner' ? [c] : [])));
+  const context: ParallelContext = { threads: 1, threshold, module: null, owners };
   const forks = threads >= 2;
   const runner = moduleRunner({
     backend,

@@ -67,6 +67,11 @@ export interface ParallelContext {
   readonly threshold: number;
   /** The module loaded in the pool's workers; null when threads is 1, or after the pool died (reloaded before the next run). */
   module: LoadedModule | null;
+  /**
+   * Clusters scheduled as owner splits (codegen `ClusterSchedule`): each of their calls walks the
+   * whole source whatever its range of destinations, so a call gets one range per thread.
+   */
+  readonly owners?: ReadonlySet<number>;
 }
 
 /**
@@ -156,7 +161,11 @@ export class McRuntime extends Runtime {
     const cost = extent * work;
     if (module === null || !(cost >= this.context.threshold)) return super.par(c, fn, extent, work, fixed, args);
     const threads = this.context.threads;
-    const length = fixed ? this.chunkLength : freeChunkLength(extent, work, threads, this.context.threshold);
+    const length = fixed
+      ? this.chunkLength
+      : this.context.owners?.has(c) === true
+        ? Math.ceil(extent / threads)
+        : freeChunkLength(extent, work, threads, this.context.threshold);
     if (extent <= length) return super.par(c, fn, extent, work, fixed, args);
     const mirrors = this.mirrorsFor(args, cost);
     if (mirrors === null) return super.par(c, fn, extent, work, fixed, args);

@@ -10,6 +10,8 @@ import type { TypedArray } from '../../../src/ir/scalarOps.js';
 import type { InterfaceValue, RuntimeValue } from '../../../src/ir/values.js';
 import { acquirePool, poolState } from '../../../src/runtime/multicore/pool.js';
 import { expectSameValues } from '../equal.js';
+import { compileMulticore } from '../../../src/runtime/multicore/backend.js';
+import { fakePool } from './backendFakePool.js';
 import { arr, copyInputs, expectClose, multicore, outcome, prepare } from './redteamHarness.js';
 
 const n = 41;
@@ -212,5 +214,29 @@ describe('red team: a worker that dies', () => {
     expectSameValues(again.result!.results, expected);
     expect(again.result!.stats.clusters.some((c) => c.parallelRuns > 0)).toBe(true);
     exe.dispose();
+  });
+});
+
+describe('red team: how calls are cut', () => {
+  it('an owner-split scatter gets one destination range per thread (was: up to 64 a thread, each walking the whole source)', async () => {
+    // A float scatter into 1000 bins from 10^5 elements at the default threshold: 2 threads cut
+    // it into 125 ranges, each walking all 10^5 source elements (45× the serial time at 10^6).
+    const source = 'def main(is, xs):\n  return scatter(+, generate(1000, lam i: 0.0), zip(is, xs))\n';
+    const m = 100_000;
+    const inputs = { is: arr('i32', [m], (i) => (i * 7919) % 1000), xs: arr('f64', [m], f) };
+    const p = await prepare(source, inputs);
+    const expected = (await p.js.run(p.ordered)).results;
+    for (const threads of [2, 3]) {
+      const pool = fakePool(threads);
+      const exe = await compileMulticore(p.js.program, p.js.plan, { memory: p.js.memory, threads }, () => pool);
+      const got = await exe.run(copyInputs(p.ordered, true));
+      expectSameValues(got.results, expected, `threads ${threads}`);
+      const owner = got.stats.clusters.findIndex((c) => c.schedule === 'owner');
+      expect(owner).toBeGreaterThanOrEqual(0);
+      const jobs = pool.jobs.filter((j) => j.extent === 1000);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]!.chunkLength).toBe(Math.ceil(1000 / threads));
+      exe.dispose();
+    }
   });
 });
