@@ -559,8 +559,17 @@ class ProgramGen {
     // Phase 1 of a scan computes only the scan's inputs, all of it before phase 3: a fault there
     // could come before a fault of another root at an earlier element, which the sequential loop
     // raises first.
+    // A scanr's loop runs right to left, so the sequential loop meets the fault of the highest
+    // chunk first, while a fault is reported from the lowest faulting chunk.
+    const down = facts.scans.some((s) => s.node.kind === 'scanr');
     const serial =
-      calls !== undefined ? `its loop calls rt.${calls.stray}, which workers lack` : reduce?.faults === true ? 'the inputs of its scan may fault' : null;
+      calls !== undefined
+        ? `its loop calls rt.${calls.stray}, which workers lack`
+        : reduce?.faults === true
+          ? 'the inputs of its scan may fault'
+          : down && body.faults
+            ? 'its loop runs right to left (a scanr) and may fault'
+            : null;
     if (serial !== null) {
       // Built for nothing: the cluster runs as in the sequential module.
       this.functions.length -= reduce === null ? 1 : 2;

@@ -243,6 +243,19 @@ describe('red team: faults', () => {
     });
   });
 
+  it('a fault in a scanr cluster, whose loop runs right to left (was: the lowest chunk’s fault, not the highest)', async () => {
+    // Found by the fuzzer (seed 31, program 2462): gather(scanr(…), ys) with every index out of
+    // range: the sequential loop runs right to left and meets the last position first.
+    await check('def main(is, ys):\n  return gather(scanr(+, 6, is), ys)\n', {
+      is: arr('i32', [5], (i) => [1, 1, 0, 0, 0][i]!),
+      ys: arr('f64', [0], () => 0),
+    });
+    await check('def main(is, ds):\n  s = scanr(+, is)\n  return map(lam x, d: x // d, zip(s, ds))\n', {
+      is: arr('i32', [n], (i) => i),
+      ds: arr('i32', [n], (i) => (i === 3 || i === 30 ? 0 : 1)),
+    });
+  });
+
   it('an atomic scatter with an index out of range and a value that faults', async () => {
     await check('def main(is, vs):\n  return scatter(+, generate(5, lam i: 0), zip(is, map(lam v: 10 // v, vs)))\n', {
       is: arr('i32', [n], (i) => (i === 30 ? 5 : i % 5)),
