@@ -184,6 +184,23 @@ describe('red team: executables sharing the pool', () => {
   });
 });
 
+describe('red team: the workers’ buffer registry under eviction', () => {
+  it('400 runs, each on a fresh 1 MiB shared input and returning a fresh 1 MiB result: right results, registry ≤ 256 MiB', async () => {
+    const m = 1 << 17;
+    const p = await prepare('def main(xs):\n  return scanl(+, map(lam x: x + 1.0, xs))\n', { xs: arr('f64', [m], (i) => i) });
+    const exe = await multicore(p, 2, { chunkLength: 8192 });
+    let most = 0;
+    for (let run = 0; run < 400; run++) {
+      const xs = new Float64Array(new SharedArrayBuffer(8 * m)).fill(run);
+      const r = (await exe.run([{ kind: 'array', elem: 'f64', shape: [m], data: xs }])).results;
+      expect(dataOf(r[0]!)[m - 1], `run ${run}`).toBe(m * (run + 1));
+      most = Math.max(most, poolState()!.bufferBytes);
+    }
+    expect(most).toBeLessThanOrEqual(256 * 2 ** 20 + 16 * 2 ** 20);
+    exe.dispose();
+  }, 120_000);
+});
+
 describe('red team: a worker that dies', () => {
   // OPEN (src/runtime/multicore/backend.ts run / LoadedModule): a worker death while executable
   // A is idle (here: another module's load kills a worker of the shared crew) fails A's *next*
