@@ -14,6 +14,14 @@
 // extent share that inner loop, and roots of a higher rank than the cluster's outer loop run in
 // such row loops too. Scans carry their accumulator along the loop, restarting at each row.
 //
+// Chunks (the parallel variant, `ClusterSpec.chunk`). The same nest, its chunked loop — the
+// outer loop, the outermost axis of a per-axis nest, or at rank 0 the one row loop — running
+// [lo, hi) of its iterations. A fold or scan carried along that loop starts from the operator's
+// identity (phase 1 of a scan, a whole-array fold's partial) or from the chunk's carry (phase 3
+// of a scan), and leaves its value in the partials after the loop; scatters update by Atomics or
+// only inside the chunk's destination range (`scatter`). `NestFacts` tell program.ts what it
+// needs to run such chunks from main.
+//
 // Scopes. A scope is one loop level: the outer loop, or a row loop nested in it. It knows the
 // points of the orders it defines (with their rank), the node values and the loads already
 // computed in it. A node is computed in the nearest scope that defines its order at its rank.
@@ -30,7 +38,7 @@ import {
 import { callHelper } from './runtimeHelpers.js';
 import { identifiersOf, jamRows } from './jam.js';
 import { shareValues } from './share.js';
-import { atomicOps } from './parallel.js';
+import { atomicOps, identities } from './parallel.js';
 import type { ReadOrder } from './sites.js';
 
 /** What the code generator knows of a cluster and of the arrays around it. */
@@ -49,7 +57,8 @@ export interface ClusterSpec {
 }
 
 /**
- * A work function of the parallel variant (docs in codegen/parallel.ts): the cluster's chunked
+ * A work function of the parallel variant (program.ts `parallelCluster`; docs/EXECUTION.md "The
+ * parallel variant"; the operators it may regroup: parallel.ts): the cluster's chunked
  * loop runs [lo, hi) of its iterations. `body`: everything the cluster computes (scans start at
  * the chunk's carry, whole-array folds start at the chunk's first element and leave their
  * partials); `reduce`: only the aggregates of the carried scans' inputs over the chunk (phase 1
@@ -67,6 +76,8 @@ export interface ChunkSpec {
   readonly offsets: ReadonlyMap<NodeId, number>;
   /** How scatters update: `plain` (distinct indices), `atomic` (Atomics ops), `owner` (only the destination range [lo, hi), the whole source walked). */
   readonly scatter: 'plain' | 'atomic' | 'owner';
+  /** Only some roots: the scatters (an owner split's second call), or the others (its first). */
+  readonly only?: 'scatters' | 'others';
 }
 
 /** A fold or scan whose accumulator is carried along the cluster's chunked loop. */
@@ -378,12 +389,14 @@ class ClusterGen {
     const carried = this.isCarried(r);
     const chunk = this.spec.chunk;
     const seeds: JsExpr[] = [];
-    const accs = n.init.map((z) => {
+    // A chunk's partial starts from the operator's exact identity, as if from its first element:
+    // the seed is main's, combined once.
+    const start = carried && chunk !== undefined ? identities(n.op, n.outs.map((o) => o.elem)) : null;
+    const accs = n.init.map((z, k) => {
       const acc = this.fresh('acc');
       const seed = compileExpr(z, this.nodeEnv(n));
       seeds.push(seed);
-      // A chunk's partial starts from its first element: the seed is main's, combined once.
-      r.pre.push(letDecl(acc, carried && chunk !== undefined ? null : seed));
+      r.pre.push(letDecl(acc, start === null ? seed : num(start[k]!)));
       return id(acc);
     });
     if (carried) this.folds.push({ node: n, accs: accs.map(nameOf), seeds });
@@ -391,13 +404,6 @@ class ClusterGen {
     if (r.own!.down !== true) {
       // A fold runs left to right, as the interpreter does, so float results are identical.
       this.direct(r, false);
-      if (carried && chunk !== undefined) {
-        const first: JsStmt[] = accs.map((a, k) => assign(a, xs[k]!));
-        const next: JsStmt[] = [];
-        this.accumulate(n, [...accs, ...xs], accs, next);
-        (r.body as JsStmt[]).push({ kind: 'if', test: bin('===', id(r.loop!.index), id(chunk.lo)), then: first, else: next });
-        return accs;
-      }
       this.accumulate(n, [...accs, ...xs], accs, r.body as JsStmt[]);
       return accs;
     }
@@ -441,17 +447,19 @@ class ClusterGen {
     const input = this.env.array(n.input[0]!);
     const extent = input.dims[input.dims.length - 1]!;
     const xs = n.input.map((a) => this.readOrdered(a, o, scope));
-    const accs = n.outs.map(() => {
+    const carried = this.isCarried(scope);
+    const chunk = carried ? this.spec.chunk : undefined;
+    // Phase 1 of reduce-then-scan folds the chunk's inputs from the operator's exact identity.
+    const start = chunk?.phase === 'reduce' ? identities(n.op, n.outs.map((o) => o.elem)) : null;
+    const accs = n.outs.map((_, k) => {
       const acc = this.fresh('acc');
-      scope.pre.push(letDecl(acc, null));
+      scope.pre.push(letDecl(acc, start === null ? null : num(start[k]!)));
       return id(acc);
     });
     const p = scope.points.get(key)!;
     // The loop has the index along the rows: no remainder is needed to find a row's start.
     const along = p.indices[p.indices.length - 1];
     if (along === undefined) throw bug(`${n.kind} ${n.id} at a point of rank 0`);
-    const carried = this.isCarried(scope);
-    const chunk = carried ? this.spec.chunk : undefined;
     const rowStart =
       chunk === undefined
         ? bin('===', along, down ? bin('-', extent, num(1)) : num(0))
@@ -464,18 +472,20 @@ class ClusterGen {
     // build main takes them from); a work function has none.
     const seeds: JsExpr[] | null = n.init === null ? null : [];
     if (carried) this.scans.push({ node: n, accs: accs.map(nameOf), seeds });
-    if (chunk !== undefined && (chunk.phase === 'reduce' || n.init === null)) {
-      // Phase 1 (the chunk's aggregate of its inputs, from its first element in scan order), or
-      // an inclusive scan's phase 3: its first element in scan order is the row's own first
+    if (chunk?.phase === 'reduce') {
+      // Phase 1: the chunk's aggregate of its inputs in scan order.
+      combine(xs);
+      out.push(...next);
+      return accs;
+    }
+    if (chunk !== undefined && n.init === null) {
+      // An inclusive scan's phase 3: its first element in scan order is the row's own first
       // element in the chunk at the row's end, else the carry combined with it.
-      if (chunk.phase === 'reduce') accs.forEach((a, k) => first.push(assign(a, xs[k]!)));
-      else {
-        const carry = this.carryOf(n, chunk, first);
-        const start: JsStmt[] = [];
-        this.accumulate(n, down ? [...xs, ...carry] : [...carry, ...xs], accs, start);
-        const atEnd = down ? bin('===', id(chunk.hi), extent) : bin('===', id(chunk.lo), num(0));
-        first.push({ kind: 'if', test: atEnd, then: accs.map((a, k) => assign(a, xs[k]!)), else: start });
-      }
+      const carry = this.carryOf(n, chunk, first);
+      const withCarry: JsStmt[] = [];
+      this.accumulate(n, down ? [...xs, ...carry] : [...carry, ...xs], accs, withCarry);
+      const atEnd = down ? bin('===', id(chunk.hi), extent) : bin('===', id(chunk.lo), num(0));
+      first.push({ kind: 'if', test: atEnd, then: accs.map((a, k) => assign(a, xs[k]!)), else: withCarry });
       combine(xs);
       out.push({ kind: 'if', test: rowStart, then: first, else: next });
       return accs;
@@ -532,7 +542,13 @@ class ClusterGen {
 
   /** A scan's carry into this chunk (main stored it over the chunk's aggregate), bound to locals in `out`. */
   private carryOf(n: ScanlNode | ScanrNode, chunk: ChunkSpec, out: JsStmt[]): JsExpr[] {
-    return n.outs.map((_, k) => bindAtom(this.partialAt(n, chunk, k), 'c', this.env, out));
+    // Partials are f64: an integer carry is made an integer again (`| 0`, `>>> 0`), else V8
+    // would keep the accumulator, and every index computed from it, as a double.
+    return n.outs.map((o, k) => {
+      const at = this.partialAt(n, chunk, k);
+      const value = o.elem === 'u32' ? bin('>>>', at, num(0)) : o.elem === 'i32' || o.elem === 'bool' ? bin('|', at, num(0)) : at;
+      return bindAtom(value, 'c', this.env, out);
+    });
   }
 
   /** After the chunked loop: the chunk's fold partials (phase 3) or scan aggregates (phase 1). */
@@ -621,10 +637,12 @@ class ClusterGen {
   generate(): JsStmt[] {
     const chunk = this.spec.chunk;
     // Phase 1 of a scan computes only what the carried scans read.
-    const roots =
+    const all =
       chunk?.phase === 'reduce'
         ? this.spec.nodes.filter((n) => loopTraits(n).rowScan !== null && chunk.offsets.has(n.id))
         : this.spec.nodes.filter((n) => loopTraits(n).inPlace !== null || n.outs.some((o) => this.spec.manifest.has(o.name)));
+    const only = chunk?.only;
+    const roots = only === undefined ? all : all.filter((n) => (n.kind === 'scatter') === (only === 'scatters'));
     if (roots.length === 0) throw bug('a cluster without manifest outputs');
     const rootOrders = new Set(roots.map((r) => orderKey(this.order(r))));
     if (rootOrders.size !== 1) throw bug(`cluster roots in several orders (${[...rootOrders].join(', ')})`);
@@ -655,7 +673,7 @@ class ClusterGen {
       this.evaluate(r, scope);
     }
     for (const n of this.spec.nodes) {
-      if (chunk?.phase !== 'reduce' && !this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
+      if (chunk?.phase !== 'reduce' && only === undefined && !this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
     }
     const body = render(outer.body);
     const down = outer.own!.down === true;

@@ -15,6 +15,7 @@
 //   `or` on the Uint8Array of 0/1), or i32/u32 `min`/`max` by a compare-exchange loop (no
 //   `Atomics.min` exists), applied in any order with the sequential result.
 
+import { CompilerBug } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, Lambda, ScalarType, ScatterNode } from '../ir/types.js';
 
 /** The `Atomics` method of each component's update (`min`, `max`: a compare-exchange loop), or null when one has none. */
@@ -65,4 +66,33 @@ function componentOp(lam: Lambda, k: number, m: number): { readonly binary: Bina
   if (r.lhs.name === left.name && r.rhs.name === right.name) return { binary: r.op, swapped: false };
   if (r.lhs.name === right.name && r.rhs.name === left.name) return { binary: r.op, swapped: true };
   return null;
+}
+
+/**
+ * The exact identity of each component of an operator `associativeOp` accepts: `op(e, x)` is `x`
+ * bit for bit for every x of the type (-0 for float `+`: `-0 + 0` is `0`, `0 + -0` would not be
+ * `-0`), so a chunk's accumulator may start from it instead of from the chunk's first element.
+ */
+export function identities(lam: Lambda, elems: readonly ScalarType[]): number[] {
+  return elems.map((t, k) => {
+    const op = componentOp(lam, k, elems.length);
+    if (op === null) throw new CompilerBug('codegen', `component ${k} of a chunked operator is not a binary operation of its parameters`);
+    const float = t === 'f64' || t === 'f32';
+    switch (op.binary) {
+      case '+':
+        return float ? -0 : 0;
+      case '*':
+        return 1;
+      case 'min':
+        return float ? Infinity : t === 'i32' ? 2147483647 : 4294967295;
+      case 'max':
+        return float ? -Infinity : t === 'i32' ? -2147483648 : 0;
+      case 'and':
+        return 1;
+      case 'or':
+        return 0;
+      default:
+        throw new CompilerBug('codegen', `no identity for ${op.binary}`);
+    }
+  });
 }

@@ -7,6 +7,11 @@
 // blocks, and hands the results over as the plan's deliveries say. Each cluster is a function of
 // the locals it uses, so its loop nest reads like the paper's listings.
 //
+// The parallel variant (GenerateOptions.parallel, `parallelCluster`) runs each cluster it can
+// through `rt.par` over chunks of its loop: work functions, listed in the module's `fns`, and what
+// lies around the chunks (partials combined in chunk order, a scan's carries) in main. Every
+// other cluster, and the whole sequential module, is emitted as described here.
+//
 // Memory (src/memory/types.ts): a manifest array's BufferRef picks the helper that gives it
 // its elements — `slot` → `rt.take` (a pooled buffer kept across runs), `pair` → `rt.pair` (a
 // `while` body's result, on the slot of the loop's iteration parity), `result` → `rt.result`
@@ -152,7 +157,8 @@ const FREE = un('!', num(1));
 type Classified =
   | { readonly kind: 'serial'; readonly reason: string }
   | { readonly kind: 'independent' | 'reduce' | 'scan' | 'atomic'; readonly scatter: ChunkSpec['scatter'] }
-  | { readonly kind: 'owner'; readonly scatter: 'owner'; readonly extent: JsExpr; readonly work: JsExpr };
+  /** `split`: the scatter shares its loop with other roots, which a first call computes. */
+  | { readonly kind: 'owner'; readonly scatter: 'owner'; readonly extent: JsExpr; readonly work: JsExpr; readonly split: boolean };
 
 /** A work function as built: its index in `fns`, main's arguments for it, its cost per iteration, and a helper it calls that workers lack. */
 interface WorkBuilt {
@@ -162,6 +168,7 @@ interface WorkBuilt {
   readonly stray: string | null;
   /** Whether it calls the runtime at all (every helper a work function may call raises a fault). */
   readonly faults: boolean;
+  readonly facts: NestFacts;
 }
 
 /** The first helper the statements use that a worker's `rt` lacks (runtimeHelpers.ts `workerHelpers`), or null. */
@@ -543,6 +550,10 @@ class ProgramGen {
       this.serialCluster(number, withTemps(nest.stmts), out);
       return;
     }
+    if (plan.kind === 'owner' && plan.split) {
+      this.splitOwner(number, spec, plan, nest.stmts, out);
+      return;
+    }
     const facts = nest.facts;
     const loop = facts.loop!;
     const carried = [...facts.scans, ...facts.folds];
@@ -613,6 +624,40 @@ class ProgramGen {
   }
 
   /**
+   * An owner split of a scatter that shares its loop with other roots: first the other roots,
+   * over the source in any chunks (`cN_others`), then the scatter alone, each call walking the
+   * whole source for its destination range (`cN`). Exact only if the first call cannot fault: a
+   * fault of the scatter's (its index check) at an earlier element must still come first.
+   */
+  private splitOwner(number: number, spec: ClusterSpec, plan: Extract<Classified, { kind: 'owner' }>, sequential: JsStmt[], out: JsStmt[]): void {
+    const chunk = (only: 'scatters' | 'others', scatter: ChunkSpec['scatter']): ChunkSpec => ({ phase: 'body', ...workParams, width: 0, offsets: new Map(), scatter, only });
+    const others = this.workFunction(number, `c${number}_others`, { ...spec, chunk: chunk('others', 'plain') }, false);
+    const scatter = this.workFunction(number, `c${number}`, { ...spec, chunk: chunk('scatters', 'owner') }, false);
+    const facts = others.facts;
+    const stray = others.stray ?? scatter.stray;
+    const serial =
+      stray !== null
+        ? `its loop calls rt.${stray}, which workers lack`
+        : others.faults
+          ? 'a scatter whose updates may collide, with other roots that may fault'
+          : facts.loop === null || facts.unsupported !== null || facts.scans.length + facts.folds.length > 0
+            ? 'a scatter whose updates may collide, with other roots that carry a value'
+            : null;
+    if (serial !== null) {
+      this.functions.length -= 2;
+      this.workFunctions.length -= 2;
+      this.schedules[number] = { kind: 'serial', reason: serial };
+      this.serialCluster(number, withTemps(sequential), out);
+      return;
+    }
+    this.schedules[number] = { kind: 'owner' };
+    out.push(exprStmt(callHelper('enter', [num(number)])));
+    out.push(exprStmt(callHelper('par', [num(number), num(others.index), facts.loop!.extent, facts.work, FREE, arr(others.args)])));
+    out.push(exprStmt(callHelper('par', [num(number), num(scatter.index), plan.extent, plan.work, FREE, arr(scatter.args)])));
+    out.push(exprStmt(callHelper('leave', [num(number)])));
+  }
+
+  /**
    * Phase 2 of reduce-then-scan for one scan: the chunks' aggregates, in scan order (from the
    * last chunk for a scanr), replaced by the carry into each chunk — the seed (an exclusive
    * scan) combined with the aggregates of the chunks before it.
@@ -654,7 +699,7 @@ class ProgramGen {
     const head = [runtimeParam, workParams.lo, workParams.hi, workParams.chunk, ...(partials ? [workParams.partials] : [])];
     this.functions.push({ kind: 'function', name, params: [...head, ...params], body: stmts });
     this.workFunctions.push({ cluster, name });
-    return { index: this.workFunctions.length - 1, args: params.map(id), work: nest.facts.work, stray: strayHelper(stmts), faults: refersToRuntime(stmts) };
+    return { index: this.workFunctions.length - 1, args: params.map(id), work: nest.facts.work, stray: strayHelper(stmts), faults: refersToRuntime(stmts), facts: nest.facts };
   }
 
   /** How a cluster of the parallel variant runs (ClusterSchedule), and how its scatters update. */
@@ -690,7 +735,7 @@ class ProgramGen {
     if (facts.folds.length > 0) return { kind: 'reduce', scatter };
     if (collide.length > 0) {
       const roots = nodes.filter((n) => n.kind !== 'scatter' && n.outs.some((o) => spec.manifest.has(o.name)));
-      if (scatters.length !== 1 || roots.length > 0) return serial('a scatter whose updates may collide, with other roots in its cluster');
+      if (scatters.length !== 1) return serial('several scatters in one loop, one of whose updates may collide');
       const n = collide[0]!;
       // Only the owner of an index applies the combine, while every call checks every index: a
       // combine that faults at an earlier element than another call's index fault would lose.
@@ -703,7 +748,7 @@ class ProgramGen {
       // At least one range even for an empty destination: every index of a non-empty source is
       // then out of range, and only a call that walks the source raises the sequential fault
       // (its bounds check comes before the range test, so the range [0, 1) writes nothing).
-      return { kind: 'owner', scatter: 'owner', extent: mathCall('max', [num(1), extent]), work };
+      return { kind: 'owner', scatter: 'owner', extent: mathCall('max', [num(1), extent]), work, split: roots.length > 0 };
     }
     return { kind: atomic ? 'atomic' : 'independent', scatter };
   }

@@ -31,10 +31,10 @@ import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
-import { backendNamed, type BackendName, type Executable, type ExecutionBackend, type RunOptions, type RunResult } from '../runtime/index.js';
+import { availableThreads, backendNamed, type BackendName, type Executable, type ExecutionBackend, type RunOptions, type RunResult } from '../runtime/index.js';
 import { inputsChecked } from '../runtime/backend.js';
 import { checkDonated, deliverResults, elemOfData, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
-import { availableParallelism, checkTuning, chooseBackend, processEnv, type BackendChoice, type ChosenBackend } from './threads.js';
+import { checkTuning, chooseBackend, processEnv, type BackendChoice, type ChosenBackend } from './threads.js';
 import type { Pass } from '../util/pass.js';
 
 const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
@@ -205,7 +205,7 @@ export class Compiler {
     // Bad options and an unknown back end are the caller's mistakes: say so now, not at the first
     // fused run. A name first: `threads` says nothing useful about a back end that does not exist.
     if (options.backend !== undefined) backendOf(options.backend);
-    this.backend = chooseBackend({ backend: options.backend, threads: options.threads, env: processEnv(), parallelism: availableParallelism });
+    this.backend = chooseBackend({ backend: options.backend, threads: options.threads, env: processEnv(), parallelism: availableThreads });
     checkTuning(options.parallelThreshold, options.chunkLength);
     backendOf(this.backend.name);
   }
@@ -515,12 +515,9 @@ function preparedKey(signature: Readonly<Record<string, InputSignature>>, option
   return `${key}|${options.strategy ?? 'ilp'}|${String(options.timeLimitSeconds ?? null)}|${options.cost ?? ''}`;
 }
 
-/**
- * The registered back end of that name (a TypeError naming the registered ones for any other).
- * MERGE: the cast goes once `multicore` is registered (ChosenBackend is then BackendName).
- */
+/** The registered back end of that name (a TypeError naming the registered ones for any other). */
 function backendOf(name: ChosenBackend): ExecutionBackend {
-  return backendNamed(name as BackendName);
+  return backendNamed(name);
 }
 
 /** The back end's options for one run: trusted, since the driver has just checked the inputs. */

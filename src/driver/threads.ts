@@ -18,11 +18,8 @@ export const THREADS_ENV = 'ARRAYFUSE_THREADS';
  */
 export const MAX_THREADS = 256;
 
-/**
- * The back ends a choice can name. `multicore` is listed apart until its registration is merged
- * (then BackendName includes it and this is BackendName itself).
- */
-export type ChosenBackend = BackendName | 'multicore';
+/** The back ends a choice can name. */
+export type ChosenBackend = BackendName;
 
 export interface BackendRequest {
   /** The back end asked for by name, if any. */
@@ -111,18 +108,4 @@ export function checkTuning(parallelThreshold: unknown, chunkLength: unknown): v
 /** The environment variables of this process, or undefined where there is no `process` (a browser). */
 export function processEnv(): Readonly<Record<string, string | undefined>> | undefined {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-}
-
-/**
- * The machine's available parallelism where the multicore back end can run: under Node,
- * `os.availableParallelism()` (reached without importing `node:os`); elsewhere 1. A browser page
- * is 1 even where it reports `navigator.hardwareConcurrency`: its main thread may not block in
- * `Atomics.wait` and the pool is made of Node's worker threads, so a default above 1 would fail
- * there (Web Workers in a cross-origin-isolated page are the web issue's; README, "Threads").
- */
-export function availableParallelism(): number {
-  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
-  const os = host.process?.getBuiltinModule?.('node:os') as { availableParallelism?: () => unknown } | undefined;
-  const counted = os?.availableParallelism?.();
-  return typeof counted === 'number' && Number.isInteger(counted) && counted >= 1 ? Math.min(counted, MAX_THREADS) : 1;
 }

@@ -16,4 +16,5 @@ export {
 export { backendNamed, backends, registeredBackends, type BackendName, type RegisteredBackend } from './backends.js';
 export { compileProgram, emitJs, jsBackend, type CompiledProgram } from './executor.js';
 export { multicoreBackend, type MulticoreBackend, type MulticoreExecutable } from './multicore/backend.js';
+export { availableThreads } from './multicore/pool.js';
 export type { Allocation } from './helpers.js';

@@ -3,7 +3,7 @@
 // multicore back end) computes what one thread computes.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { backends, compile, fuse } from '../../src/index.js';
+import { compile, fuse } from '../../src/index.js';
 
 const source = 'def main(xs: f64[n], is: i32[m]):\n  ys = map(lam x: x * 0.5 + 1.0, xs)\n  return (map(lam i: ys[i], is), fold(+, 0, is))\n';
 const inputs = { xs: new Float64Array([1, 2, 3, 4]), is: new Int32Array([3, 3, 0, 1, 2]) };
@@ -48,8 +48,7 @@ describe('compile(…, { threads })', () => {
     expect(compile(source, { threads: 1 }).threads).toBe(1);
   });
 
-  // MERGE: the lead removes this skip once the multicore back end is registered.
-  describe.skipIf(!('multicore' in backends))('on the multicore back end', () => {
+  describe('on the multicore back end', () => {
     it('threads: 2 and 3 compute what threads: 1 does, bit for bit, and say so', async () => {
       const one = await compile(source, { threads: 1 }).run(inputs);
       for (const threads of [2, 3]) {

@@ -13,7 +13,10 @@ import { planMemory } from '../../src/memory/index.js';
 import type { Strategy } from '../../src/plan/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { expectSameValues } from '../runtime/equal.js';
-import { runParallel } from './parallelHarness.js';
+import { compileParallel, groupResults, runParallel, ShuffleRuntime } from './parallelHarness.js';
+import { checkInputs } from '../../src/interp/index.js';
+import { Pool } from '../../src/runtime/helpers.js';
+import { seededRng } from '../util/index.js';
 import { array, exampleCases, faultCases, prepare, sourceCases } from './parallelPrograms.js';
 
 function describeInputs(values: readonly InterfaceValue[]): string {
@@ -118,5 +121,25 @@ describe('parallel module: what stays serial', () => {
     const g = generateProgram(program, plan, { counters: false, memory: planMemory(program, plan), parallel: true });
     expect(g.schedules[0]).toMatchObject({ kind: 'serial' });
     expect((g.schedules[0] as { reason: string }).reason).toMatch(/regrouped/);
+  });
+});
+
+describe('parallel module: a run after a fault', () => {
+  test('the same module and runtime give the right results after a run that faulted in a chunk', async () => {
+    const source = 'def f(is):\n  qs = map(lam i: 100 // i, is)\n  return qs, fold(+, 3, qs), scanl(+, 1, is)\n';
+    const bad = { is: array('i32', [40], (k) => (k === 17 ? 0 : k + 1)) };
+    const good = { is: array('i32', [40], (k) => k + 1) };
+    const { program, plan, values } = await prepare(source, bad, 'ilp');
+    const { generated, main, fns } = compileParallel(program, plan);
+    const tables = { sites: generated.sites, slots: generated.slots, allocations: generated.allocations, clusterCount: generated.clusters.length, results: generated.results };
+    const rt = new ShuffleRuntime(tables, seededRng(5), 3);
+    rt.fns = fns;
+    const pool = new Pool(planMemory(program, plan).slots);
+    rt.reset(pool, { out: undefined, timing: false });
+    expect(() => main(rt, checkInputs(program, values, undefined))).toThrow(UserError);
+    const goodValues = (await prepare(source, good, 'ilp')).values;
+    rt.reset(pool, { out: undefined, timing: false });
+    const raw = main(rt, checkInputs(program, goodValues, undefined));
+    expectSameValues(groupResults(program, raw), interpret(program, goodValues));
   });
 });

@@ -111,7 +111,8 @@ export function runParallel(program: Program, plan: Plan, inputs: readonly Inter
   return { results: groupResults(program, raw), generated, rt };
 }
 
-function groupResults(program: Program, raw: readonly unknown[]): InterfaceValue[] {
+/** `main`'s flat results as interface values (copied out of whatever buffers they are in). */
+export function groupResults(program: Program, raw: readonly unknown[]): InterfaceValue[] {
   let next = 0;
   return program.results.map((iface): InterfaceValue => {
     const comps = iface.components.map((c): RuntimeValue => {

@@ -98,6 +98,16 @@ export const sourceCases: readonly SourceCase[] = [
     inputs: sizes.map((n) => ({ xs: f64s(n) })),
   },
   {
+    name: 'folds and scans over -0 and NaN (the identities start no chunk wrong)',
+    source: 'def f(xs):\n  return fold(+, -0.0, xs), fold(min, xs), fold(*, xs), scanl(+, -0.0, xs), scanr(max, xs)\n',
+    schedules: ['scan'],
+    inputs: [
+      ...sizes.map((n) => ({ xs: f64s(n, () => -0) })),
+      { xs: f64s(9, (k) => (k === 4 ? NaN : -0)) },
+      { xs: f64s(9, (k) => (k === 8 ? NaN : k % 2 === 0 ? -0 : 0)) },
+    ],
+  },
+  {
     name: 'scanl and scanr, exclusive and inclusive',
     schedules: ['scan'],
     source:
@@ -110,6 +120,12 @@ export const sourceCases: readonly SourceCase[] = [
     source:
       'def f(is, xs):\n  s = scanl(lam (a, b), (x, y): (a + x, b * y), (1, 2.0), zip(is, xs))\n  t = map(lam (a, b): f64(a) + b, s)\n  return t, fold(+, 0, is)\n',
     inputs: sizes.map((n) => ({ is: i32s(n, (k) => k % 5), xs: f64s(n, (k) => [1, 2, 0.5][k % 3]!) })),
+  },
+  {
+    name: 'a scan over row folds (a jammed row loop) and a whole fold of row folds (nested rows)',
+    source: 'def f(m):\n  s = fold(+, m)\n  return scanl(+, 2, s), scanr(max, s), fold(+, 1, fold(max, m))\n',
+    schedules: ['scan'],
+    inputs: [[0, 3], [3, 0], [1, 1], [5, 7], [9, 4], [13, 2], [30, 3]].map((shape) => ({ m: array('i32', shape, (k) => ((k * 31) % 19) - 9) })),
   },
   {
     name: 'float scans (exact with integral values)',
@@ -158,6 +174,12 @@ export const sourceCases: readonly SourceCase[] = [
       d: i32s(5, (k) => k - 8),
       e: array('u32', [5], (k) => 4294967295 - k),
     })),
+  },
+  {
+    name: 'scatter overwrite sharing its loop with another root (owner split in two calls)',
+    source: 'def f(xs, is, d):\n  ys = map(lam x: x * 3.0, xs)\n  r = scatter(lam o, v: v, d, zip(is, ys))\n  return r, map(lam y: y + 1.0, ys)\n',
+    schedules: ['owner'],
+    inputs: sizes.map((n) => ({ xs: f64s(n), is: i32s(n, (k) => (k * 5) % 6), d: f64s(6, () => -1) })),
   },
   {
     name: 'scatter overwrite with duplicates (last write wins)',
@@ -225,6 +247,11 @@ export const faultCases: readonly SourceCase[] = [
     name: 'scatter out of range (i32 +)',
     source: 'def f(vs, is, d):\n  return scatter(+, d, zip(is, vs))\n',
     inputs: [0, 23, 49].map((bad) => ({ vs: i32s(50, (k) => k), is: i32s(50, (k) => (k === bad ? 3 : k % 3)), d: i32s(3, () => 0) })),
+  },
+  {
+    name: 'scatter out of range, sharing its loop with another root',
+    source: 'def f(xs, is, d):\n  ys = map(lam x: x * 3.0, xs)\n  r = scatter(lam o, v: v, d, zip(is, ys))\n  return r, map(lam y: y + 1.0, ys)\n',
+    inputs: [0, 23, 49].map((bad) => ({ xs: f64s(50), is: i32s(50, (k) => (k === bad ? 6 : k % 6)), d: f64s(6) })),
   },
   {
     name: 'integer division by zero in a fold and a map',

@@ -3,13 +3,13 @@
 // machine; every bad value a TypeError that names the option (or the variable) and the value.
 
 import { availableParallelism as osParallelism } from 'node:os';
+import { availableThreads } from '../../src/runtime/index.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Compiler } from '../../src/driver/index.js';
 import {
-  availableParallelism, checkTuning, chooseBackend, InvalidOptionError, MAX_THREADS, processEnv, THREADS_ENV, type BackendRequest,
+  checkTuning, chooseBackend, InvalidOptionError, MAX_THREADS, processEnv, THREADS_ENV, type BackendRequest,
 } from '../../src/driver/threads.js';
 import { interpret } from '../../src/interp/index.js';
-import { backends } from '../../src/runtime/index.js';
 import { array } from '../ir/builders.js';
 import { expectSameValues } from '../runtime/equal.js';
 
@@ -88,18 +88,18 @@ describe('chooseBackend', () => {
 });
 
 describe('the machine and the environment', () => {
-  it("available parallelism is Node's os.availableParallelism(), reached without importing node:os", () => {
-    expect(availableParallelism()).toBe(Math.min(osParallelism(), MAX_THREADS));
+  it("available parallelism is Node's os.availableThreads(), reached without importing node:os", () => {
+    expect(availableThreads()).toBe(Math.min(osParallelism(), MAX_THREADS));
   });
 
   it('without Node: 1, even in a page that reports its cores (the pool needs Node\'s worker threads)', () => {
     vi.stubGlobal('process', undefined);
     try {
       expect(processEnv()).toBeUndefined();
-      expect(availableParallelism()).toBe(1);
+      expect(availableThreads()).toBe(1);
       vi.stubGlobal('navigator', { hardwareConcurrency: 8 });
       vi.stubGlobal('crossOriginIsolated', true);
-      expect(availableParallelism()).toBe(1);
+      expect(availableThreads()).toBe(1);
     } finally {
       vi.unstubAllGlobals();
     }
@@ -109,7 +109,7 @@ describe('the machine and the environment', () => {
   it('a Node without process.getBuiltinModule (before 20.16): 1', () => {
     vi.stubGlobal('process', { env: {} });
     try {
-      expect(availableParallelism()).toBe(1);
+      expect(availableThreads()).toBe(1);
     } finally {
       vi.unstubAllGlobals();
     }
@@ -171,8 +171,7 @@ describe('the Compiler', () => {
     expect(compiler.backend).toEqual({ name: 'js', threads: 1 });
   });
 
-  // MERGE: the lead removes this skip once the multicore back end is registered.
-  describe.skipIf(!('multicore' in backends))('with the multicore back end', () => {
+  describe('with the multicore back end', () => {
     it('threads: 2 compiles for it, and computes what the interpreter does', async () => {
       const compiler = new Compiler(source, { threads: 2, parallelThreshold: 0 });
       expect(compiler.backend).toEqual({ name: 'multicore', threads: 2 });

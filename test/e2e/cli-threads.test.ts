@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { backends } from '../../src/runtime/index.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const example = (name: string): string => join(repo, 'examples', name);
@@ -91,8 +90,7 @@ describe('--threads', () => {
     expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'error: ARRAYFUSE_THREADS="1.5": expected an integer number of threads, 1 or more\n']);
   });
 
-  // MERGE: the lead removes this skip once the multicore back end is registered.
-  describe.skipIf(!('multicore' in backends))('on the multicore back end', () => {
+  describe('on the multicore back end', () => {
     it('run --threads 2 prints what --threads 1 prints, and --stats says 2 (multicore)', async () => {
       const one = await runSimple1('--threads', '1');
       const two = await runSimple1('--threads', '2', '--stats');

@@ -24,7 +24,7 @@ import type { MemoryPlan } from '../../memory/types.js';
 import { type Awaitable, type CompileOptions, type Executable, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult } from '../backend.js';
 import { type CompiledModule, compileModule, moduleRunner } from '../executor.js';
 import { DEFAULT_CHUNK_LENGTH, Runtime } from '../helpers.js';
-import { acquirePool } from './pool.js';
+import { acquirePool, availableThreads } from './pool.js';
 import { DEFAULT_PARALLEL_THRESHOLD, McRuntime, type ParallelContext } from './runtime.js';
 import type { ThreadPool } from './types.js';
 
@@ -37,38 +37,6 @@ export interface MulticoreExecutable extends Executable {
   readonly source: string;
   /** Threads its forks use, the calling thread included (1: no pool). */
   readonly threads: number;
-}
-
-interface WorkerThreadsModule {
-  readonly isMainThread?: boolean;
-}
-interface OsModule {
-  availableParallelism?(): number;
-  cpus?(): readonly unknown[];
-}
-
-/** Node built-ins, reached without an import (the core imports no `node:` module). */
-function builtin<T>(name: string): T | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return proc?.getBuiltinModule?.(name) as T | undefined;
-}
-
-/**
- * Threads when none are asked for: `ARRAYFUSE_THREADS` when set (a positive integer; the test
- * suite pins it to 1), else the machine's available parallelism; 1 where shared memory or
- * worker threads are missing (a browser page that is not cross-origin isolated, old Node).
- */
-export function defaultThreads(): number {
-  if (typeof SharedArrayBuffer === 'undefined' || builtin<WorkerThreadsModule>('node:worker_threads') === undefined) return 1;
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['ARRAYFUSE_THREADS'];
-  if (env !== undefined && env !== '') {
-    const n = Number(env);
-    if (!Number.isInteger(n) || n < 1) throw new TypeError(`ARRAYFUSE_THREADS must be a positive integer, not ${JSON.stringify(env)}`);
-    return n;
-  }
-  const os = builtin<OsModule>('node:os');
-  const n = os?.availableParallelism?.() ?? os?.cpus?.().length ?? 1;
-  return Math.max(1, n);
 }
 
 /** `value` when it is an integer ≥ `least`, `fallback` when undefined; a TypeError naming the option otherwise. */
@@ -91,13 +59,15 @@ function thresholdOption(value: number | undefined): number {
  */
 export async function compileMulticore(program: Program, plan: Plan, options: CompileOptions, pools: PoolSource): Promise<MulticoreExecutable> {
   const backend = 'multicore';
-  const threads = integerOption('threads', options.threads, 1, defaultThreads);
+  const threads = integerOption('threads', options.threads, 1, availableThreads);
   const threshold = thresholdOption(options.parallelThreshold);
   const chunkLength = integerOption('chunkLength', options.chunkLength, 1, () => DEFAULT_CHUNK_LENGTH);
   const memory: MemoryPlan = options.memory ?? planMemory(program, plan);
   const limit = options.maxWhileIterations ?? Infinity;
   const plain = compileModule(program, plan, memory, false, true);
-  const owners = new Set(plain.generated.schedules.flatMap((s, c) => (s.kind === 'owner' ? [c] : [])));
+  // The owner-split calls: an owner cluster's work function `cN` (not its `cN_others`, a free split).
+  const { schedules, workFunctions } = plain.generated;
+  const owners = new Set(workFunctions.flatMap((f, k) => (schedules[f.cluster]?.kind === 'owner' && f.name === `c${f.cluster}` ? [k] : [])));
   const context: ParallelContext = { threads: 1, threshold, module: null, owners };
   const forks = threads >= 2;
   const runner = moduleRunner({
@@ -152,7 +122,8 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
     memory,
     threads,
     run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): Awaitable<RunResult> {
-      // After a worker died (WorkerDiedError from an earlier run), load on a fresh pool first.
+      // After a worker died (during this executable's run or anyone's), load on a fresh pool first.
+      if (context.module !== null && !context.module.alive) context.module = null;
       if (forks && context.module === null && context.threads >= 2 && runOptions.counters !== true && !runner.disposed) {
         return load().then(() => runner.run(inputs, runOptions));
       }

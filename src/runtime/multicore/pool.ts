@@ -53,6 +53,21 @@ export function multicoreAvailable(): boolean {
   return workerThreads() !== undefined && typeof SharedArrayBuffer === 'function' && typeof Atomics.wait === 'function';
 }
 
+/**
+ * Threads this process can run chunks on when none are asked for: under Node with a pool
+ * available, `os.availableParallelism()` (reached without importing `node:os`), capped at 256
+ * (acquirePool's bound); elsewhere 1 — a browser page's main thread may not block in
+ * `Atomics.wait` and the pool is made of Node's worker threads (Web Workers in a
+ * cross-origin-isolated page are the web issue's; README, "Threads").
+ */
+export function availableThreads(): number {
+  if (!multicoreAvailable()) return 1;
+  const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const os = host?.getBuiltinModule?.('node:os') as { availableParallelism?: () => unknown } | undefined;
+  const counted = os?.availableParallelism?.();
+  return typeof counted === 'number' && Number.isInteger(counted) && counted >= 1 ? Math.min(counted, 256) : 1;
+}
+
 let shared: ProcessThreadPool | null = null;
 
 /**
@@ -140,6 +155,10 @@ class Module implements LoadedModule {
 
   unload(): void {
     this.crew.unload(this.id);
+  }
+
+  get alive(): boolean {
+    return this.crew.usable();
   }
 }
 

@@ -68,8 +68,9 @@ export interface ParallelContext {
   /** The module loaded in the pool's workers; null when threads is 1, or after the pool died (reloaded before the next run). */
   module: LoadedModule | null;
   /**
-   * Clusters scheduled as owner splits (codegen `ClusterSchedule`): each of their calls walks the
-   * whole source whatever its range of destinations, so a call gets one range per thread.
+   * The work functions (indices into `fns`) of owner splits (codegen `ClusterSchedule`): each of
+   * their calls walks the whole source whatever its range of destinations, so a call gets one
+   * range per thread.
    */
   readonly owners?: ReadonlySet<number>;
 }
@@ -163,7 +164,7 @@ export class McRuntime extends Runtime {
     const threads = this.context.threads;
     const length = fixed
       ? this.chunkLength
-      : this.context.owners?.has(c) === true
+      : this.context.owners?.has(fn) === true
         ? Math.ceil(extent / threads)
         : freeChunkLength(extent, work, threads, this.context.threshold);
     if (extent <= length) return super.par(c, fn, extent, work, fixed, args);

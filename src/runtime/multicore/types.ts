@@ -45,6 +45,11 @@ export interface LoadedModule {
   run(job: Job, local: WorkFunction, rt: unknown): void;
   /** Drops the module in every worker (idempotent). */
   unload(): void;
+  /**
+   * False once a worker of its pool died (during any module's run, or between runs): `run` would
+   * throw WorkerDiedError, so the back end loads the module text again on a fresh pool first.
+   */
+  readonly alive: boolean;
 }
 
 /**

@@ -493,7 +493,7 @@ describe('the executable', () => {
     exe.dispose();
   });
 
-  test('on the real pool: a worker that dies under another module fails this executable’s next run once; the run after reloads', async () => {
+  test('on the real pool: a worker that dies under another module does not fail this executable’s next run: it reloads on a fresh pool', async () => {
     const p = await prepare(cases[0]!);
     const expected = (await runOf(p.js, p.ordered)).results;
     const exe = await multicore(p, 2, undefined, 0, acquirePool);
@@ -503,8 +503,18 @@ describe('the executable', () => {
       "function k(rt, lo, hi, chunk) { if (typeof rt.enter !== 'function') globalThis.process.exit(3); }\nconst fns = [k];\nfunction main() { return []; }\n",
     );
     const noop = (): void => {};
-    expect(() => killer.run({ fn: 0, extent: 64, chunkLength: 1, threads: 2, args: [] }, noop, { enter: noop })).toThrow(WorkerDiedError);
-    await expect(async () => exe.run(p.ordered)).rejects.toThrow(WorkerDiedError);
+    // On a loaded machine the calling thread may claim every chunk before the worker wakes (then
+    // nothing dies): fork again until the worker has taken one.
+    let thrown: unknown = null;
+    for (let attempt = 0; attempt < 100 && thrown === null; attempt++) {
+      try {
+        killer.run({ fn: 0, extent: 64, chunkLength: 1, threads: 2, args: [] }, noop, { enter: noop });
+      } catch (e) {
+        thrown = e;
+      }
+    }
+    expect(thrown).toBeInstanceOf(WorkerDiedError);
+    expect(killer.alive).toBe(false);
     for (let run = 0; run < 2; run++) expectSameValues((await runOf(exe, p.ordered)).results, expected);
     exe.dispose();
   });

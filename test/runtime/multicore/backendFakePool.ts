@@ -73,6 +73,9 @@ export function fakePool(threads: number, seed = 12345): FakePool {
       pool.loaded++;
       let unloaded = false;
       const module: LoadedModule = {
+        get alive(): boolean {
+          return !pool.dead;
+        },
         run(job: Job, local: WorkFunction, rt: unknown): void {
           if (unloaded) throw new Error('fake pool: run of an unloaded module');
           if (pool.dead) throw new WorkerDiedError(1, 'the pool is dead');

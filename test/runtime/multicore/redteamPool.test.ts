@@ -202,13 +202,8 @@ describe('red team: the workers’ buffer registry under eviction', () => {
 });
 
 describe('red team: a worker that dies', () => {
-  // OPEN (src/runtime/multicore/backend.ts run / LoadedModule): a worker death while executable
-  // A is idle (here: another module's load kills a worker of the shared crew) fails A's *next*
-  // run with WorkerDiedError ("the run was abandoned") although no worker died during that run;
-  // only the run after it reloads. The executable cannot ask its LoadedModule whether its crew
-  // is still alive before a run (the contract has no such query), so this needs a contract
-  // change (e.g. LoadedModule.alive) — not a local fix.
-  it.skip('an idle executable’s next run after another module killed a worker succeeds (reloads first)', async () => {
+  // Found open by the red team, fixed on main by LoadedModule.alive (6e53a63).
+  it('an idle executable’s next run after another module killed a worker succeeds (reloads first)', async () => {
     const p = await prepare('def main(xs):\n  return map(lam x: x + 1.0, xs)\n', { xs: arr('f64', [100], (i) => i) });
     const expected = (await p.js.run(p.ordered)).results;
     const exe = await multicore(p, 2);
