@@ -21,10 +21,10 @@
 // run → `rt.give`: it is copied only into a caller's `out`).
 
 import { CompilerBug } from '../diagnostics/index.js';
-import { outputShapeOf, type OutputShape } from '../ir/rules.js';
+import { combinatorInputs, outputShapeOf, type OutputShape } from '../ir/rules.js';
 import { exprUses } from '../ir/walk.js';
 import type {
-  Block, CombinatorNode, ControlNode, Expr, NodeId, Program, ScalarType, ScatterNode, Stmt, Value, VarName,
+  Block, CombinatorNode, ControlNode, Expr, Lambda, NodeId, Program, ScalarType, ScatterNode, Stmt, Value, VarName,
 } from '../ir/types.js';
 import type { BlockPlan, Plan } from '../plan/types.js';
 import type { BufferRef, MemoryPlan, ResultDelivery } from '../memory/types.js';
@@ -193,6 +193,57 @@ function refersToRuntime(stmts: readonly JsStmt[]): boolean {
   let found = false;
   forEachNode(stmts, { expr: (x) => void (x.kind === 'id' && x.name === runtimeParam && (found = true)) });
   return found;
+}
+
+/** Whether a lambda may raise a fault: integer `//`, `%` or `**` (E401), or an array index (E402). */
+function lambdaMayFault(l: Lambda): boolean {
+  const faults = (e: Expr): boolean => {
+    switch (e.kind) {
+      case 'const':
+      case 'var':
+      case 'dim':
+        return false;
+      case 'index':
+        return true;
+      case 'unary':
+      case 'call':
+      case 'cast':
+        return faults(e.arg);
+      case 'select':
+        return faults(e.cond) || faults(e.then) || faults(e.else);
+      case 'binary': {
+        const exact = e.lhs.type !== 'f64' && e.lhs.type !== 'f32';
+        return (exact && (e.op === '//' || e.op === '%' || e.op === '**')) || faults(e.lhs) || faults(e.rhs);
+      }
+      default:
+        return e satisfies never;
+    }
+  };
+  return l.lets.some((b) => faults(b.expr)) || l.results.some(faults);
+}
+
+/**
+ * Whether a carried scan reads, through the cluster's nodes, another carried scan's output. Phase
+ * 1 of reduce-then-scan runs each chunk without its carries, so such an input would be computed
+ * from the other scan's values *within the chunk alone*: the aggregate, and so every later
+ * chunk's carry, would be wrong (`scanr(+, 2, scanr(+, 2, is))`).
+ */
+function scanFeedsScan(nodes: readonly CombinatorNode[], scans: readonly Carried[]): boolean {
+  const producer = new Map<VarName, CombinatorNode>();
+  for (const n of nodes) for (const o of n.outs) producer.set(o.name, n);
+  const carried = new Set<NodeId>(scans.map((s) => s.node.id));
+  for (const s of scans) {
+    const seen = new Set<NodeId>();
+    const pending = combinatorInputs(s.node).map((r) => r.name);
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      const p = producer.get(name);
+      if (p === undefined || seen.has(p.id)) continue;
+      seen.add(p.id);
+      if (carried.has(p.id)) return true;
+      pending.push(...combinatorInputs(p).map((r) => r.name));
+    }
+  }
+  return false;
 }
 
 /** Whether a seed may fault or sets a temporary: main may not evaluate it out of the loop's order then. */
@@ -524,8 +575,17 @@ class ProgramGen {
     // Phase 1 of a scan computes only the scan's inputs, all of it before phase 3: a fault there
     // could come before a fault of another root at an earlier element, which the sequential loop
     // raises first.
+    // A scanr's loop runs right to left, so the sequential loop meets the fault of the highest
+    // chunk first, while a fault is reported from the lowest faulting chunk.
+    const down = facts.scans.some((s) => s.node.kind === 'scanr');
     const serial =
-      calls !== undefined ? `its loop calls rt.${calls.stray}, which workers lack` : reduce?.faults === true ? 'the inputs of its scan may fault' : null;
+      calls !== undefined
+        ? `its loop calls rt.${calls.stray}, which workers lack`
+        : reduce?.faults === true
+          ? 'the inputs of its scan may fault'
+          : down && body.faults
+            ? 'its loop runs right to left (a scanr) and may fault'
+            : null;
     if (serial !== null) {
       // Built for nothing: the cluster runs as in the sequential module.
       this.functions.length -= reduce === null ? 1 : 2;
@@ -674,6 +734,7 @@ class ProgramGen {
     const scatter: ChunkSpec['scatter'] = atomic ? 'atomic' : 'plain';
     if (facts.scans.length > 0) {
       if (collide.length > 0) return serial('a scatter whose updates may collide, fused with a scan');
+      if (scanFeedsScan(nodes, facts.scans)) return serial('a scan whose input comes from another scan of its cluster');
       return { kind: 'scan', scatter };
     }
     if (facts.folds.length > 0) return { kind: 'reduce', scatter };
@@ -681,12 +742,18 @@ class ProgramGen {
       const roots = nodes.filter((n) => n.kind !== 'scatter' && n.outs.some((o) => spec.manifest.has(o.name)));
       if (scatters.length !== 1) return serial('several scatters in one loop, one of whose updates may collide');
       const n = collide[0]!;
+      // Only the owner of an index applies the combine, while every call checks every index: a
+      // combine that faults at an earlier element than another call's index fault would lose.
+      if (lambdaMayFault(n.op)) return serial('a scatter whose updates may collide, with a combine that may fault');
       const dims = this.arrayRef(env, n.outs[0]!.name).dims;
       const extent = dims.reduce<JsExpr>((a, d) => mul(a, d), num(1));
       // Every chunk walks the whole source: its cost per destination element is the source's
       // work over the destination's size (plus one for the update itself).
       const work = bin('+', num(1), bin('/', mul(facts.work, facts.loop.extent), bin('+', extent, num(1))));
-      return { kind: 'owner', scatter: 'owner', extent, work, split: roots.length > 0 };
+      // At least one range even for an empty destination: every index of a non-empty source is
+      // then out of range, and only a call that walks the source raises the sequential fault
+      // (its bounds check comes before the range test, so the range [0, 1) writes nothing).
+      return { kind: 'owner', scatter: 'owner', extent: mathCall('max', [num(1), extent]), work, split: roots.length > 0 };
     }
     return { kind: atomic ? 'atomic' : 'independent', scatter };
   }
