@@ -33,10 +33,7 @@ export interface BackendConfig {
   readonly backend: ExecutionBackend;
   /** Merged into every ExecutionBackend.compile of this configuration (see `compileOn`). */
   readonly options: ThreadOptions;
-  /**
-   * For the public `compile` and the driver's `Compiler`: the back end's name and the tuning.
-   * (Where the public API passes on only `threads`, its runs use the default threshold.)
-   */
+  /** For the public `compile` and the driver's `Compiler`: the back end's name and the tuning. */
   readonly api: { readonly backend: BackendName } & ThreadOptions;
 }
 
