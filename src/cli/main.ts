@@ -18,14 +18,14 @@ import { printProgram } from '../ir/printer.js';
 import { programToJson } from '../ir/json.js';
 import { componentsOf, type InterfaceValue } from '../ir/values.js';
 import { Compiler, entrySizes, planGraphJson, signatureOf, type NamedInputs, type PlanningOptions } from '../driver/index.js';
-import { InvalidOptionError, MAX_THREADS, THREADS_ENV, type BackendChoice } from '../driver/threads.js';
+import { THREADS_ENV, type BackendChoice } from '../driver/threads.js';
 import { planMemory, type MemoryPlan } from '../memory/index.js';
 import { costNames, defaultCostText } from '../plan/cost.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js';
 import { graphToJson } from '../graph/toJson.js';
 import { emitLp, emitMps, renderPlanDot, renderPlanJson, renderPlanSvg, renderPlanText } from '../report/render.js';
 import type { Strategy } from '../plan/types.js';
-import { emitJs, type RunStats } from '../runtime/index.js';
+import { emitJs, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
 import { parseCost } from '../plan/cost.js';
 import { bugReport } from './bugReport.js';
@@ -79,8 +79,8 @@ function compilerFor(file: string, entry: string | undefined, threads?: number):
 
 /** `--threads N`: an integer from 1 to MAX_THREADS (commander reports anything else as a usage error). */
 function parseThreads(text: string): number {
-  const threads = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
-  if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
+  const threads = threadCountOf(text);
+  if (!isThreadCount(threads)) {
     throw new InvalidArgumentError(`expected an integer number of threads from 1 to ${MAX_THREADS}.`);
   }
   return threads;

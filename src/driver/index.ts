@@ -31,10 +31,10 @@ import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
-import { availableThreads, backendNamed, type BackendName, type Executable, type ExecutionBackend, type RunOptions, type RunResult } from '../runtime/index.js';
+import { availableThreads, backendNamed, checkTuning, type BackendName, type Executable, type RunOptions, type RunResult } from '../runtime/index.js';
 import { inputsChecked } from '../runtime/backend.js';
 import { checkDonated, deliverResults, elemOfData, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
-import { checkTuning, chooseBackend, processEnv, type BackendChoice, type ChosenBackend } from './threads.js';
+import { chooseBackend, processEnv, type BackendChoice } from './threads.js';
 import type { Pass } from '../util/pass.js';
 
 const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
@@ -116,7 +116,7 @@ export interface CompilerOptions {
    * The execution back end fused runs compile for (runtime/backends.ts); default: chosen by the
    * thread count, `js` for one thread, `multicore` for more (threads.ts `chooseBackend`).
    */
-  readonly backend?: ChosenBackend;
+  readonly backend?: BackendName;
   /**
    * Threads the fused loops run on, the calling thread included: an integer from 1 (the `js` back
    * end) to MAX_THREADS (256); default ARRAYFUSE_THREADS, else the machine's available parallelism.
@@ -207,10 +207,9 @@ export class Compiler {
     this.solver = options.solver ?? createSolverLoader();
     // Bad options and an unknown back end are the caller's mistakes: say so now, not at the first
     // fused run. A name first: `threads` says nothing useful about a back end that does not exist.
-    if (options.backend !== undefined) backendOf(options.backend);
+    if (options.backend !== undefined) backendNamed(options.backend);
     this.backend = chooseBackend({ backend: options.backend, threads: options.threads, env: processEnv(), parallelism: availableThreads });
     checkTuning(options.parallelThreshold, options.chunkLength);
-    backendOf(this.backend.name);
   }
 
   /** The entry parameters' names, in order. */
@@ -309,7 +308,7 @@ export class Compiler {
     if (compiled === undefined) {
       // The promise is cached, so concurrent runs share one executable (none is left undisposed).
       const program = this.lower(signature);
-      const backend = backendOf(this.backend.name);
+      const backend = backendNamed(this.backend.name);
       const { threads } = this.backend;
       const { poisonBuffers, parallelThreshold, chunkLength } = this.options;
       compiled = this.plan(signature, options).then(async (plan) => {
@@ -516,11 +515,6 @@ function preparedKey(signature: Readonly<Record<string, InputSignature>>, option
     key += s.kind === 'scalar' ? `s${s.elem}=${String(s.value)};` : `a${String(s.elem)}[${s.shape.join(',')}]${s.donated === true ? '!' : ''};`;
   }
   return `${key}|${options.strategy ?? 'ilp'}|${String(options.timeLimitSeconds ?? null)}|${options.cost ?? ''}`;
-}
-
-/** The registered back end of that name (a TypeError naming the registered ones for any other). */
-function backendOf(name: ChosenBackend): ExecutionBackend {
-  return backendNamed(name);
 }
 
 /** The back end's options for one run: trusted, since the driver has just checked the inputs. */

@@ -7,23 +7,14 @@
 // the rules are tested without touching process.env. The core runs anywhere (no `node:` import):
 // the environment and `os.availableParallelism` are reached through `globalThis.process`.
 
-import type { BackendName } from '../runtime/index.js';
+import { checkThreads, InvalidOptionError, threadCountOf, type BackendName } from '../runtime/index.js';
 
 /** The environment variable that sets the default thread count (an explicit `threads` wins). */
 export const THREADS_ENV = 'ARRAYFUSE_THREADS';
 
-/**
- * The most threads one Compiler may ask for: not a clamp to the machine (more threads than cores
- * is allowed, only slow), a guard against a typo that would start thousands of workers.
- */
-export const MAX_THREADS = 256;
-
-/** The back ends a choice can name. */
-export type ChosenBackend = BackendName;
-
 export interface BackendRequest {
   /** The back end asked for by name, if any. */
-  readonly backend?: ChosenBackend;
+  readonly backend?: BackendName;
   /** The thread count asked for, if any (the calling thread included). */
   readonly threads?: number;
   /** Environment variables (`process.env`); undefined where there are none (a browser). */
@@ -33,21 +24,9 @@ export interface BackendRequest {
 }
 
 export interface BackendChoice {
-  readonly name: ChosenBackend;
+  readonly name: BackendName;
   /** Threads the fused loops run on, the calling thread included (1 for a single-threaded back end). */
   readonly threads: number;
-}
-
-/**
- * A bad `threads` (or ARRAYFUSE_THREADS, or tuning) option: the caller's mistake, said when the
- * program is compiled. A TypeError, as an unknown back end name is; the CLI reports it as a usage
- * error.
- */
-export class InvalidOptionError extends TypeError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidOptionError';
-  }
 }
 
 /**
@@ -77,32 +56,9 @@ export function chooseBackend(request: BackendRequest): BackendChoice {
 function defaultThreads(env: Readonly<Record<string, string | undefined>> | undefined, parallelism: () => number): number {
   const text = env?.[THREADS_ENV];
   if (text === undefined || text.trim() === '') return parallelism();
-  // Digits only: Number() would also take '0x10', '1e3' and ' 2.0 '.
-  const count = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  const count = threadCountOf(text);
   checkThreads(count, `${THREADS_ENV}=${JSON.stringify(text)}`);
   return count;
-}
-
-/** Throws InvalidOptionError unless `value` is an integer from 1 to MAX_THREADS; `what` names the option. */
-export function checkThreads(value: unknown, what: string): asserts value is number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_THREADS) return;
-  const shown = typeof value === 'number' ? String(value) : typeof value === 'string' ? JSON.stringify(value) : typeof value;
-  const problem = typeof value === 'number' && Number.isInteger(value) && value > MAX_THREADS ? `at most ${MAX_THREADS} threads can be asked for` : 'expected an integer number of threads, 1 or more';
-  // The option's name already holds the environment variable's value; an option's value is shown after it.
-  throw new InvalidOptionError(what.includes('=') ? `${what}: ${problem}` : `${what}: ${shown}: ${problem}`);
-}
-
-/**
- * The multicore tuning options (tests and benchmarks): a fork threshold of 0 or more, a chunk
- * length of 1 or more iterations. Undefined leaves the back end's defaults.
- */
-export function checkTuning(parallelThreshold: unknown, chunkLength: unknown): void {
-  if (parallelThreshold !== undefined && !(typeof parallelThreshold === 'number' && parallelThreshold >= 0 && parallelThreshold <= Number.MAX_VALUE)) {
-    throw new InvalidOptionError(`parallelThreshold: ${String(parallelThreshold)}: expected a finite number, 0 or more`);
-  }
-  if (chunkLength !== undefined && !(typeof chunkLength === 'number' && Number.isSafeInteger(chunkLength) && chunkLength >= 1)) {
-    throw new InvalidOptionError(`chunkLength: ${String(chunkLength)}: expected an integer number of iterations, 1 or more`);
-  }
 }
 
 /** The environment variables of this process, or undefined where there is no `process` (a browser). */

@@ -17,4 +17,5 @@ export { backendNamed, backends, registeredBackends, type BackendName, type Regi
 export { compileProgram, emitJs, jsBackend, type CompiledProgram } from './executor.js';
 export { multicoreBackend, type MulticoreBackend, type MulticoreExecutable } from './multicore/backend.js';
 export { availableThreads } from './multicore/pool.js';
+export { checkThreads, checkTuning, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf } from './multicore/options.js';
 export type { Allocation } from './helpers.js';

@@ -3,12 +3,10 @@
 // machine; every bad value a TypeError that names the option (or the variable) and the value.
 
 import { availableParallelism as osParallelism } from 'node:os';
-import { availableThreads } from '../../src/runtime/index.js';
+import { availableThreads, checkTuning, InvalidOptionError, MAX_THREADS } from '../../src/runtime/index.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Compiler } from '../../src/driver/index.js';
-import {
-  checkTuning, chooseBackend, InvalidOptionError, MAX_THREADS, processEnv, THREADS_ENV, type BackendRequest,
-} from '../../src/driver/threads.js';
+import { chooseBackend, processEnv, THREADS_ENV, type BackendRequest } from '../../src/driver/threads.js';
 import { interpret } from '../../src/interp/index.js';
 import { array } from '../ir/builders.js';
 import { expectSameValues } from '../runtime/equal.js';

@@ -24,6 +24,7 @@ import type { MemoryPlan } from '../../memory/types.js';
 import { type Awaitable, type CompileOptions, type Executable, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult } from '../backend.js';
 import { type CompiledModule, compileModule, moduleRunner } from '../executor.js';
 import { DEFAULT_CHUNK_LENGTH, Runtime } from '../helpers.js';
+import { checkThreads, checkTuning } from './options.js';
 import { acquirePool, availableThreads } from './pool.js';
 import { DEFAULT_PARALLEL_THRESHOLD, McRuntime, type ParallelContext } from './runtime.js';
 import type { ThreadPool } from './types.js';
@@ -39,29 +40,18 @@ export interface MulticoreExecutable extends Executable {
   readonly threads: number;
 }
 
-/** `value` when it is an integer ≥ `least`, `fallback` when undefined; a TypeError naming the option otherwise. */
-function integerOption(name: string, value: number | undefined, least: number, fallback: () => number): number {
-  if (value === undefined) return fallback();
-  if (!Number.isInteger(value) || value < least) throw new TypeError(`${name} must be an integer ≥ ${least}, not ${String(value)}`);
-  return value;
-}
-
-function thresholdOption(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_PARALLEL_THRESHOLD;
-  if (typeof value !== 'number' || !(value >= 0)) throw new TypeError(`parallelThreshold must be a number ≥ 0, not ${String(value)}`);
-  return value;
-}
-
 /**
  * Compiles `program` for the multicore back end with pools from `pools`. Rejects with a
- * TypeError for an invalid `threads`, `parallelThreshold` or `chunkLength`, and with
+ * TypeError (InvalidOptionError, options.ts) for an invalid `threads`, `parallelThreshold` or `chunkLength`, and with
  * WorkerDiedError when a worker dies while the module loads.
  */
 export async function compileMulticore(program: Program, plan: Plan, options: CompileOptions, pools: PoolSource): Promise<MulticoreExecutable> {
   const backend = 'multicore';
-  const threads = integerOption('threads', options.threads, 1, availableThreads);
-  const threshold = thresholdOption(options.parallelThreshold);
-  const chunkLength = integerOption('chunkLength', options.chunkLength, 1, () => DEFAULT_CHUNK_LENGTH);
+  if (options.threads !== undefined) checkThreads(options.threads, 'threads');
+  checkTuning(options.parallelThreshold, options.chunkLength);
+  const threads = options.threads ?? availableThreads();
+  const threshold = options.parallelThreshold ?? DEFAULT_PARALLEL_THRESHOLD;
+  const chunkLength = options.chunkLength ?? DEFAULT_CHUNK_LENGTH;
   const memory: MemoryPlan = options.memory ?? planMemory(program, plan);
   const limit = options.maxWhileIterations ?? Infinity;
   const plain = compileModule(program, plan, memory, false, true);

@@ -65,7 +65,7 @@ export function availableThreads(): number {
   const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const os = host?.getBuiltinModule?.('node:os') as { availableParallelism?: () => unknown } | undefined;
   const counted = os?.availableParallelism?.();
-  return typeof counted === 'number' && Number.isInteger(counted) && counted >= 1 ? Math.min(counted, 256) : 1;
+  return typeof counted === 'number' && Number.isInteger(counted) && counted >= 1 ? Math.min(counted, MAX_THREADS) : 1;
 }
 
 let shared: ProcessThreadPool | null = null;
