@@ -102,7 +102,6 @@ export interface RuntimeHelpers {
  * other helper (integer `**`, bool `//` and `%`, counters) runs on the calling thread.
  */
 export const workerHelpers = ['index', 'divzero', 'oob', 'scratch'] as const satisfies readonly HelperFunction[];
-export type WorkerHelperName = (typeof workerHelpers)[number];
 
 export type HelperName = keyof RuntimeHelpers;
 

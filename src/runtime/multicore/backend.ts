@@ -134,14 +134,9 @@ export interface MulticoreBackend extends ExecutionBackend {
   compile(program: Program, plan: Plan, options?: CompileOptions): Promise<MulticoreExecutable>;
 }
 
-/** A multicore back end that takes its pools from `pools` (the registered one: the process-wide pool). */
-export function multicoreBackendWith(pools: PoolSource): MulticoreBackend {
-  return {
-    name: 'multicore',
-    description: 'The JavaScript loop nests split into chunks that the calling thread and a pool of worker threads share over SharedArrayBuffers',
-    compile: (program: Program, plan: Plan, options: CompileOptions = {}) => compileMulticore(program, plan, options, pools),
-  };
-}
-
-/** The registered multicore back end: its pools are the process-wide one (pool.ts `acquirePool`). */
-export const multicoreBackend: MulticoreBackend = multicoreBackendWith(acquirePool);
+/** The registered multicore back end: its pool is the process-wide one (pool.ts `acquirePool`). */
+export const multicoreBackend: MulticoreBackend = {
+  name: 'multicore',
+  description: 'The JavaScript loop nests split into chunks that the calling thread and a pool of worker threads share over SharedArrayBuffers',
+  compile: (program: Program, plan: Plan, options: CompileOptions = {}) => compileMulticore(program, plan, options, acquirePool),
+};

@@ -35,7 +35,7 @@ export function supervisorSource(layout: Layout): string {
  * faulted), then counts itself on DONE. It never returns to its event loop: all it learns
  * arrives through the control block and, synchronously, its port.
  */
-export function computeWorker(L: Layout): void {
+function computeWorker(L: Layout): void {
   type Fns = readonly unknown[];
   type Helpers = Record<string, (...a: number[]) => unknown>;
   type ViewConstructor = new (buffer: SharedArrayBuffer, byteOffset: number, length: number) => unknown;
