@@ -57,8 +57,8 @@ export interface ClusterSpec {
 }
 
 /**
- * A work function of the parallel variant (program.ts `parallelCluster`; docs/EXECUTION.md "The
- * parallel variant"; the operators it may regroup: parallel.ts): the cluster's chunked
+ * A work function of the parallel variant (program.ts `parallelCluster`; docs/EXECUTION.md
+ * "Threads"; the operators it may regroup: parallel.ts): the cluster's chunked
  * loop runs [lo, hi) of its iterations. `body`: everything the cluster computes (scans start at
  * the chunk's carry, whole-array folds start at the chunk's first element and leave their
  * partials); `reduce`: only the aggregates of the carried scans' inputs over the chunk (phase 1

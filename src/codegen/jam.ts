@@ -15,7 +15,8 @@
 // - no array is both written and read in the nest (a scatter updates its destination in place),
 //   so no row can see another row's writes;
 // - the inner loop's bounds do not depend on the row, and nothing nests deeper.
-// The rows left over (E mod 4) run in the original loop.
+// The rows left over (E mod 4) run in the original loop. In a work function of the parallel
+// variant the loop runs the rows [lo, hi) of a chunk instead, and is jammed the same way.
 
 import type { JsStmt } from './jsast.js';
 import { add, bin, constDecl, forEachNode, id, mul, num, renameStmt, type Rename } from './jsast.js';
@@ -115,6 +116,8 @@ export function jamRows(loop: JsStmt, fresh: (prefix: string) => string): JsStmt
     { ...inner, body: copies.flatMap((c) => c.inner) },
     ...copies.flatMap((c) => c.post),
   ];
+  // From 0: the sequential module's form, kept apart so that its text stays byte for byte what it
+  // was (the golden files of test/codegen).
   if (from.kind === 'num') {
     const extent = loop.to;
     return [
