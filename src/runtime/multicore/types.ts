@@ -1,4 +1,4 @@
-// The boundary between the multicore back end (backend.ts: compile, run, the `rt.par` decision)
+// The boundary between the multicore back end (backend.ts: compile, run; runtime.ts: the `rt.par` decision)
 // and its thread pool (pool.ts: workers, shared memory, fork–join). The pool knows nothing of
 // programs: it loads a module's work functions into its workers and runs chunks of one of them
 // over an iteration range on the calling thread and the workers together.

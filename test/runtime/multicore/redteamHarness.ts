@@ -15,7 +15,7 @@ import { createSolverLoader } from '../../../src/plan/ilp/solver.js';
 import { compileMulticore, type MulticoreExecutable } from '../../../src/runtime/multicore/backend.js';
 import { acquirePool } from '../../../src/runtime/multicore/pool.js';
 import type { CompileOptions, Executable, RunOptions, RunResult } from '../../../src/runtime/index.js';
-import { expectSameValues } from '../equal.js';
+import { expectCloseValues, expectSameValues } from '../equal.js';
 
 export const solver = createSolverLoader();
 
@@ -85,29 +85,9 @@ export function copyInputs(vs: readonly InterfaceValue[], shared = false): Inter
   return vs.map((v) => (Array.isArray(v) ? (v as RuntimeValue[]).map(one) : one(v as RuntimeValue)));
 }
 
-function flat(vs: readonly InterfaceValue[]): RuntimeValue[] {
-  return vs.flatMap((v) => (Array.isArray(v) ? (v as RuntimeValue[]) : [v as RuntimeValue]));
-}
-
-/** Float results within a loose tolerance of js (regrouped sums); integers and bools exact. */
+/** Float results within a loose tolerance of js (regrouped sums: 1e-6 relative, 1e-6 near 0); integers and bools exact. */
 export function expectClose(actual: readonly InterfaceValue[], expected: readonly InterfaceValue[], label: string): void {
-  const as = flat(actual);
-  const es = flat(expected);
-  expect(as.length, label).toBe(es.length);
-  as.forEach((a, k) => {
-    const e = es[k]!;
-    expect(a.elem, label).toBe(e.elem);
-    const av = a.kind === 'scalar' ? [a.value] : Array.from(a.data);
-    const ev = e.kind === 'scalar' ? [e.value] : Array.from(e.data);
-    expect(av.length, label).toBe(ev.length);
-    const float = a.elem === 'f64' || a.elem === 'f32';
-    av.forEach((x, i) => {
-      const y = ev[i]!;
-      const where = `${label} component ${k} element ${i}: ${x} vs ${y}`;
-      if (!float || !Number.isFinite(y) || !Number.isFinite(x)) expect(Object.is(x, y), where).toBe(true);
-      else expect(Math.abs(x - y), where).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(y)));
-    });
-  });
+  expectCloseValues(actual, expected, label, { rel: 1e-6, abs: 1e-6 });
 }
 
 export interface CheckOptions {
