@@ -11,18 +11,24 @@ export interface Rng {
 }
 
 /**
- * A small seeded PRNG (mulberry32): 32 bits of state, fast, good enough for test programs.
- * Deterministic across platforms since it uses only 32-bit integer arithmetic.
+ * A small seeded PRNG (mulberry32): doubles in [0, 1) from 32 bits of state, fast, good enough
+ * for test programs and inputs. Deterministic across platforms since it uses only 32-bit integer
+ * arithmetic.
  */
-export function seededRng(seed: number): Rng {
+export function uniform(seed: number): () => number {
   let state = seed >>> 0;
-  const next = (): number => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** An Rng over `uniform(seed)`. */
+export function seededRng(seed: number): Rng {
+  const next = uniform(seed);
   return {
     int(lo: number, hi: number): number {
       if (hi < lo) throw new Error(`seededRng.int: empty range [${lo}, ${hi}]`);

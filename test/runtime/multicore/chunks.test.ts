@@ -15,7 +15,8 @@ import type { ScalarType } from '../../../src/ir/types.js';
 import { allocate } from '../../../src/ir/scalarOps.js';
 import { compileOn, runOn } from '../backends.js';
 import { expectCloseValues } from '../equal.js';
-import { mc, prepare, reference, uniform } from './harness.js';
+import { uniform } from '../../util/rng.js';
+import { mc, prepare, reference } from './harness.js';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const examples = ['backpermute', 'gather', 'greedyBottomUpBad', 'greedyTopDownBad', 'reverse', 'scatterExample', 'simple1', 'simple2', 'simple3', 'simple4', 'simple5', 'singleLoop'];

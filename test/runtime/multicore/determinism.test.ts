@@ -18,7 +18,8 @@ import type { InterfaceValue, RuntimeValue } from '../../../src/ir/values.js';
 import { jsBackend } from '../../../src/runtime/index.js';
 import { configOf, runOn, type BackendConfig } from '../backends.js';
 import { expectSameValues } from '../equal.js';
-import { f64Array, i32Array, mc, prepare, reference, uniform, wideDoubles, wideInts, type Prepared } from './harness.js';
+import { uniform } from '../../util/rng.js';
+import { f64Array, i32Array, mc, prepare, reference, wideDoubles, wideInts, type Prepared } from './harness.js';
 
 const n = 100_000;
 const threadCounts = [2, 3, 4];

@@ -10,6 +10,7 @@ import type { InterfaceValue } from '../../../src/ir/values.js';
 import type { Plan, Strategy } from '../../../src/plan/types.js';
 import { backendNamed } from '../../../src/runtime/index.js';
 import { type BackendConfig, configOf, type ThreadOptions } from '../backends.js';
+import { uniform } from '../../util/rng.js';
 
 /** The multicore back end (src/runtime/backends.ts). */
 export const multicore = backendNamed('multicore');
@@ -43,18 +44,6 @@ export function reference(p: Prepared): InterfaceValue[] {
 }
 
 // ---- inputs ------------------------------------------------------------------------------------
-
-/** mulberry32: a seeded source of doubles in [0, 1). */
-export function uniform(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function f64Array(data: Float64Array | readonly number[], shape: readonly number[] = [data.length]): InterfaceValue {
   return { kind: 'array', elem: 'f64', shape, data: Float64Array.from(data) };
