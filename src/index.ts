@@ -129,7 +129,7 @@ export interface FuseProgram {
   /** The entry def's parameter names, in order. */
   readonly parameters: readonly string[];
   /** The back end its fused runs use (`js`, `multicore`, …), resolved when it was compiled. */
-  readonly backend: string;
+  readonly backend: BackendName;
   /** Threads its fused runs use, the calling thread included (1 for `js`). */
   readonly threads: number;
   /** Runs the program; results by name (a returned variable keeps its name; an unnamed result is `result` when it is the only one, else `result<k>` by position). */

@@ -86,7 +86,7 @@ describe('chooseBackend', () => {
 });
 
 describe('the machine and the environment', () => {
-  it("available parallelism is Node's os.availableThreads(), reached without importing node:os", () => {
+  it("available parallelism is Node's os.availableParallelism(), reached without importing node:os", () => {
     expect(availableThreads()).toBe(Math.min(osParallelism(), MAX_THREADS));
   });
 
