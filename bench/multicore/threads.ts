@@ -13,19 +13,18 @@ import type { Program } from '../../src/ir/types.js';
 import type { ArrayValue, InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import type { MemoryPlan } from '../../src/memory/types.js';
 import type { Plan } from '../../src/plan/types.js';
-import { backends, compileProgram, type Executable, type RunStats } from '../../src/runtime/index.js';
+import { backends, compileProgram, type Executable, isThreadCount, MAX_THREADS, type RunStats, threadCountOf } from '../../src/runtime/index.js';
 
 /** `all`: the threads this machine offers (os.availableParallelism(), what `threads` defaults to). */
 export function allThreads(): number {
   return availableParallelism();
 }
 
-/** One thread count: a positive integer, or `all`. */
+/** One thread count: `all`, or what `--threads` of the CLI takes (an integer from 1 to MAX_THREADS). */
 export function parseThreads(text: string): number {
-  const t = text.trim();
-  if (t === 'all') return allThreads();
-  const v = Number(t);
-  if (t === '' || !Number.isInteger(v) || v < 1) throw new InvalidArgumentError('expected a positive integer or "all"');
+  if (text.trim() === 'all') return allThreads();
+  const v = threadCountOf(text);
+  if (!isThreadCount(v)) throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_THREADS}, or "all"`);
   return v;
 }
 

@@ -31,7 +31,7 @@ describe('thread counts', () => {
     expect(parseThreads('3')).toBe(3);
     expect(parseThreads('all')).toBe(availableParallelism());
     expect(parseThreadList('4,1,2,4')).toEqual([1, 2, 4]);
-    for (const bad of ['0', '-1', '1.5', '', 'two']) expect(() => parseThreads(bad)).toThrow(/positive integer or "all"/);
+    for (const bad of ['0', '-1', '1.5', '', 'two', '1e3', '0x10', '257']) expect(() => parseThreads(bad)).toThrow(/an integer from 1 to 256, or "all"/);
   });
 
   it('measures 1 thread first, then each count on the input kinds asked for', () => {
