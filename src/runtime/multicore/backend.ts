@@ -42,8 +42,8 @@ export interface MulticoreExecutable extends Executable {
 
 /**
  * Compiles `program` for the multicore back end with pools from `pools`. Rejects with a
- * TypeError (InvalidOptionError, options.ts) for an invalid `threads`, `parallelThreshold` or `chunkLength`, and with
- * WorkerDiedError when a worker dies while the module loads.
+ * TypeError (InvalidOptionError, options.ts) for an invalid `threads`, `parallelThreshold` or
+ * `chunkLength`, and with WorkerDiedError when a worker dies while the module loads.
  */
 export async function compileMulticore(program: Program, plan: Plan, options: CompileOptions, pools: PoolSource): Promise<MulticoreExecutable> {
   const backend = 'multicore';
