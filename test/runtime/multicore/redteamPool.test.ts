@@ -202,7 +202,7 @@ describe('red team: the workers’ buffer registry under eviction', () => {
 });
 
 describe('red team: a worker that dies', () => {
-  // Found open by the red team, fixed on main by LoadedModule.alive (6e53a63).
+  // An executable whose module was loaded on the dead crew must notice (LoadedModule.alive) and reload before it runs.
   it('an idle executable’s next run after another module killed a worker succeeds (reloads first)', async () => {
     const p = await prepare('def main(xs):\n  return map(lam x: x + 1.0, xs)\n', { xs: arr('f64', [100], (i) => i) });
     const expected = (await p.js.run(p.ordered)).results;
