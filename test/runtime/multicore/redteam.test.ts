@@ -197,6 +197,33 @@ describe('red team: more shapes that held up', () => {
   });
 });
 
+describe('red team: long loops (where threads race)', () => {
+  const m = 50_003;
+  const cases: [string, string, Record<string, ReturnType<typeof arr>>][] = [
+    [
+      'atomic scatters (i32 +, max; bool or) into 7 bins',
+      'def main(is, vs):\n  return scatter(+, generate(7, lam i: 0), zip(is, vs)), scatter(max, generate(7, lam i: 0), zip(is, vs)), scatter(or, generate(7, lam i: false), zip(is, map(lam v: v > 50, vs)))\n',
+      { is: arr('i32', [m], (i) => (i * 13) % 7), vs: arr('i32', [m], (i) => i % 101) },
+    ],
+    ['an overwrite scatter (owner split)', 'def main(is, xs):\n  return scatter(lam o, v: v, generate(7, lam i: 0.0), zip(is, xs))\n', { is: arr('i32', [m], (i) => (i * 13) % 7), xs: arr('f64', [m], f) }],
+    [
+      'a float scatter beside a map (owner split in two calls)',
+      'def main(is, xs):\n  ys = map(lam x: x + 1.0, xs)\n  return ys, scatter(+, generate(7, lam i: 0.0), zip(is, ys))\n',
+      { is: arr('i32', [m], (i) => (i * 13) % 7), xs: arr('f64', [m], f) },
+    ],
+    ['scans, a fold and a filter of a scan', 'def main(xs):\n  s = scanl(+, 3, xs)\n  return s, scanr(max, xs), fold(+, s), filter(lam x: x % 3 == 0, s)\n', { xs: arr('i32', [m], (i) => (i % 17) - 8) }],
+    [
+      'a scatter into a while-carried array',
+      'def main(d, is, vs, k):\n  i = 0\n  while i < k:\n    d = scatter(+, d, zip(is, vs))\n    d = map(lam x: x * 0.5, d)\n    i = i + 1\n  return d\n',
+      { d: arr('f64', [64], (i) => i), is: arr('i32', [m], (i) => (i * 13) % 64), vs: arr('f64', [m], f), k: sc('i32', 3) },
+    ],
+    ['a gather by a scan', 'def main(steps, xs):\n  is = scanl(+, 0, steps)\n  return gather(is, xs)\n', { steps: arr('i32', [m], (i) => i % 2), xs: arr('f64', [m], f) }],
+  ];
+  it.each(cases)('%s', async (_name, source, inputs) => {
+    await check(source, inputs, { chunks: [1000, undefined], threads: [2, 3], exact: true });
+  }, 300_000);
+});
+
 describe('red team: faults', () => {
   it('two chunks fault: the sequential first fault is reported (gather, division)', async () => {
     await check('def main(is, xs, ds):\n  a = gather(is, xs)\n  b = map(lam d: 100 // d, ds)\n  return a, b\n', {
