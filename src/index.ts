@@ -76,6 +76,16 @@ export interface CompileOptions extends PlanningOptions {
    * (README, "Threads"). More threads than cores is allowed, and slow. A TypeError otherwise.
    */
   readonly threads?: number;
+  /**
+   * Multicore tuning (docs/EXECUTION.md, "Threads"): a cluster call whose estimated work is below
+   * this runs on the calling thread alone (default measured; 0 forks every call of two chunks).
+   */
+  readonly parallelThreshold?: number;
+  /**
+   * Multicore: iterations per chunk of a whole-array fold or scan (default 16384). Float results
+   * depend on it, never on the thread count.
+   */
+  readonly chunkLength?: number;
 }
 
 export interface RunOptions extends PlanningOptions {
@@ -188,7 +198,8 @@ function setOwn<T>(record: Record<string, T>, name: string, value: T): void {
  * bad options (an unknown back end, a bad thread count, `threads` above 1 with `backend: 'js'`).
  */
 export function compile(source: string, options: CompileOptions = {}): FuseProgram {
-  const compiler = new Compiler(source, { fileName: options.fileName, entry: options.entry, backend: options.backend, threads: options.threads });
+  const { fileName, entry, backend, threads, parallelThreshold, chunkLength } = options;
+  const compiler = new Compiler(source, { fileName, entry, backend, threads, parallelThreshold, chunkLength });
   // Own enumerable properties only, each defined as an own property (`setOwn`), so parameters
   // named `__proto__` or `toString` are inputs like any other. A plain object, not a
   // null-prototype one: V8 keeps those in dictionary mode, slower to read on every call.

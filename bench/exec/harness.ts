@@ -4,7 +4,9 @@
 // shared machine (other jobs, GC pressure, thermal state) hits every variant alike. Each run
 // starts after a full garbage collection (node --expose-gc), so the arrayBuffers delta of a run
 // is what it allocated. The warm-up run and the last timed run of every variant are checked bit
-// for bit against the hand loop; a mismatch fails the benchmark.
+// for bit against the hand loop; a mismatch fails the benchmark. The `parallel` variant (the
+// ILP plan on the multicore back end, `--threads`) may regroup a whole-array float fold, so its
+// floats are checked within bench/multicore's tolerance instead (integers still bit for bit).
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +17,10 @@ import type { SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { Strategy } from '../../src/plan/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import type { ExecProgram, HandResult, Inputs } from './programs.js';
+import { agreement, agreementText, compileFor } from '../multicore/threads.js';
 
-export type VariantId = Strategy | 'hand' | 'interpreter';
+/** `parallel`: the ILP plan's code on the multicore back end at `MeasureOptions.threads`. */
+export type VariantId = Strategy | 'hand' | 'interpreter' | 'parallel';
 
 export const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'none'];
 
@@ -47,13 +51,24 @@ export interface MeasureOptions {
   readonly solver: SolverLoader;
   readonly repetitions: number;
   readonly variants: readonly VariantId[];
+  /** Threads of the `parallel` variant (≥ 2; the multicore back end must be registered). */
+  readonly threads?: number;
   readonly log?: (line: string) => void;
+}
+
+interface RunOutcome {
+  results: HandResult;
+  bytes: number | null;
+  largest: number | null;
 }
 
 interface Runner {
   readonly id: VariantId;
   readonly clusters: number | null;
-  run(): { results: HandResult; bytes: number | null; largest: number | null };
+  /** Synchronous but for `parallel` (the multicore back end's run may return a promise). */
+  run(): RunOutcome | Promise<RunOutcome>;
+  /** Releases what the variant holds (the multicore executable's module in the workers). */
+  dispose?(): void;
 }
 
 export function median(xs: readonly number[]): number {
@@ -109,7 +124,21 @@ async function runners(program: ExecProgram, inputs: Inputs, options: MeasureOpt
   const ordered = lowered.params.map((p) => inputs[p.name]!);
   const out: Runner[] = [];
   for (const id of options.variants) {
-    if (id === 'hand') {
+    if (id === 'parallel') {
+      // The very plan the ILP variant runs (the Compiler caches it), on the multicore back end.
+      const plan = await compiler.plan(signature, { strategy: 'ilp', cost: 'reads+writes' });
+      const exe = await compileFor(options.threads ?? 2, lowered, plan, { file: compiler.file });
+      out.push({
+        id,
+        clusters: plan.root.clusters.length,
+        async run() {
+          const r = await exe.run(ordered);
+          const largest = r.stats.allocations.reduce((m, a) => Math.max(m, a.largestBytes), 0);
+          return { results: flatten(r.results), bytes: r.stats.bytesAllocated, largest };
+        },
+        dispose: () => exe.dispose(),
+      });
+    } else if (id === 'hand') {
       out.push({ id, clusters: null, run: () => ({ results: program.hand(inputs), bytes: null, largest: null }) });
     } else if (id === 'interpreter') {
       out.push({ id, clusters: null, run: () => ({ results: flatten(interpret(lowered, ordered, { file: compiler.file })), bytes: null, largest: null }) });
@@ -137,11 +166,12 @@ export async function measure(program: ExecProgram, size: string, elements: numb
   const expected = program.hand(inputs);
   const all = await runners(program, inputs, options);
   const check = (r: Runner, results: HandResult): void => {
-    const wrong = compareResults(expected, results);
+    const close = r.id === 'parallel' ? agreement(expected, results) : null;
+    const wrong = close === null ? compareResults(expected, results) : close.wrong === null ? null : agreementText(close);
     if (wrong !== null) throw new Error(`${program.name} (${size}) under ${r.id}: ${wrong}`);
   };
   // One checked warm-up per variant: V8 compiles the generated code and the hand loop.
-  for (const r of all) check(r, r.run().results);
+  for (const r of all) check(r, (await r.run()).results);
   const times = new Map<VariantId, number[]>(all.map((r) => [r.id, []]));
   const deltas = new Map<VariantId, number[]>(all.map((r) => [r.id, []]));
   const bytes = new Map<VariantId, { bytes: number | null; largest: number | null }>();
@@ -151,7 +181,7 @@ export async function measure(program: ExecProgram, size: string, elements: numb
       collectGarbage();
       const before = process.memoryUsage().arrayBuffers;
       const t0 = performance.now();
-      const out = r.run();
+      const out = await r.run();
       const ms = performance.now() - t0;
       deltas.get(r.id)!.push(process.memoryUsage().arrayBuffers - before);
       times.get(r.id)!.push(ms);
@@ -159,6 +189,7 @@ export async function measure(program: ExecProgram, size: string, elements: numb
       if (rep === options.repetitions - 1) check(r, out.results);
     }
   }
+  for (const r of all) r.dispose?.();
   const variants = all.map((r): VariantResult => {
     const runsMs = times.get(r.id)!;
     const b = bytes.get(r.id)!;

@@ -5,9 +5,12 @@
 // n = 1000, m = 10^5 with the memory each strategy allocates. Prints Markdown tables and writes
 // results.json and results.md to bench/results/exec/ (gitignored). Exits 1 when a run's output
 // differs from the hand loop's, and prints whether the targets of docs/EXECUTION.md are met.
+// `--threads N` (or `all`) adds a column: the ILP plan's code on the multicore back end with N
+// threads, interleaved with the rest (bench:multicore is the full comparison).
 //
 //   npm run bench:exec                          # n = 4·10^6, 15 repetitions: about six minutes
 //   npm run bench:exec -- --n 1000000 --repetitions 5 --programs singleLoop,simple1
+//   npm run bench:exec -- --threads all --no-bottom-up-bad
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -17,6 +20,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { measure, strategies, type Measurement, type VariantId, type VariantResult } from './harness.js';
 import { execPrograms, greedyBottomUpBadInputs } from './programs.js';
+import { parseThreads } from '../multicore/threads.js';
 
 interface Options {
   readonly n: number;
@@ -24,6 +28,8 @@ interface Options {
   readonly repetitions: number;
   readonly programs: readonly string[] | null;
   readonly bottomUpBad: boolean;
+  /** Threads of the parallel column; 1: no such column. */
+  readonly threads: number;
   readonly outDir: string;
 }
 
@@ -40,14 +46,21 @@ function positiveInt(text: string): number {
   return v;
 }
 
-const labels: Readonly<Record<VariantId, string>> = {
+const labels: Record<VariantId, string> = {
   ilp: 'ILP',
   'greedy-down': 'greedy ↓',
   'greedy-up': 'greedy ↑',
   none: 'no fusion',
   hand: 'hand loop',
   interpreter: 'interpreter',
+  parallel: 'ILP, N threads',
 };
+
+/** The variants of the main table that `rows` measured: the strategies, the hand loop, the parallel column. */
+function mainIds(rows: readonly Measurement[]): VariantId[] {
+  const parallel = rows.some((m) => m.variants.some((v) => v.id === 'parallel'));
+  return [...strategies, 'hand', ...(parallel ? (['parallel'] as const) : [])];
+}
 
 function variant(m: Measurement, id: VariantId): VariantResult {
   const v = m.variants.find((x) => x.id === id);
@@ -61,7 +74,7 @@ const mib = (bytes: number | null): string => (bytes === null ? '–' : `${(byte
 
 /** Times per variant, each with its ratio to the ILP plan, and the ILP plan's ratio to the hand loop. */
 function speedTable(rows: readonly Measurement[]): string {
-  const ids: VariantId[] = [...strategies, 'hand'];
+  const ids = mainIds(rows);
   const head = `| program | size | ${ids.map((id) => `${labels[id]} ms (÷ ILP)`).join(' | ')} | ILP ÷ hand |`;
   const lines = [head, `|${' --- |'.repeat(ids.length + 3)}`];
   for (const m of rows) {
@@ -77,7 +90,7 @@ function speedTable(rows: readonly Measurement[]): string {
 
 /** Array memory per strategy: RunStats bytes and the arrayBuffers growth of one run, MiB. */
 function memoryTable(rows: readonly Measurement[]): string {
-  const ids: VariantId[] = [...strategies, 'hand'];
+  const ids = mainIds(rows);
   const head = `| program | ${ids.map((id) => (id === 'hand' ? `${labels[id]} Δ` : `${labels[id]} alloc / Δ`)).join(' | ')} |`;
   const lines = [head, `|${' --- |'.repeat(ids.length + 1)}`];
   for (const m of rows) {
@@ -149,9 +162,10 @@ async function main(): Promise<void> {
     .option('--repetitions <k>', 'timed runs per variant', positiveInt, 15)
     .option('--programs <names>', 'comma-separated example names (default: all)')
     .option('--no-bottom-up-bad', 'skip greedyBottomUpBad at n = 1000, m = 10^5')
+    .option('--threads <n>', 'also run the ILP plan on the multicore back end with n threads ("all" = the available parallelism); 1: no such column', parseThreads, 1)
     .option('--out <dir>', 'results directory', 'bench/results/exec');
   cli.parse(process.argv);
-  const raw = cli.opts<{ n: number; interpN: number; repetitions: number; programs?: string; bottomUpBad: boolean; out: string }>();
+  const raw = cli.opts<{ n: number; interpN: number; repetitions: number; programs?: string; bottomUpBad: boolean; threads: number; out: string }>();
   const repoRoot = findRepoRoot();
   const options: Options = {
     n: raw.n,
@@ -159,17 +173,20 @@ async function main(): Promise<void> {
     repetitions: raw.repetitions,
     programs: raw.programs === undefined ? null : raw.programs.split(',').map((s) => s.trim()),
     bottomUpBad: raw.bottomUpBad,
+    threads: raw.threads,
     outDir: resolve(repoRoot, raw.out),
   };
+  const parallel: VariantId[] = options.threads > 1 ? ['parallel'] : [];
+  labels.parallel = `ILP, ${options.threads} threads`;
   const chosen = execPrograms.filter((p) => options.programs === null || options.programs.includes(p.name));
   if (chosen.length === 0) throw new Error(`no example is named ${options.programs?.join(', ')}`);
   const solver = createSolverLoader();
   const log = (line: string): void => console.error(line);
-  const common = { repoRoot, solver, log };
+  const common = { repoRoot, solver, log, threads: options.threads };
 
   const main: Measurement[] = [];
   for (const p of chosen) {
-    main.push(await measure(p, p.describe(options.n), options.n, p.inputs(options.n), { ...common, repetitions: options.repetitions, variants: [...strategies, 'hand'] }));
+    main.push(await measure(p, p.describe(options.n), options.n, p.inputs(options.n), { ...common, repetitions: options.repetitions, variants: [...strategies, 'hand', ...parallel] }));
   }
   const interpreted: Measurement[] = [];
   for (const p of chosen) {
@@ -183,7 +200,7 @@ async function main(): Promise<void> {
       ...common,
       // Runs of one to three seconds (no fusion, greedy-up): at most nine of them.
       repetitions: Math.max(3, Math.min(9, options.repetitions)),
-      variants: [...strategies, 'hand'],
+      variants: [...strategies, 'hand', ...parallel],
     });
   }
 
@@ -193,7 +210,7 @@ async function main(): Promise<void> {
   const md = [
     `Command: \`${command}\`  `,
     `Machine: ${machine}  `,
-    `Medians of ${options.repetitions} interleaved runs after a checked warm-up; every variant's output equals the hand loop's bit for bit.`,
+    `Medians of ${options.repetitions} interleaved runs after a checked warm-up; every variant's output equals the hand loop's bit for bit${parallel.length === 0 ? '' : ` (${labels.parallel}: the ILP plan on the multicore back end, floats within 1e-9 relative where a whole-array fold regroups)`}.`,
     '',
     `### Time at n = ${options.n} (ms; in parentheses, ÷ the ILP plan's time)`,
     '',

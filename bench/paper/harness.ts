@@ -5,19 +5,20 @@
 // each repetition starts one strategy later than the previous, so no strategy always runs
 // right after the same neighbour.
 // Every run's output is checked; a failed check fails that strategy (it gets no runtime) and is
-// reported, never averaged away.
+// reported, never averaged away. With `--threads N` the baseline's plan also runs on the
+// multicore back end with N threads (PARALLEL_ID), interleaved with the rest: the parallel bar.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Compiler, entrySizes, signatureOf } from '../../src/driver/index.js';
 import { planMemory } from '../../src/memory/index.js';
-import { compileProgram } from '../../src/runtime/index.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { BlockPlan, Plan, SolveStatus, Strategy } from '../../src/plan/types.js';
 import { allStmts } from '../../src/ir/walk.js';
 import { combinatorKinds, type CombinatorKind } from '../../src/ir/types.js';
 import type { BenchProgram, BenchSize } from './registry.js';
+import { compileFor } from '../multicore/threads.js';
 
 /** One column of the paper's Figures 3 and 4. */
 export interface StrategySpec {
@@ -28,10 +29,20 @@ export interface StrategySpec {
   readonly strategy: Strategy;
   /** The cost the ILP minimises (and every plan's objective is evaluated under). */
   readonly cost: string;
+  /** Threads that run the plan: absent or 1, the `js` back end; more, the multicore back end. */
+  readonly threads?: number;
 }
 
 /** The baseline every runtime is normalised to (the paper's "ILP" bar of Figure 3). */
 export const BASELINE_ID = 'ilp:reads+writes';
+
+/** The baseline's plan run by the multicore back end (`--threads`): the parallel bar. */
+export const PARALLEL_ID = 'ilp:reads+writes@threads';
+
+/** The parallel bar's strategy: the baseline's plan (the Compiler plans it once) at `threads` threads. */
+export function parallelStrategy(threads: number): StrategySpec {
+  return { id: PARALLEL_ID, label: `ILP, ${threads} threads`, strategy: 'ilp', cost: 'reads+writes', threads };
+}
 
 export const allStrategies: readonly StrategySpec[] = [
   { id: 'ilp:reads', label: 'reads', strategy: 'ilp', cost: 'reads' },
@@ -157,11 +168,13 @@ function collectGarbage(): void {
 interface Prepared {
   readonly spec: StrategySpec;
   plan: PlanSummary | null;
-  run: (() => { ms: number; verdict: string | null; bytes: number; largest: number }) | null;
+  run: (() => Promise<{ ms: number; verdict: string | null; bytes: number; largest: number }>) | null;
   readonly runsMs: number[];
   bytes: number | null;
   largest: number | null;
   error: string | null;
+  /** Releases the executable (the multicore one holds its module in the workers). */
+  dispose: () => void;
 }
 
 /** Plans, compiles and times one program at one size under every strategy. */
@@ -186,24 +199,28 @@ export async function measureProgram(program: BenchProgram, size: BenchSize, opt
 
   const prepared: Prepared[] = [];
   for (const spec of options.strategies) {
-    const entry: Prepared = { spec, plan: null, run: null, runsMs: [], bytes: null, largest: null, error: null };
+    const entry: Prepared = { spec, plan: null, run: null, runsMs: [], bytes: null, largest: null, error: null, dispose: () => {} };
     prepared.push(entry);
     const planning = { strategy: spec.strategy, cost: spec.cost, timeLimitSeconds: spec.strategy === 'ilp' ? options.ilpTimeLimitSeconds : undefined };
     try {
       const t0 = performance.now();
       const plan = await compiler.plan(signature, planning);
       entry.plan = summarisePlan(plan, performance.now() - t0);
-      // The JavaScript back end itself, whose run is synchronous: the timing loop calls it
-      // directly. Its memory is planned for the entry sizes, as the driver does, so slots have bytes.
+      // The back end itself (js; multicore for the parallel bar, on the same cached plan): the
+      // timing loop calls the executable directly. Its memory is planned for the entry sizes, as
+      // the driver does, so slots have bytes.
       const fused = await compiler.plan(signature, planning);
       const memory = planMemory(lowered, fused, entrySizes(signature));
-      const exe = compileProgram(lowered, fused, { file: compiler.file, memory });
+      const exe = await compileFor(spec.threads ?? 1, lowered, fused, { file: compiler.file, memory });
+      entry.dispose = () => exe.dispose();
       // From the second run on pooled arrays allocate nothing: a run's array memory is what it
       // allocates plus what the pool holds for it, and its largest array a fresh one or a slot.
       const largestSlot = memory.slots.reduce((m, slot) => Math.max(m, slot.bytes ?? 0), 0);
-      entry.run = () => {
+      entry.run = async () => {
         const t = performance.now();
-        const result = exe.run(ordered);
+        const pending = exe.run(ordered);
+        // The js back end's run is synchronous: no microtask in its time.
+        const result = pending instanceof Promise ? await pending : pending;
         const ms = performance.now() - t;
         const largest = result.stats.allocations.reduce((m, a) => Math.max(m, a.largestBytes), largestSlot);
         return { ms, verdict: verify(result.results), bytes: result.stats.bytesAllocated + result.stats.poolBytes, largest };
@@ -217,11 +234,11 @@ export async function measureProgram(program: BenchProgram, size: BenchSize, opt
 
   // One untimed warm-up per strategy (V8 compiles the generated code), checked like the rest;
   // sizes with runs of seconds skip it (BenchSize.warmUp).
-  const step = (entry: Prepared, timed: boolean): void => {
+  const step = async (entry: Prepared, timed: boolean): Promise<void> => {
     if (entry.run === null || entry.error !== null) return;
     collectGarbage();
     try {
-      const r = entry.run();
+      const r = await entry.run();
       if (r.verdict !== null) {
         entry.error = `wrong output: ${r.verdict}`;
         log(`  ${entry.spec.id}: ${entry.error}`);
@@ -235,13 +252,14 @@ export async function measureProgram(program: BenchProgram, size: BenchSize, opt
       log(`  ${entry.spec.id}: ${entry.error}`);
     }
   };
-  if (size.warmUp ?? true) for (const entry of prepared) step(entry, false);
+  if (size.warmUp ?? true) for (const entry of prepared) await step(entry, false);
   const repetitions = options.repetitions ?? size.repetitions;
   for (let rep = 0; rep < repetitions; rep++) {
-    for (let k = 0; k < prepared.length; k++) step(prepared[(rep + k) % prepared.length]!, true);
+    for (let k = 0; k < prepared.length; k++) await step(prepared[(rep + k) % prepared.length]!, true);
     log(`  repetition ${rep + 1}/${repetitions}: ${prepared.map((e) => `${e.spec.id} ${e.runsMs.at(-1)?.toFixed(0) ?? '-'}`).join(', ')}`);
   }
 
+  for (const entry of prepared) entry.dispose();
   const baseline = median(prepared.find((e) => e.spec.id === BASELINE_ID && e.error === null)?.runsMs ?? []);
   const strategies = prepared.map((e): StrategyResult => {
     const failed = e.error !== null;

@@ -2,7 +2,7 @@
 // numbers, each program's plans, greedyBottomUpBad's memory, Table 2) and as the two SVG charts.
 
 import type { CbcResult } from './solvers.js';
-import { allStrategies, BASELINE_ID, type ProgramResult, type StrategyResult } from './harness.js';
+import { allStrategies, BASELINE_ID, PARALLEL_ID, type ProgramResult, type StrategyResult } from './harness.js';
 import type { SkippedProgram } from './registry.js';
 import { renderBarChart, type BarChart } from './charts.js';
 
@@ -38,13 +38,19 @@ export interface PaperResults {
   readonly solveTimes: readonly SolveTimeRow[];
   /** Strategies whose output was wrong or that failed to plan or run. */
   readonly failures: readonly string[];
+  /**
+   * `--threads`: the threads of the parallel bar (the baseline's plan on the multicore back end,
+   * PARALLEL_ID); 1 or absent (results from before the option) when there is none.
+   */
+  readonly threads?: number;
 }
 
 /**
  * The paper's Figure 3 bars: ILP (reads+writes), the two greedy planners, no fusion; beside its
- * ILP bar, ours under the default cost (reads+writes+recompute), which the paper does not have.
+ * ILP bar, the same plan on N threads (`--threads`) and ours under the default cost
+ * (reads+writes+recompute), which the paper does not have.
  */
-export const figure3Ids: readonly string[] = [BASELINE_ID, 'ilp:reads+writes+recompute', 'greedy-down', 'greedy-up', 'none'];
+export const figure3Ids: readonly string[] = [BASELINE_ID, PARALLEL_ID, 'ilp:reads+writes+recompute', 'greedy-down', 'greedy-up', 'none'];
 /** The paper's Figure 4 bars (its six cost functions), then `bytes` and the default, which it does not have. */
 export const figure4Ids: readonly string[] = ['ilp:reads', 'ilp:writes', BASELINE_ID, 'ilp:fused-edges', 'ilp:clusters', 'ilp:everything', 'ilp:bytes', 'ilp:reads+writes+recompute'];
 
@@ -82,8 +88,9 @@ const paperTable2: Readonly<Record<string, { readonly combinators: number; reado
   Multigrid: { combinators: 99, gurobiSeconds: 0.29 },
 };
 
-function labelOf(id: string): string {
+function labelOf(id: string, threads: number): string {
   if (id === BASELINE_ID) return 'ILP (reads+writes)';
+  if (id === PARALLEL_ID) return `ILP (reads+writes), ${threads} threads`;
   return allStrategies.find((s) => s.id === id)?.label ?? id;
 }
 
@@ -121,7 +128,7 @@ function groupName(p: ProgramResult): string {
 function normalisedTable(results: PaperResults, ids: readonly string[], paper: (program: string) => Readonly<Record<string, number>> | undefined): string {
   const present = ids.filter((id) => results.programs.some((p) => strategyOf(p, id) !== undefined));
   return table(
-    ['program (size)', 'ILP reads+writes median', ...present.map(labelOf)],
+    ['program (size)', 'ILP reads+writes median', ...present.map((id) => labelOf(id, results.threads ?? 1))],
     results.programs.map((p) => [
       groupName(p),
       ms(strategyOf(p, BASELINE_ID)?.medianMs ?? null),
@@ -182,6 +189,9 @@ export function renderMarkdown(results: PaperResults): string {
     `Reproduce: \`${results.command}\` at commit ${results.commit}${results.srcDirty ? ' (src/ had uncommitted changes)' : ''}`,
     '',
     'Runtimes are medians of interleaved repetitions, normalised to the ILP plan under `reads+writes`; every run\'s output was verified. In parentheses: the paper\'s value (its Figure 4 re-normalised from `reads` to `reads+writes`).',
+    ...((results.threads ?? 1) > 1
+      ? ['', `The parallel bar (\`ILP (reads+writes), ${results.threads} threads\`): the same plan run by the multicore back end with ${results.threads} threads, interleaved with the rest; its runtime normalised to the 1-thread ILP bar (below 1: faster).`]
+      : []),
     '',
     '## Figure 3: ILP against greedy and no fusion',
     '',
@@ -204,7 +214,7 @@ export function renderMarkdown(results: PaperResults): string {
       '',
       table(
         ['strategy', 'array bytes per run', 'largest array', 'median run'],
-        p.strategies.map((s) => [labelOf(s.id), bytesText(s.bytesAllocated), bytesText(s.largestAllocation), s.error !== null ? 'FAILED' : ms(s.medianMs)]),
+        p.strategies.map((s) => [labelOf(s.id, results.threads ?? 1), bytesText(s.bytesAllocated), bytesText(s.largestAllocation), s.error !== null ? 'FAILED' : ms(s.medianMs)]),
       ),
       '',
     );
@@ -228,7 +238,7 @@ function chart(results: PaperResults, ids: readonly string[], title: string, yMa
     yMax,
     groups: results.programs.map(groupName),
     series: present.map((id) => ({
-      label: id === BASELINE_ID ? (ids === figure3Ids ? 'ILP' : 'reads and writes') : labelOf(id),
+      label: id === BASELINE_ID ? (ids === figure3Ids ? 'ILP' : 'reads and writes') : id === PARALLEL_ID ? `ILP, ${results.threads ?? 1} threads` : labelOf(id, results.threads ?? 1),
       values: results.programs.map((p) => strategyOf(p, id)?.normalised ?? null),
     })),
   };

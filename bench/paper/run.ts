@@ -8,6 +8,7 @@
 //   npm run bench:paper                      # full sizes (about 15 minutes on 2 cores)
 //   npm run bench:paper -- --mode quick      # smallest sizes, one repetition: seconds
 //   npm run bench:paper -- --programs Multigrid,FlashAttention --strategies ilp:reads+writes,none
+//   npm run bench:paper -- --threads all --programs Multigrid,LULESH,FlashAttention   # with the parallel bar
 //   npm run bench:paper -- --from-json bench/results/paper-full/results.json   # tables and charts again
 
 import { spawnSync } from 'node:child_process';
@@ -17,10 +18,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import { allStrategies, BASELINE_ID, measureProgram, type ProgramResult } from './harness.js';
+import { allStrategies, BASELINE_ID, measureProgram, parallelStrategy, type ProgramResult } from './harness.js';
 import { loadRegistry, type SizeName } from './registry.js';
 import { renderCharts, renderMarkdown, type MachineInfo, type PaperResults, type SolveTimeRow } from './report.js';
 import { cbcAvailable, solveWithCbc } from './solvers.js';
+import { parseThreads } from '../multicore/threads.js';
 
 export interface PaperOptions {
   readonly mode: SizeName;
@@ -35,6 +37,11 @@ export interface PaperOptions {
   /** CBC's budget per program and size; 0 skips CBC. */
   readonly cbcSeconds: number;
   readonly ilpTimeLimitSeconds: number;
+  /**
+   * Threads of the parallel bar: the baseline's plan also run by the multicore back end with
+   * this many threads (default 1: no such bar).
+   */
+  readonly threads?: number;
   /** The command line recorded in the results. */
   readonly command: string;
   readonly log?: (line: string) => void;
@@ -80,7 +87,9 @@ export async function runPaperBenchmark(options: PaperOptions): Promise<{ result
   const unknownPrograms = (wanted ?? []).filter((n) => !registry.programs.some((p) => p.name === n));
   if (unknownPrograms.length > 0) throw new Error(`unknown program(s) ${unknownPrograms.join(', ')}; known: ${registry.programs.map((p) => p.name).join(', ')}`);
   const ids = options.strategies;
-  const strategies = ids === undefined ? allStrategies : allStrategies.filter((s) => s.id === BASELINE_ID || ids.includes(s.id));
+  const chosen = ids === undefined ? allStrategies : allStrategies.filter((s) => s.id === BASELINE_ID || ids.includes(s.id));
+  const threads = options.threads ?? 1;
+  const strategies = threads > 1 ? [...chosen, parallelStrategy(threads)] : chosen;
   const unknownStrategies = (ids ?? []).filter((id) => !allStrategies.some((s) => s.id === id));
   if (unknownStrategies.length > 0) throw new Error(`unknown strateg(ies) ${unknownStrategies.join(', ')}; known: ${allStrategies.map((s) => s.id).join(', ')}`);
 
@@ -129,6 +138,7 @@ export async function runPaperBenchmark(options: PaperOptions): Promise<{ result
     skipped: registry.skipped,
     solveTimes,
     failures,
+    threads,
   };
   const outDir = resolve(options.outDir ?? join(repoRoot, 'bench', 'results', `paper-${options.mode}`));
   writeReport(results, outDir);
@@ -171,9 +181,10 @@ async function main(argv: readonly string[]): Promise<number> {
     .option('--out <dir>', 'output directory (default bench/results/paper-<mode>)')
     .option('--cbc-seconds <s>', 'CBC budget per program and size; 0 skips CBC', nonNegative, 600)
     .option('--ilp-time-limit <s>', 'HiGHS time limit per plan, seconds', nonNegative, 300)
+    .option('--threads <n>', 'also run the ILP (reads+writes) plan on the multicore back end with n threads ("all" = the available parallelism): a parallel bar in Figure 3', parseThreads, 1)
     .option('--from-json <file>', 'measure nothing: write the report again from an earlier results.json (into --out or its directory)')
     .parse([...argv], { from: 'user' });
-  const o = command.opts<{ mode: string; programs?: string[]; strategies?: string[]; repetitions?: number; out?: string; cbcSeconds: number; ilpTimeLimit: number; fromJson?: string }>();
+  const o = command.opts<{ mode: string; programs?: string[]; strategies?: string[]; repetitions?: number; out?: string; cbcSeconds: number; ilpTimeLimit: number; threads: number; fromJson?: string }>();
   if (o.fromJson !== undefined) {
     const results = JSON.parse(readFileSync(o.fromJson, 'utf8')) as PaperResults;
     const outDir = resolve(o.out ?? dirname(o.fromJson));
@@ -193,6 +204,7 @@ async function main(argv: readonly string[]): Promise<number> {
     outDir: o.out,
     cbcSeconds: o.cbcSeconds,
     ilpTimeLimitSeconds: o.ilpTimeLimit,
+    threads: o.threads,
     command: ['npm run bench:paper --', ...argv].join(' ').replace(/ --$/, ''),
     log: (line) => process.stdout.write(`${line}\n`),
   });

@@ -100,6 +100,11 @@ export interface WorkFunctionInfo {
   readonly cluster: number;
   /** Its name in the module (`c3`, `c3_reduce`, …). */
   readonly name: string;
+  /**
+   * An owner split's scatter: every call walks the whole source for its range of destination
+   * elements, so a fork gives it exactly one range per thread (more chunks repeat the walk).
+   */
+  readonly wholeSource: boolean;
 }
 
 export interface GenerateOptions {
@@ -698,7 +703,7 @@ class ProgramGen {
     const params = freeIds(stmts).filter((p) => !fixed.has(p));
     const head = [runtimeParam, workParams.lo, workParams.hi, workParams.chunk, ...(partials ? [workParams.partials] : [])];
     this.functions.push({ kind: 'function', name, params: [...head, ...params], body: stmts });
-    this.workFunctions.push({ cluster, name });
+    this.workFunctions.push({ cluster, name, wholeSource: spec.chunk?.scatter === 'owner' && spec.chunk.only !== 'others' });
     return { index: this.workFunctions.length - 1, args: params.map(id), work: nest.facts.work, stray: strayHelper(stmts), faults: refersToRuntime(stmts), facts: nest.facts };
   }
 

@@ -107,7 +107,10 @@ export interface CompilerOptions {
   readonly entry?: string;
   /** Share one HiGHS instance between compilers (it loads once per loader). */
   readonly solver?: SolverLoader;
-  /** Verify the IR after each of lowering's passes, not only after lowering (tests). */
+  /**
+   * Tests: verify the IR after each of lowering's passes, not only after lowering, and have the
+   * interpreter check the prelude's distinct-index promises (`unique` scatters).
+   */
   readonly verifyEachPass?: boolean;
   /**
    * The execution back end fused runs compile for (runtime/backends.ts); default: chosen by the
@@ -362,7 +365,7 @@ export class Compiler {
     const donated = options.donate !== undefined && options.donate.length > 0;
     if (donated) checkDonated(this.entry.params, options.donate!, ordered, targets ?? [], this.file, this.entry.nameSpan);
     if (options.interpret === true) {
-      return { program, results: deliverResults(program, interpret(program, ordered, { file: this.file }), targets, ordered, undefined, this.file) };
+      return { program, results: deliverResults(program, interpret(program, ordered, { file: this.file, checkUniqueScatters: this.options.verifyEachPass === true }), targets, ordered, undefined, this.file) };
     }
     if (prepared === null) {
       const key = preparedKey(signature!, options);
@@ -391,7 +394,7 @@ export class Compiler {
       // elements nobody observes. The reference interpreter decides: its diagnostic (thrown
       // from here) if the run fails, else its results. Compiled code never writes inputs that
       // were not donated, so the interpreter sees them as the caller gave them.
-      const results = deliverResults(program, interpret(program, ordered, { file: this.file }), targets, ordered, undefined, this.file);
+      const results = deliverResults(program, interpret(program, ordered, { file: this.file, checkUniqueScatters: this.options.verifyEachPass === true }), targets, ordered, undefined, this.file);
       return { program, results, plan: exe.plan, graphs, fallback: e };
     }
     return { program, results: deliverResults(program, run.results, targets, ordered, prepared.donated, this.file), plan: exe.plan, graphs, run };

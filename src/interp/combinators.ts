@@ -261,6 +261,31 @@ function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env:
   return outs;
 }
 
+/**
+ * Test mode (InterpretOptions.checkUniqueScatters): a scatter marked `unique` promises that no
+ * two of its in-range indices are equal, which the multicore back end relies on to apply the
+ * updates in any order; a broken promise is the compiler's (the prelude's) bug, not the user's.
+ * Out-of-range and faulted indices are left to the scatter itself (E402, poison).
+ */
+export function checkUniqueScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env: EvalEnv): void {
+  if (n.unique !== true) return;
+  const shape = lookup(n.dest[0]!).shape;
+  const index = n.index.map(lookup);
+  // Per destination element, 1 + the first source position that wrote it (0: none yet; positions are below 2^31 − 1).
+  const writer = new Int32Array(sizeOf(shape));
+  forEachIndex(index[0]!.shape, (_, p) => {
+    const { values: target, faults } = load(index, p, env);
+    if (firstFault(faults) !== null) return;
+    const offset = flatOffset(shape, target);
+    if (typeof offset !== 'number') return;
+    if (writer[offset] !== 0) {
+      const shown = target.length === 1 ? String(target[0]) : shapeText(target);
+      throw new CompilerBug(interpPass, `scatter #${n.id} is marked unique, but source positions ${writer[offset]! - 1} and ${p} both update index ${shown}`);
+    }
+    writer[offset] = p + 1;
+  });
+}
+
 /** The seeds of a fold or scan, with their faults. */
 function seedsOf(init: readonly Expr[], env: EvalEnv): { values: number[]; faults: readonly (Fault | null)[] } {
   const seeds = init.map((e) => evalScalarExpr(e, env));

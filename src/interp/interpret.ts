@@ -14,7 +14,7 @@ import { type SourceFile, type Span, CompilerBug, userError } from '../diagnosti
 import { wrap } from '../ir/scalarOps.js';
 import type { Block, Interface, Program, Stmt, Value, VarName } from '../ir/types.js';
 import { componentsOf, type ArrayValue, type InterfaceValue, type RuntimeValue, shapeProblem, sizeOf } from '../ir/values.js';
-import { evalCombinator } from './combinators.js';
+import { checkUniqueScatter, evalCombinator } from './combinators.js';
 import { type EvalEnv, evalScalarExpr, interpPass, shapeText } from './eval.js';
 import { type Fault, FaultLog, earlier, observe } from './poison.js';
 
@@ -23,6 +23,11 @@ export interface InterpretOptions {
   readonly file?: SourceFile;
   /** A `while` that runs more iterations than this fails with E405 (default: no limit). */
   readonly maxWhileIterations?: number;
+  /**
+   * Tests: check that every scatter marked `unique` (the prelude's filter) has distinct in-range
+   * indices, and throw a CompilerBug naming the node otherwise (default: trusted, unchecked).
+   */
+  readonly checkUniqueScatters?: boolean;
 }
 
 /** The values bound in one block execution, seeing its enclosing blocks' values. */
@@ -129,7 +134,10 @@ function runStmt(s: Stmt, scope: Scope, ctx: Context): void {
     case 'scanl':
     case 'scanr':
     case 'force': {
-      const outs = evalCombinator(s, (name) => lookupArray(scope, name), envFor(scope, ctx, s.kind, s.span));
+      const env = envFor(scope, ctx, s.kind, s.span);
+      const outs = evalCombinator(s, (name) => lookupArray(scope, name), env);
+      // After the scatter's own checks (shapes), which it reports as the user's errors.
+      if (s.kind === 'scatter' && ctx.options.checkUniqueScatters === true) checkUniqueScatter(s, (name) => lookupArray(scope, name), env);
       bindAll(
         scope,
         s.outs.map((o) => ({ kind: 'array', ...o })),

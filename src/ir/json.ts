@@ -318,7 +318,7 @@ function combinator(
       return { kind, ...base(o), indices: names(r, o.indices, at(path, 'indices')), source: names(r, o.source, at(path, 'source')) };
     }
     case 'scatter': {
-      const o = fieldsOf([...common, 'op', 'dest', 'index', 'values']);
+      const o = fieldsOf([...common, 'op', 'dest', 'index', 'values', 'unique?']);
       return {
         kind,
         ...base(o),
@@ -326,6 +326,7 @@ function combinator(
         dest: names(r, o.dest, at(path, 'dest')),
         index: names(r, o.index, at(path, 'index')),
         values: names(r, o.values, at(path, 'values')),
+        ...uniqueFlag(r, o.unique, at(path, 'unique')),
       };
     }
     case 'fold': {
@@ -345,6 +346,16 @@ function combinator(
     default:
       return kind satisfies never;
   }
+}
+
+/**
+ * A scatter's optional `unique` (its in-range indices are distinct; written only when true, so
+ * version 1 files without it read as before). `false` reads as absent: no promise.
+ */
+function uniqueFlag(r: Reader, j: unknown, path: string): { unique?: true } {
+  if (j === undefined) return {};
+  if (typeof j !== 'boolean') return expected(r, path, 'a boolean', j);
+  return j ? { unique: true } : {};
 }
 
 function block(r: Reader, j: unknown, path: string): Block {

@@ -246,6 +246,8 @@ function checkCombinator(ctx: Ctx, n: CombinatorNode, scope: Scope): void {
       if (vals[0]!.rank !== idx[0]!.rank) fail(`${where}: value arrays have rank ${vals[0]!.rank}, index arrays ${idx[0]!.rank}`);
       checkLambda(ctx, n.op, scope, [...elems, ...elems], elems, where);
       checkOuts(ctx, n, elems, dest[0]!.rank, where);
+      // The flag is `true` or absent (a JS caller could build `unique: false`, which would read as a promise to some and not to others).
+      if (n.unique !== undefined && (n.unique as unknown) !== true) fail(`${where}: unique must be true or absent`);
       return;
     }
     case 'fold':

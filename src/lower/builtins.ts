@@ -26,6 +26,13 @@ import { fail, hintGeneric, site, type ArrayVal, type FnVal, type Frame, type Op
 
 const combinators = ['generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force'] as const;
 const others = ['shape', 'size', 'zip', 'unzip', 'fst', 'snd', 'min', 'max', 'pow'] as const;
+/**
+ * Builtins only the prelude can name (a user program that does gets E201, unknown name):
+ * `scatterUnique(op, dest, src)` is `scatter` with a promise the compiler cannot check, that no
+ * two in-range indices are equal (filter's places), so threads may apply its updates in any
+ * order (ScatterNode.unique). A user's false promise would make parallel results racy.
+ */
+const preludeOnly = ['scatterUnique'] as const;
 
 export function isBuiltinName(name: string): boolean {
   return (
@@ -34,6 +41,11 @@ export function isBuiltinName(name: string): boolean {
     mathFns.has(name) ||
     (scalarTypes as readonly string[]).includes(name)
   );
+}
+
+/** Whether `name` is a builtin that only the prelude's own code can name. */
+export function isPreludeOnlyBuiltinName(name: string): boolean {
+  return (preludeOnly as readonly string[]).includes(name);
 }
 
 export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], spans: readonly Span[], span: Span): SVal {
@@ -59,8 +71,9 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
       arity(2);
       return gather(fr, asArray(fr, args[0]!, spans[0]!, "the index array of 'gather'"), asArray(fr, args[1]!, spans[1]!, "the source of 'gather'"), span);
     case 'scatter':
+    case 'scatterUnique':
       arity(3);
-      return scatter(fr, fnArg(0), asArray(fr, args[1]!, spans[1]!, "the destination of 'scatter'"), asArray(fr, args[2]!, spans[2]!, "the source of 'scatter'"), span);
+      return scatter(fr, fnArg(0), asArray(fr, args[1]!, spans[1]!, "the destination of 'scatter'"), asArray(fr, args[2]!, spans[2]!, "the source of 'scatter'"), span, name === 'scatterUnique');
     case 'fold':
     case 'scanl':
     case 'scanr': {
@@ -265,7 +278,7 @@ function gather(fr: Frame, is: ArrayVal, xs: ArrayVal, span: Span): ArrayVal {
   }), is.rank);
 }
 
-function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span): ArrayVal {
+function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span, unique: boolean): ArrayVal {
   const r = sourceRank(fr, dest, span, "the destination of 'scatter'");
   const idxTy = indexType(r);
   try {
@@ -278,6 +291,7 @@ function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span
   return emitNode(fr, 'scatter', dest.elem, r, dest.shape, span, (id, outs) => ({
     kind: 'scatter', id, outs, span: site(fr, span), op: lowered.lambda,
     dest: dest.comps, index: src.comps.slice(0, r), values: src.comps.slice(r),
+    ...(unique ? { unique: true as const } : {}),
   }));
 }
 

@@ -9,7 +9,7 @@
 import type { Span } from '../diagnostics/index.js';
 import type { Def, Expr as AstExpr, Pattern, Stmt as AstStmt } from '../syntax/ast.js';
 import type { Expr, Lambda, Let, MathFn, Param } from '../ir/types.js';
-import { callBuiltin, isBuiltinName } from './builtins.js';
+import { callBuiltin, isBuiltinName, isPreludeOnlyBuiltinName } from './builtins.js';
 import { lowerIf, lowerWhile } from './control.js';
 import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr, weakInteger } from './scalar.js';
 import { TypeClash, elemLeaves, isTuple, rankOf, type ETy, type STy } from './types.js';
@@ -119,7 +119,7 @@ export function lookup(fr: Frame, name: string, span: Span): SVal {
   if (pre !== undefined) return { kind: 'fn', fn: { kind: 'def', def: pre, inPrelude: true } };
   if (name === 'inf') return staticScalar('f64', Infinity);
   if (name === 'pi') return staticScalar('f64', Math.PI);
-  if (isBuiltinName(name)) return { kind: 'fn', fn: { kind: 'builtin', name } };
+  if (isBuiltinName(name) || (fr.inPrelude && isPreludeOnlyBuiltinName(name))) return { kind: 'fn', fn: { kind: 'builtin', name } };
   throw fail(fr, 'E201', `unknown name '${name}'`, span);
 }
 

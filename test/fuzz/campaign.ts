@@ -6,7 +6,7 @@
 
 import { createSolverLoader, type SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { Prog } from './ast.js';
-import { checkProgram, randomInputs, randomShape, type FindingClass, type InputSet } from './check.js';
+import { checkProgram, randomInputs, randomShape, type FindingClass, type InputSet, type ThreadedMode } from './check.js';
 import { generateProgram } from './gen.js';
 import { printProg } from './print.js';
 import { Rng } from './rng.js';
@@ -64,6 +64,8 @@ export interface ScanOptions {
   readonly slice?: { readonly index: number; readonly of: number };
   readonly log?: (line: string) => void;
   readonly solver?: SolverLoader;
+  /** The multicore modes every program also runs in (check.ts `threadedModes`); default none. */
+  readonly threaded?: readonly ThreadedMode[];
 }
 
 export async function scan(options: ScanOptions): Promise<ScanResult> {
@@ -81,7 +83,7 @@ export async function scan(options: ScanOptions): Promise<ScanResult> {
     const size = printProg(prog).length;
     programs++;
     for (let set = 0; set < inputs.length; set++) {
-      const findings = await checkProgram(prog, inputs[set]!, solver, true, secondSet(c, set));
+      const findings = await checkProgram(prog, inputs[set]!, solver, true, secondSet(c, set), options.threaded);
       runs++;
       if (findings.length === 0) agreed++;
       const seen = new Set<FindingClass>();
@@ -132,14 +134,14 @@ export interface Reproducer {
   readonly detail: string;
 }
 
-/** `budget`: how many smaller candidates shrinking may check (each runs every mode). */
-export async function reproduce(seed: number, g: GroupRef, solver: SolverLoader, budget = 400): Promise<Reproducer> {
+/** `budget`: how many smaller candidates shrinking may check (each runs every mode, `threaded` too: the scan's). */
+export async function reproduce(seed: number, g: GroupRef, solver: SolverLoader, budget = 400, threaded: readonly ThreadedMode[] = []): Promise<Reproducer> {
   const c = fuzzCase(seed, g.k);
   const input = c.inputs[g.set]!;
   const second = secondSet(c, g.set);
   let detail = '';
   const same = async (q: Prog): Promise<boolean> => {
-    const found = (await checkProgram(q, input, solver, true, second)).find((f) => f.cls === g.cls && f.key === g.key);
+    const found = (await checkProgram(q, input, solver, true, second, threaded)).find((f) => f.cls === g.cls && f.key === g.key);
     if (found !== undefined) detail = found.detail;
     return found !== undefined;
   };
@@ -150,9 +152,10 @@ export async function reproduce(seed: number, g: GroupRef, solver: SolverLoader,
 }
 
 /** The counts and every group's reproducer, as `npm run test:fuzz` prints them. */
-export function report(seed: number, r: ScanResult, reproducers: readonly Reproducer[], seconds: number): string {
+export function report(seed: number, r: ScanResult, reproducers: readonly Reproducer[], seconds: number, threaded: readonly ThreadedMode[] = []): string {
+  const modes = ['interpreter', 'ilp', 'greedy-down', 'greedy-up', 'none', ...threaded.map((t) => `${t.strategy}@${t.threads} (chunks of ${t.chunkLength})`), 'evaluator'];
   const lines = [
-    `seed ${seed}: ${r.programs} programs, ${r.runs} runs (each: interpreter, ilp, greedy-down, greedy-up, none, evaluator) in ${seconds.toFixed(1)} s (${(r.programs / seconds).toFixed(1)} programs/s)`,
+    `seed ${seed}: ${r.programs} programs, ${r.runs} runs (each: ${modes.join(', ')}) in ${seconds.toFixed(1)} s (${(r.programs / seconds).toFixed(1)} programs/s)`,
     `agreed ${r.agreed}, internal ${r.counts.internal}, mismatch ${r.counts.mismatch}, evaluator ${r.counts.evaluator} (runs with a finding of that class)`,
   ];
   const sorted = [...reproducers].sort((a, b) => a.group.cls.localeCompare(b.group.cls) || b.group.count - a.group.count);

@@ -20,7 +20,30 @@ import { printProg } from './print.js';
 import type { Rng } from './rng.js';
 
 export const MODES = ['interpret', 'ilp', 'greedy-down', 'greedy-up', 'none'] as const;
-export type Mode = (typeof MODES)[number];
+export type BaseMode = (typeof MODES)[number];
+/** A base mode, or a strategy's fused code on several threads (`ilp@2`: the ILP plan on 2 threads). */
+export type Mode = BaseMode | `${Exclude<BaseMode, 'interpret'>}@${number}`;
+
+/**
+ * A run of fused code on the multicore back end: the plan of `strategy`, `threads` threads, the
+ * fork threshold at 0 (the fuzz arrays are tiny) and chunks of `chunkLength` iterations in loops
+ * that carry a value, so folds and scans cross chunk boundaries. Compared with the interpreter
+ * like every mode (the chunked float sums regroup: FLOAT_TOLERANCE).
+ */
+export interface ThreadedMode {
+  readonly strategy: Exclude<BaseMode, 'interpret'>;
+  readonly threads: number;
+  readonly chunkLength: number;
+}
+
+/** The threaded modes for thread counts 2 … `maxThreads` (none for 1): the ILP plan, chunks of `threads` iterations. */
+export function threadedModes(maxThreads: number): readonly ThreadedMode[] {
+  return Array.from({ length: Math.max(0, maxThreads - 1) }, (_, k) => ({ strategy: 'ilp' as const, threads: k + 2, chunkLength: k + 2 }));
+}
+
+function modeName(t: ThreadedMode): Mode {
+  return `${t.strategy}@${t.threads}`;
+}
 
 /** Floats may differ by this much relative to their magnitude (a fold's grouping may change). */
 export const FLOAT_TOLERANCE = 1e-9;
@@ -189,7 +212,7 @@ export function normalise(text: string): string {
  */
 const FAULT_CODES = new Set(['E401', 'E402', 'E403', 'E404', 'E213', 'E311']);
 
-async function runMode(compiler: Compiler, inputs: InputSet, mode: Mode, out?: OutArrays): Promise<Outcome> {
+async function runMode(compiler: Compiler, inputs: InputSet, mode: BaseMode, out?: OutArrays): Promise<Outcome> {
   try {
     const execution = await compiler.execute(inputs.values, mode === 'interpret' ? { interpret: true, out } : { strategy: mode, timeLimitSeconds: 5, out });
     return { k: 'values', values: execution.results };
@@ -199,7 +222,7 @@ async function runMode(compiler: Compiler, inputs: InputSet, mode: Mode, out?: O
 }
 
 /** The plan a strategy picks, as text; null when planning fails (the run reports why). */
-async function planText(compiler: Compiler, inputs: InputSet, mode: Exclude<Mode, 'interpret'>): Promise<string | null> {
+async function planText(compiler: Compiler, inputs: InputSet, mode: Exclude<BaseMode, 'interpret'>): Promise<string | null> {
   try {
     const signature = signatureOf(compiler.entry, inputs.values, compiler.file);
     return JSON.stringify((await compiler.plan(signature, { strategy: mode, timeLimitSeconds: 5 })).root);
@@ -273,6 +296,12 @@ function outArrays(compiler: Compiler, inputs: InputSet, outcome: Outcome): OutA
   return Object.keys(out).length === 0 ? null : out;
 }
 
+/** A threaded mode and the Compiler (multicore back end) its runs use. */
+interface ThreadedRun {
+  readonly mode: ThreadedMode;
+  readonly compiler: Compiler;
+}
+
 /** A deep copy of an outcome's values. */
 function copyOutcome(o: Outcome): Outcome {
   if (o.k !== 'values') return o;
@@ -286,28 +315,30 @@ function copyOutcome(o: Outcome): Outcome {
  * strategy's runs the same code, so its outcome is copied rather than compiled and run again
  * (tiny programs often get one plan).
  */
-async function runModes(compiler: Compiler, inputs: InputSet, second: InputSet | undefined): Promise<ModeRun[]> {
+async function runModes(compiler: Compiler, inputs: InputSet, second: InputSet | undefined, threaded: readonly ThreadedRun[]): Promise<ModeRun[]> {
   const runs: ModeRun[] = [];
   const byPlan = new Map<string, ModeRun>();
   const before = inputBytes(inputs.values);
   const beforeSecond = second === undefined ? undefined : inputBytes(second.values);
-  for (const mode of MODES) {
-    const plan = mode === 'interpret' ? null : await planText(compiler, inputs, mode);
+  const all = [...MODES.map((mode) => ({ mode, compiler, base: mode })), ...threaded.map((t) => ({ mode: modeName(t.mode), compiler: t.compiler, base: t.mode.strategy }))];
+  for (const { mode, compiler, base } of all) {
+    // A threaded mode runs other code than the same plan's js run: never copied from it.
+    const plan = base === 'interpret' ? null : `${mode.includes('@') ? mode : 'js'} ${await planText(compiler, inputs, base)}`;
     const known = plan === null ? undefined : byPlan.get(plan);
     if (known !== undefined) {
       runs.push({ ...known, mode, wrote: [], changedResults: false, intoOut: null });
       continue;
     }
-    const returned = await runMode(compiler, inputs, mode);
+    const returned = await runMode(compiler, inputs, base);
     // Compared as returned: the second run must not write the arrays the first one gave the caller.
     const outcome = copyOutcome(returned);
     const wrote = writtenInputs(inputs.values, before);
-    const again = second === undefined ? null : await runMode(compiler, second, mode);
+    const again = second === undefined ? null : await runMode(compiler, second, base);
     if (second !== undefined) wrote.push(...writtenInputs(second.values, beforeSecond!).map((n) => `${n} (second set)`));
     const changedResults = !sameOutcome(outcome, returned);
     // The first set once more, every array result written into a caller's `out` array.
     const out = outArrays(compiler, inputs, outcome);
-    const intoOut = out === null ? null : await runMode(compiler, inputs, mode, out);
+    const intoOut = out === null ? null : await runMode(compiler, inputs, base, out);
     const run: ModeRun = { mode, outcome, again, wrote, changedResults, intoOut: intoOut === null || sameOutcome(intoOut, outcome) ? null : intoOut };
     if (plan !== null) byPlan.set(plan, run);
     runs.push(run);
@@ -361,20 +392,43 @@ function evaluatorFinding(verdict: Verdict, reference: Outcome): string | null {
  * Runs one program on one input set in every mode, and then on `second` (an input set of the
  * same signature) on the same compiled code; the findings, worst first (none: all agree).
  */
-export async function checkProgram(prog: Prog, inputs: InputSet, solver: SolverLoader, evaluator = true, second?: InputSet): Promise<Finding[]> {
+export async function checkProgram(
+  prog: Prog,
+  inputs: InputSet,
+  solver: SolverLoader,
+  evaluator = true,
+  second?: InputSet,
+  threaded: readonly ThreadedMode[] = [],
+): Promise<Finding[]> {
   const source = printProg(prog);
   const header = `--- program\n${source}--- inputs\n${inputs.text}\n${second === undefined ? '' : `--- second inputs (run next, same executable)\n${second.text}\n`}`;
   let compiler: Compiler | Outcome;
+  let threadedRuns: ThreadedRun[] = [];
   try {
-    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true });
+    // The base modes are the js back end on one thread, whatever the machine's default (test:fuzz runs outside vitest's ARRAYFUSE_THREADS=1).
+    compiler = new Compiler(source, { fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true, backend: 'js', threads: 1 });
+    threadedRuns = threaded.map((mode) => ({
+      mode,
+      compiler: new Compiler(source, {
+        fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true,
+        backend: 'multicore', threads: mode.threads, parallelThreshold: 0, chunkLength: mode.chunkLength,
+      }),
+    }));
   } catch (err) {
     compiler = classifyError(err);
   }
   const failed = compiler;
-  const runs: readonly ModeRun[] =
-    compiler instanceof Compiler
-      ? await runModes(compiler, inputs, second)
-      : MODES.map((mode) => ({ mode, outcome: failed as Outcome, again: second === undefined ? null : (failed as Outcome), wrote: [], changedResults: false, intoOut: null }));
+  const allModes: readonly Mode[] = [...MODES, ...threaded.map(modeName)];
+  let runs: readonly ModeRun[];
+  try {
+    runs =
+      compiler instanceof Compiler
+        ? await runModes(compiler, inputs, second, threadedRuns)
+        : allModes.map((mode) => ({ mode, outcome: failed as Outcome, again: second === undefined ? null : (failed as Outcome), wrote: [], changedResults: false, intoOut: null }));
+  } finally {
+    // The threaded modes' executables hold module copies in the pool's workers: released here.
+    for (const t of threadedRuns) await t.compiler.dispose();
+  }
   const outcomes = runs.map((r) => [r.mode, r.outcome] as const);
   const againOutcomes = runs.flatMap((r) => (r.again === null ? [] : [[r.mode, r.again] as const]));
   const shown =

@@ -1,5 +1,8 @@
-// `npm run test:fuzz [-- --count N --seed S --jobs J]`: a long fuzz campaign (campaign.ts).
+// `npm run test:fuzz [-- --count N --seed S --jobs J --threads T]`: a long fuzz campaign (campaign.ts).
 // `npm run test:fuzz -- --seed S --program K`: program K of seed S alone, every finding shrunk.
+// Every program also runs on the multicore back end with 2 … T threads (default 3; 1: none),
+// the ILP plan, the fork threshold at 0 and chunks of `threads` iterations (check.ts
+// `threadedModes`).
 // J worker processes (default: one per CPU) each check every J-th program and send back
 // counts and groups; this process merges them, shrinks each group's smallest program and
 // prints the counts per class and one reproducer per group. Exit status 1 when anything was
@@ -9,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import { checkProgram } from './check.js';
+import { checkProgram, threadedModes } from './check.js';
 import { fuzzCase, merge, report, reproduce, scan, secondSet, type ScanResult } from './campaign.js';
 
 function option(name: string, fallback: number): number {
@@ -28,13 +31,14 @@ const seed = option('seed', Date.now() % 1_000_000);
 const jobs = Math.max(1, option('jobs', availableParallelism()));
 const worker = option('worker', -1);
 const program = option('program', -1);
+const threaded = threadedModes(option('threads', 3));
 
 /** Workers still running: a worker that fails ends the campaign, and takes the others along. */
 const children = new Set<ReturnType<typeof spawn>>();
 process.on('exit', () => children.forEach((c) => c.kill()));
 
 function runWorker(index: number): Promise<ScanResult> {
-  const args = [fileURLToPath(import.meta.url), '--count', String(count), '--seed', String(seed), '--jobs', String(jobs), '--worker', String(index)];
+  const args = [fileURLToPath(import.meta.url), '--count', String(count), '--seed', String(seed), '--jobs', String(jobs), '--threads', String(option('threads', 3)), '--worker', String(index)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     children.add(child);
@@ -56,9 +60,9 @@ if (program >= 0) {
   const { prog, inputs } = c;
   let found = 0;
   for (let set = 0; set < inputs.length; set++) {
-    for (const f of await checkProgram(prog, inputs[set]!, solver, true, secondSet(c, set))) {
+    for (const f of await checkProgram(prog, inputs[set]!, solver, true, secondSet(c, set), threaded)) {
       found++;
-      const r = await reproduce(seed, { cls: f.cls, key: f.key, count: 1, k: program, set, size: 0 }, solver);
+      const r = await reproduce(seed, { cls: f.cls, key: f.key, count: 1, k: program, set, size: 0 }, solver, 400, threaded);
       process.stdout.write(`=== ${f.cls.toUpperCase()}: ${f.key}  (program ${program}, input set ${set}, seed ${seed})\n${r.detail}\n`);
     }
   }
@@ -66,19 +70,20 @@ if (program >= 0) {
   process.exit(found === 0 ? 0 : 1);
 } else if (worker >= 0) {
   const log = (line: string): void => void process.stderr.write(`worker ${worker}: ${line}\n`);
-  const result = await scan({ count, seed, slice: { index: worker, of: jobs }, log });
+  const result = await scan({ count, seed, slice: { index: worker, of: jobs }, log, threaded });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
-  process.stdout.write(`fuzz: seed ${seed}, ${count} programs, ${jobs} worker(s) (repeat with --seed ${seed})\n`);
+  const threads = threaded.length === 0 ? 'no threaded modes' : `threaded modes ${threaded.map((t) => `${t.strategy}@${t.threads}`).join(', ')}`;
+  process.stdout.write(`fuzz: seed ${seed}, ${count} programs, ${jobs} worker(s), ${threads} (repeat with --seed ${seed})\n`);
   const started = performance.now();
   const result =
     jobs === 1
-      ? await scan({ count, seed, log: (line) => process.stdout.write(`${line}\n`) })
+      ? await scan({ count, seed, log: (line) => process.stdout.write(`${line}\n`), threaded })
       : merge(await Promise.all(Array.from({ length: jobs }, (_, w) => runWorker(w))));
   const seconds = (performance.now() - started) / 1000;
   const solver = createSolverLoader();
   const reproducers = [];
-  for (const g of result.groups) reproducers.push(await reproduce(seed, g, solver));
-  process.stdout.write(`${report(seed, result, reproducers, seconds)}\n`);
+  for (const g of result.groups) reproducers.push(await reproduce(seed, g, solver, 400, threaded));
+  process.stdout.write(`${report(seed, result, reproducers, seconds, threaded)}\n`);
   process.exit(result.agreed === result.runs ? 0 : 1);
 }

@@ -30,7 +30,7 @@ import { interpret } from '../../src/interp/index.js';
 import type { RuntimeValue } from '../../src/ir/values.js';
 import { arbitraryCase, randomArray, randomProgram, seededRng } from '../util/index.js';
 import { expectSameValues } from '../runtime/equal.js';
-import { backends } from '../runtime/backends.js';
+import { backends, compileOn } from '../runtime/backends.js';
 
 const solver = createSolverLoader();
 const long = (import.meta as { readonly env?: { readonly MODE?: string } }).env?.MODE === 'long';
@@ -219,7 +219,7 @@ function sameSignature(inputs: readonly InterfaceValue[], seed: number): Interfa
   return inputs.map((v) => (Array.isArray(v) ? parts(v).map(fresh) : fresh(v as RuntimeValue)));
 }
 
-describe.each(backends)('$name back end: one executable, its memory plan, several runs', (backend) => {
+describe.each(backends)('$name back end: one executable, its memory plan, several runs', (config) => {
   const seeds = Array.from({ length: runs(25) }, (_, k) => 500 + k);
   it.each(seeds)(
     'seed %i, every strategy: each run equals the interpreter, writes no input and keeps earlier results',
@@ -232,8 +232,8 @@ describe.each(backends)('$name back end: one executable, its memory plan, severa
       const expectedSecond = interpret(c.program, second);
       for (const strategy of strategies) {
         const p = await plan(c.program, { solver, strategy, shapes });
-        const exe = await backend.compile(c.program, p, { memory: planMemory(c.program, p, shapes), poisonBuffers: true });
-        const label = (what: string): string => `${backend.name} ${strategy}, ${what}\n${c.description}`;
+        const exe = await compileOn(config, c.program, p, { memory: planMemory(c.program, p, shapes), poisonBuffers: true });
+        const label = (what: string): string => `${config.name} ${strategy}, ${what}\n${c.description}`;
         try {
           const before = [copyValues(first), copyValues(second)];
           const a = (await exe.run(first)).results;

@@ -10,7 +10,7 @@ import { backendNamed, backends as registry, ExecutableDisposedError, jsBackend 
 import { array } from '../ir/builders.js';
 import { paperCases } from '../codegen/paper.js';
 import { expectSameValues } from './equal.js';
-import { backends } from './backends.js';
+import { backends, compileOn } from './backends.js';
 
 test('each back end is registered under its own name, and js is one of them', () => {
   for (const [name, backend] of Object.entries(registry)) expect(backend.name).toBe(name);
@@ -18,13 +18,13 @@ test('each back end is registered under its own name, and js is one of them', ()
   expect(backends.map((b) => b.name)).toContain('js');
 });
 
-describe.each(backends)('$name back end', (backend) => {
+describe.each(backends)('$name back end', (config) => {
   const c = paperCases[0]!();
   const inputs = [array('f64', [3], [1, 2, 3])];
 
   test('an executable runs until disposed, then refuses with ExecutableDisposedError', async () => {
-    const exe = await backend.compile(c.program, c.plan);
-    expect(exe.backend).toBe(backend.name);
+    const exe = await compileOn(config, c.program, c.plan);
+    expect(exe.backend).toBe(config.backend.name);
     expect(exe.disposed).toBe(false);
     // Runs any number of times before.
     for (let k = 0; k < 2; k++) expectSameValues((await exe.run(inputs)).results, interpret(c.program, inputs));
@@ -37,13 +37,13 @@ describe.each(backends)('$name back end', (backend) => {
   });
 
   test('the driver compiles fused runs for the back end it is given, once, and disposes them', async () => {
-    const compiler = new Compiler('def main(xs: f64[n]):\n  return map(lam x: x * 2.0 + 1.0, xs)\n', { backend: backend.name });
+    const compiler = new Compiler('def main(xs: f64[n]):\n  return map(lam x: x * 2.0 + 1.0, xs)\n', { ...config.api });
     const xs = array('f64', [3], [1, 2, 3]);
     const signature = signatureOf(compiler.entry, { xs }, compiler.file);
     // Concurrent runs share one executable.
     const [first, second] = await Promise.all([compiler.executable(signature), compiler.executable(signature)]);
     expect(first).toBe(second);
-    expect(first.backend).toBe(backend.name);
+    expect(first.backend).toBe(config.backend.name);
     expectSameValues((await compiler.execute({ xs })).results, [array('f64', [3], [3, 5, 7])]);
     await compiler.dispose();
     expect(first.disposed).toBe(true);

@@ -1,27 +1,80 @@
-// The differential tests' view of the back ends: every registered one (src/runtime/backends.ts),
-// for `describe.each(backends)('$name back end', …)` as jax-js does, and a run that compiles,
-// runs once and disposes, awaiting whatever the back end returns (a synchronous back end's
-// values, an asynchronous one's promises).
+// The differential tests' view of the back ends: every *configuration* they run under, for
+// `describe.each(backends)('$name back end', …)` as jax-js does, and a run that compiles, runs
+// once and disposes, awaiting whatever the back end returns (a synchronous back end's values,
+// an asynchronous one's promises).
+//
+// A configuration is a registered back end (src/runtime/backends.ts) with the compile options
+// it runs under: every registered back end with its defaults, except `multicore`, which runs as
+// `multicore@2` and `multicore@3` (2 and 3 threads, the fork threshold at 0 so
+// that the tests' tiny arrays really are split between threads; 3 threads on this 2-core machine
+// is slow but must be right). Their chunk length stays the default (16384): every test array is
+// one chunk, so float folds and scans are bit-identical to the interpreter's left-to-right order
+// and every body keeps its exact comparison (test/runtime/multicore covers small chunks, with a
+// tolerance for floats).
 
 import type { Program } from '../../src/ir/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import type { Plan } from '../../src/plan/types.js';
 import {
-  type CompileOptions, type ExecutionBackend, type RegisteredBackend, registeredBackends, type RunOptions, type RunResult,
+  type BackendName, type CompileOptions, type Executable, type ExecutionBackend, registeredBackends, type RunOptions, type RunResult,
 } from '../../src/runtime/index.js';
 
-/** Every registered back end: a back end added to the registry is tested by these bodies. */
-export const backends: readonly RegisteredBackend[] = registeredBackends;
+/** The tuning options a configuration sets (the back ends' CompileOptions and the driver's CompilerOptions both have them). */
+export interface ThreadOptions {
+  readonly threads?: number;
+  readonly parallelThreshold?: number;
+  readonly chunkLength?: number;
+}
 
-/** Compiles `program` for `plan` with `backend`, runs it once on `inputs`, and disposes it. */
+/** One configuration the differential tests run under. */
+export interface BackendConfig {
+  /** `js`, `multicore@2`, …: the back end's name, and `@threads` where it runs on several. */
+  readonly name: string;
+  readonly backend: ExecutionBackend;
+  /** Merged into every ExecutionBackend.compile of this configuration (see `compileOn`). */
+  readonly options: ThreadOptions;
+  /** For the public `compile` and the driver's `Compiler`: the back end's name and the tuning. */
+  readonly api: { readonly backend: BackendName } & ThreadOptions;
+}
+
+/** The multicore configurations: thread counts the tests run it with. */
+export const multicoreThreads = [2, 3] as const;
+
+/** A configuration of `backend` with `options` (named `name@threads` when it sets threads). */
+export function configOf(backend: ExecutionBackend, options: ThreadOptions = {}): BackendConfig {
+  const name = options.threads === undefined ? backend.name : `${backend.name}@${options.threads}`;
+  return { name, backend, options, api: { backend: backend.name as BackendName, ...options } };
+}
+
+function allConfigs(): BackendConfig[] {
+  const configs: BackendConfig[] = [];
+  for (const backend of registeredBackends as readonly ExecutionBackend[]) {
+    if (backend.name !== 'multicore') configs.push(configOf(backend));
+    else for (const threads of multicoreThreads) configs.push(configOf(backend, { threads, parallelThreshold: 0 }));
+  }
+  return configs;
+}
+
+/**
+ * Every configuration: a back end added to the registry is tested by these bodies (the
+ * multicore one under its thread counts).
+ */
+export const backends: readonly BackendConfig[] = allConfigs();
+
+/** Compiles `program` for `plan` under `config` (the caller's options win over the configuration's). */
+export async function compileOn(config: BackendConfig, program: Program, plan: Plan, options: CompileOptions = {}): Promise<Executable> {
+  return await config.backend.compile(program, plan, { ...config.options, ...options });
+}
+
+/** Compiles `program` for `plan` under `config`, runs it once on `inputs`, and disposes it. */
 export async function runOn(
-  backend: ExecutionBackend,
+  config: BackendConfig,
   program: Program,
   plan: Plan,
   inputs: readonly InterfaceValue[],
   options: CompileOptions & RunOptions = {},
 ): Promise<RunResult> {
-  const exe = await backend.compile(program, plan, options);
+  const exe = await compileOn(config, program, plan, options);
   try {
     return await exe.run(inputs, options);
   } finally {

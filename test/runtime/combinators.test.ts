@@ -215,7 +215,7 @@ function scatterOrder1(): Case {
 
 const cases = [tupleFold(), scans(), elementOps(), gatherScatter2d(), diagonalFolds(), controlFlow(), scatterOrder1()];
 
-describe.each(backends)('$name back end', (backend) => {
+describe.each(backends)('$name back end', (config) => {
   describe.each(cases)('$name', (c) => {
     // `nonePlan` knows no control flow; the control-flow case brings its own plans.
     const plans = c.program.body.stmts.some((st) => st.kind === 'if' || st.kind === 'while')
@@ -224,7 +224,7 @@ describe.each(backends)('$name back end', (backend) => {
     test.each(plans)('%s plan equals the interpreter', async (_, plan) => {
       expect(validatePlan(c.program, plan)).toEqual([]);
       const expected = interpret(c.program, c.inputs);
-      expectSameValues((await runOn(backend, c.program, plan, c.inputs)).results, expected);
+      expectSameValues((await runOn(config, c.program, plan, c.inputs)).results, expected);
     });
   });
 });

@@ -271,10 +271,10 @@ function plain(out: Output): unknown {
   return a.shape.length === 1 ? Array.from(a.data) : { data: Array.from(a.data), shape: [...a.shape] };
 }
 
-describe.each(backends)('$name back end', (backend) => {
+describe.each(backends)('$name back end', (config) => {
   describe('extents known only at run time, asked everywhere', () => {
     test.each(cases.map((c) => [c.name, c] as const))('%s: the interpreter and every strategy compute the plain TypeScript values', async (_, c) => {
-      const program = compile(c.source, { fileName: 'dynamic.fuse', backend: backend.name });
+      const program = compile(c.source, { fileName: 'dynamic.fuse', ...config.api });
       for (const [xs, t] of inputs) {
         if (c.skip?.(xs) === true) continue;
         const expected = c.expected(xs, t);
@@ -289,7 +289,7 @@ describe.each(backends)('$name back end', (backend) => {
 
     test('inputs of different run-time sizes fail with the interpreter E403 in every strategy, also when the size is asked first', async () => {
       const source = `${header}  f = filter(lam x: x > t, xs)\n  w = f\n  k = 0\n  while k < 2:\n    w = filter(lam x: x > t + 1.0, w)\n    k = k + 1\n  m = zipWith(lam a, b: a * b, f, w)\n  s = size(m)\n  return map(lam v: v + f64(s), m)\n`;
-      const program = compile(source, { fileName: 'dynamic.fuse', backend: backend.name });
+      const program = compile(source, { fileName: 'dynamic.fuse', ...config.api });
       const args: Record<string, Input> = { xs: new Float64Array([3, 1, 4, 1, 5, 9, 2, 6]), ts: new Float64Array([2.5]) };
       const failure = async (options: Parameters<typeof program.run>[1]): Promise<string> => {
         try {
@@ -305,7 +305,7 @@ describe.each(backends)('$name back end', (backend) => {
     });
 
     test('an i32 filter reversed (issue 9, C1), in every strategy', async () => {
-      const program = compile('def main(is: i32[n]):\n  w = filter(lam p: p > 0, is)\n  return reverse(w)\n', { backend: backend.name });
+      const program = compile('def main(is: i32[n]):\n  w = filter(lam p: p > 0, is)\n  return reverse(w)\n', { ...config.api });
       const is = [-5, 3, 0, 2, -1, 4, 4, -3, 1, 5];
       for (const strategy of strategies) {
         const { result } = await program.run({ is: new Int32Array(is) }, { strategy });

@@ -1,5 +1,7 @@
-// Exact comparison of run-time values for the differential tests: same shapes, same element
-// types, and bit-identical elements (Object.is, so NaN equals NaN and -0 differs from 0).
+// Comparison of run-time values for the differential tests: same shapes, same element types,
+// and elements either bit-identical (`expectSameValues`: Object.is, so NaN equals NaN and -0
+// differs from 0) or, for floats, close (`expectCloseValues`: runs whose float folds and scans
+// group their sums differently, the multicore back end's small chunks).
 
 import { expect } from 'vitest';
 import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
@@ -27,6 +29,53 @@ export function expectSameValues(actual: readonly InterfaceValue[], expected: re
       expect([...x.shape], where).toEqual([...y.shape]);
       expect(x.data.constructor, where).toBe(y.data.constructor);
       const bad = Array.from(x.data).findIndex((e, j) => !Object.is(e, y.data[j]));
+      expect(bad, `${where}: element ${bad} is ${x.data[bad]}, expected ${y.data[bad]}`).toBe(-1);
+    });
+  });
+}
+
+/**
+ * How far a float may be from the expected one: |a − b| ≤ rel · max(|a|, |b|) + abs. A sum of n
+ * terms regrouped is off by at most about n·ε·Σ|xᵢ|, so a test whose results cancel (a result
+ * small against Σ|xᵢ|) passes an `abs` of that size.
+ */
+export interface Tolerance {
+  readonly rel: number;
+  readonly abs?: number;
+}
+
+/** Whether float `a` is within `tol` of `b`: NaN only matches NaN, an infinity only itself; zeros of either sign match. */
+export function closeFloat(a: number, b: number, tol: Tolerance): boolean {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return a === b;
+  return Math.abs(a - b) <= tol.rel * Math.max(Math.abs(a), Math.abs(b)) + (tol.abs ?? 0);
+}
+
+/**
+ * As `expectSameValues`, but f64 and f32 elements need only be within `tol` (the default 1e-12
+ * relative suits test sizes: n·ε stays far below it); integers and bools stay exact.
+ */
+export function expectCloseValues(actual: readonly InterfaceValue[], expected: readonly InterfaceValue[], label = '', tol: Tolerance = { rel: 1e-12 }): void {
+  expect(actual.length, label).toBe(expected.length);
+  actual.forEach((a, i) => {
+    const as = components(a);
+    const es = components(expected[i]!);
+    expect(as.length, label).toBe(es.length);
+    as.forEach((x, k) => {
+      const y = es[k]!;
+      const where = `${label} result ${i} component ${k}`;
+      expect(x.kind, where).toBe(y.kind);
+      expect(x.elem, where).toBe(y.elem);
+      const float = x.elem === 'f64' || x.elem === 'f32';
+      const same = (p: number, q: number): boolean => (float ? closeFloat(p, q, tol) : Object.is(p, q));
+      if (x.kind === 'scalar' && y.kind === 'scalar') {
+        expect(same(x.value, y.value), `${where}: ${x.value} vs ${y.value}`).toBe(true);
+        return;
+      }
+      if (x.kind !== 'array' || y.kind !== 'array') return;
+      expect([...x.shape], where).toEqual([...y.shape]);
+      expect(x.data.constructor, where).toBe(y.data.constructor);
+      const bad = Array.from(x.data).findIndex((e, j) => !same(e, y.data[j]!));
       expect(bad, `${where}: element ${bad} is ${x.data[bad]}, expected ${y.data[bad]}`).toBe(-1);
     });
   });

@@ -13,7 +13,7 @@ import {
   scalarStmt, scalarValue, sp, v,
 } from '../ir/builders.js';
 import { planOf } from '../codegen/paper.js';
-import { backends, runOn } from './backends.js';
+import { backends, compileOn, runOn } from './backends.js';
 
 // Made-up source text; only the positions of the spans below matter.
 const text = ['def f(is, xs):', '  as = map(lam x: x * x, xs)', '  bs = gather(is, as)', '  cs = zipWith(g, as, is)', '  return bs'].join('\n');
@@ -126,10 +126,10 @@ async function rejection(run: () => Promise<unknown>): Promise<UserError> {
   throw new Error('expected a UserError');
 }
 
-describe.each(backends)('$name back end: run-time errors from fused code', (backend) => {
+describe.each(backends)('$name back end: run-time errors from fused code', (config) => {
   test.each(cases)('%s', async (_, make, inputs, code, message, position) => {
     const { program: p, plan } = make();
-    const fused = await rejection(() => runOn(backend, p, plan, inputs, { file, maxWhileIterations: 5 }));
+    const fused = await rejection(() => runOn(config, p, plan, inputs, { file, maxWhileIterations: 5 }));
     expect(fused.code).toBe(code);
     expect(fused.diagnostics[0]!.message).toContain(message);
     expect(diagnosticPosition(fused.diagnostics[0]!)).toBe(position);
@@ -140,7 +140,7 @@ describe.each(backends)('$name back end: run-time errors from fused code', (back
 
   test('inputs are checked against the entry parameters like the interpreter does', async () => {
     const { program: p, plan } = fusedGather();
-    const compiled = await backend.compile(p, plan, { file });
+    const compiled = await compileOn(config, p, plan, { file });
     expect((await rejection(async () => compiled.run([array('i32', [1], [0])]))).code).toBe('E410');
     expect((await rejection(async () => compiled.run([array('f64', [1], [0]), array('f64', [1], [0])]))).code).toBe('E412');
     expect((await rejection(async () => compiled.run([array('i32', [1, 1], [0]), array('f64', [1], [0])]))).code).toBe('E413');

@@ -249,10 +249,10 @@ describe('lowering copies a loop-owned carried array once at most, outside the l
   });
 });
 
-describe.each(backends)('$name back end', (backend) => {
+describe.each(backends)('$name back end', (config) => {
   describe.each(cases)('$name', ({ source, inputs }) => {
     it.each(strategies)('%s equals the interpreter, inputs unchanged, twice on one executable', async (strategy) => {
-      const program = compile(source, { backend: backend.name });
+      const program = compile(source, { ...config.api });
       for (const input of inputs) {
         const want = Object.fromEntries(Object.entries(await program.run(inputsCopy(input), { interpret: true })).map(([k, v]) => [k, plain(v)]));
         const given = inputsCopy(input);
@@ -283,7 +283,7 @@ describe.each(backends)('$name back end', (backend) => {
         '    i = i + 1',
         '  return h',
       ),
-      { backend: backend.name },
+      { ...config.api },
     );
     const good = { xs, b: 4, it: 3, bad: -1 };
     const want = plain((await program.run(good, { interpret: true })).h!);

@@ -20,7 +20,7 @@ const inputs: Record<string, readonly InterfaceValue[]> = {
   scatterExample: [array('f64', [4], [1, 2.5, 3, -1])],
 };
 
-describe.each(backends)('$name back end', (backend) => {
+describe.each(backends)('$name back end', (config) => {
   describe.each(paperCases.map((c) => c()))('$name', (c) => {
     test('its plan is valid', () => {
       expect(validatePlan(c.program, c.plan)).toEqual([]);
@@ -31,7 +31,7 @@ describe.each(backends)('$name back end', (backend) => {
     ])('fused under %s equals the interpreter', async (_, plan) => {
       const args = inputs[c.name]!;
       const expected = interpret(c.program, args);
-      const { results } = await runOn(backend, c.program, plan, args);
+      const { results } = await runOn(config, c.program, plan, args);
       expectSameValues(results, expected);
     });
   });

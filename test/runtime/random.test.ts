@@ -42,17 +42,17 @@ function planFor(seed: number, program: Program, s: (typeof strategies)[number])
   return planned;
 }
 
-describe.each(backends)('$name back end: fused execution equals the interpreter on random programs', (backend) => {
+describe.each(backends)('$name back end: fused execution equals the interpreter on random programs', (config) => {
   test.each(seeds)('seed %i, every strategy', async (seed) => {
     const c = randomProgram(seed, { combinators: { min: 2, max: 9 } });
     const expected = interpret(c.program, c.inputs);
     for (const s of strategies) {
-      const label = `${backend.name} ${s.strategy} ${s.cost ?? ''}\n${c.description}`;
+      const label = `${config.name} ${s.strategy} ${s.cost ?? ''}\n${c.description}`;
       const p = await planFor(seed, c.program, s);
       expect(validatePlan(c.program, p), label).toEqual([]);
       let results;
       try {
-        results = (await runOn(backend, c.program, p, c.inputs)).results;
+        results = (await runOn(config, c.program, p, c.inputs)).results;
       } catch (err) {
         throw new Error(`${label}\n${JSON.stringify(p.root)}\n${(err as Error).stack}`);
       }

@@ -91,9 +91,9 @@ function plain(o: Output): number[] {
   return Array.from((o as { data: ArrayLike<number> }).data);
 }
 
-describe.each(backends)('$name back end', (backend) => {
+describe.each(backends)('$name back end', (config) => {
   describe.each(cases)('$name', ({ source, expected }) => {
-    const program = compile(source, { backend: backend.name });
+    const program = compile(source, { ...config.api });
     it.each(['interpreter', ...strategies])('%s', async (mode) => {
       for (const m of matrices) {
         const input: Input = { data: Float64Array.from(m.data), shape: m.shape };
@@ -105,7 +105,7 @@ describe.each(backends)('$name back end', (backend) => {
 
   describe('rank 3', () => {
     const source = 'def main(m: f64[p, r, c]):\n  a = fold(+, m)\n  b = fold(+, scanr(+, m))\n  return map(lam x, y: x + y, a, b)\n';
-    const program = compile(source, { backend: backend.name });
+    const program = compile(source, { ...config.api });
     const m = { data: Array.from({ length: 24 }, (_, k) => (k % 5) * 1.5 - 3), shape: [2, 3, 4] };
     it.each(['interpreter', ...strategies])('%s', async (mode) => {
       const results = await program.run({ m: { data: Float64Array.from(m.data), shape: m.shape } }, mode === 'interpreter' ? { interpret: true } : { strategy: mode as Strategy });

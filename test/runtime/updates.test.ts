@@ -316,9 +316,9 @@ function plain(o: Output): Value {
   return Array.from((o as { data: ArrayLike<number> }).data);
 }
 
-describe.each(backends)('$name back end', (backend) => {
+describe.each(backends)('$name back end', (config) => {
   describe.each(cases)('$name', ({ source, minLength, expected }) => {
-    const program = compile(source, { backend: backend.name });
+    const program = compile(source, { ...config.api });
     const usable = inputs.filter((xs) => xs.length >= minLength);
     it.each(['interpreter', ...strategies])('%s', async (mode) => {
       for (const xs of usable) {

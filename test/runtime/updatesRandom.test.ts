@@ -127,13 +127,13 @@ function plain(o: Output): unknown {
   return Array.from((o as { data: ArrayLike<number> }).data);
 }
 
-describe.each(backends)('$name back end', (backend) => {
+describe.each(backends)('$name back end', (config) => {
   describe('random programs around in-place updates equal the interpreter under every strategy', () => {
     it.each(Array.from({ length: count }, (_, k) => k + 1))('program %i', async (seed) => {
       const r = seededRng(seed * 7919);
       const source = randomSource(r);
       const xs = Float64Array.from({ length: r.int(1, 9) }, () => r.int(0, 8) / 2);
-      const program = compile(source, { backend: backend.name });
+      const program = compile(source, { ...config.api });
       const expected = Object.values(await program.run({ xs }, { interpret: true })).map(plain);
       for (const strategy of strategies) {
         const got = Object.values(await program.run({ xs }, { strategy })).map(plain);

@@ -65,10 +65,7 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
   const memory: MemoryPlan = options.memory ?? planMemory(program, plan);
   const limit = options.maxWhileIterations ?? Infinity;
   const plain = compileModule(program, plan, memory, false, true);
-  // The owner-split calls: an owner cluster's work function `cN` (not its `cN_others`, a free split).
-  const { schedules, workFunctions } = plain.generated;
-  const owners = new Set(workFunctions.flatMap((f, k) => (schedules[f.cluster]?.kind === 'owner' && f.name === `c${f.cluster}` ? [k] : [])));
-  const context: ParallelContext = { threads: 1, threshold, module: null, owners };
+  const context: ParallelContext = { threads: 1, threshold, module: null };
   const forks = threads >= 2;
   const runner = moduleRunner({
     backend,
@@ -80,7 +77,7 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
     sharedPool: forks,
     makeRuntime: (module: CompiledModule, record, pool, poisoned) =>
       module === plain
-        ? new McRuntime(module.tables, options.file, limit, record, pool, poisoned, context, module.fns, chunkLength)
+        ? new McRuntime(module.tables, options.file, limit, record, pool, poisoned, context, module.fns, chunkLength, module.generated.workFunctions.map((w) => w.wholeSource))
         : new Runtime(module.tables, options.file, limit, record, pool, poisoned),
     threadsOf: (module) => (module === plain ? context.threads : 1),
     begin: (rt, flat) => {

@@ -67,12 +67,6 @@ export interface ParallelContext {
   readonly threshold: number;
   /** The module loaded in the pool's workers; null when threads is 1, or after the pool died (reloaded before the next run). */
   module: LoadedModule | null;
-  /**
-   * The work functions (indices into `fns`) of owner splits (codegen `ClusterSchedule`): each of
-   * their calls walks the whole source whatever its range of destinations, so a call gets one
-   * range per thread.
-   */
-  readonly owners?: ReadonlySet<number>;
 }
 
 /**
@@ -119,6 +113,8 @@ export class McRuntime extends Runtime {
     private readonly context: ParallelContext,
     fns: readonly WorkFunction[],
     chunkLength: number,
+    /** Per work function: an owner split's scatter, which a fork cuts into one range per thread (WorkFunctionInfo.wholeSource). */
+    private readonly wholeSource: readonly boolean[],
   ) {
     super(tables, file, maxWhileIterations, record, pool, poisoned);
     this.fns = fns;
@@ -164,7 +160,7 @@ export class McRuntime extends Runtime {
     const threads = this.context.threads;
     const length = fixed
       ? this.chunkLength
-      : this.context.owners?.has(fn) === true
+      : this.wholeSource[fn] === true
         ? Math.ceil(extent / threads)
         : freeChunkLength(extent, work, threads, this.context.threshold);
     if (extent <= length) return super.par(c, fn, extent, work, fixed, args);

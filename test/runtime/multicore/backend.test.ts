@@ -22,6 +22,7 @@ import { createSolverLoader } from '../../../src/plan/ilp/solver.js';
 import { compileMulticore, type MulticoreExecutable, type PoolSource } from '../../../src/runtime/multicore/backend.js';
 import { ExecutableDisposedError, type Executable, type RunResult } from '../../../src/runtime/index.js';
 import { WorkerDiedError } from '../../../src/runtime/multicore/types.js';
+import { generateProgram } from '../../../src/codegen/index.js';
 import { acquirePool } from '../../../src/runtime/multicore/pool.js';
 import { expectSameValues } from '../equal.js';
 import { type FakePool, fakePool } from './backendFakePool.js';
@@ -462,6 +463,19 @@ describe('the executable', () => {
     exe.dispose();
     await expect(async () => exe.run(p.ordered)).rejects.toThrow(ExecutableDisposedError);
     expect(() => exe.source).toThrow(ExecutableDisposedError);
+  });
+
+  test('an owner-split scatter forks into one destination range per thread: each range walks the whole source', async () => {
+    const p = await prepare(cases.find((c) => c.name === 'scatter overwrite')!);
+    const exe = await multicore(p, 3, undefined, 0, fakePools);
+    const pool = pools.get(3)!;
+    const before = pool.jobs.length;
+    expectSameValues((await runOf(exe, p.ordered)).results, (await runOf(p.js, p.ordered)).results);
+    const { workFunctions } = generateProgram(p.js.program, p.js.plan, { counters: false, memory: exe.memory, parallel: true });
+    const owners = pool.jobs.slice(before).filter((j) => workFunctions[j.fn]!.wholeSource);
+    expect(owners.length).toBe(1);
+    for (const j of owners) expect(Math.ceil(j.extent / j.chunkLength)).toBe(3);
+    exe.dispose();
   });
 
   test('counters runs stay on the calling thread, with the sequential module', async () => {

@@ -42,7 +42,7 @@ async function setup(options: { threads?: number; threshold?: number; chunkLengt
   const module: LoadedModule = await pool.load(text);
   const context: ParallelContext = { threads, threshold: options.threshold ?? 0, module };
   const memory = new Pool([], true);
-  const rt = new McRuntime(tables, undefined, Infinity, runRecord(tables), memory, false, context, fns, options.chunkLength ?? 3);
+  const rt = new McRuntime(tables, undefined, Infinity, runRecord(tables), memory, false, context, fns, options.chunkLength ?? 3, fns.map(() => false));
   rt.reset(memory, { out: undefined, timing: false });
   return { pool, context, rt, memory };
 }
