@@ -197,6 +197,14 @@ describe('red team: more shapes that held up', () => {
   });
 });
 
+describe('red team: f32 seeds (rounded once, as the sequential module rounds them)', () => {
+  it('scans and folds with f32 seeds, literal and input', async () => {
+    const xs = arr('f32', [9], (i) => Math.fround(i * 0.37 - 1));
+    await check('def main(xs):\n  return scanl(+, f32(0.1), xs), scanr(*, f32(1.1), xs), fold(+, f32(0.1), xs), fold(max, f32(0.3), xs)\n', { xs }, { chunks: [1, 2, 4, undefined] });
+    await check('def main(xs, c):\n  return scanl(+, c, xs), fold(+, c, xs)\n', { xs, c: sc('f32', Math.fround(0.1)) }, { chunks: [1, 2, 4, undefined] });
+  });
+});
+
 describe('red team: long loops (where threads race)', () => {
   const m = 50_003;
   const cases: [string, string, Record<string, ReturnType<typeof arr>>][] = [
