@@ -737,6 +737,8 @@ class ProgramGen {
       if (scanFeedsScan(nodes, facts.scans)) return serial('a scan whose input comes from another scan of its cluster');
       return { kind: 'scan', scatter };
     }
+    // Chunks of a reduce run on several threads at once: a colliding scatter's plain updates would race.
+    if (facts.folds.length > 0 && collide.length > 0) return serial('a scatter whose updates may collide, fused with a whole-array fold');
     if (facts.folds.length > 0) return { kind: 'reduce', scatter };
     if (collide.length > 0) {
       const roots = nodes.filter((n) => n.kind !== 'scatter' && n.outs.some((o) => spec.manifest.has(o.name)));

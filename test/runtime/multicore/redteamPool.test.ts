@@ -5,7 +5,11 @@
 // compiled at once and run interleaved, results that a later run must not overwrite, and the
 // buffers the workers hold over many runs.
 
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../util/sources.js';
 import type { TypedArray } from '../../../src/ir/scalarOps.js';
 import type { InterfaceValue, RuntimeValue } from '../../../src/ir/values.js';
 import { acquirePool, poolState } from '../../../src/runtime/multicore/pool.js';
@@ -250,5 +254,39 @@ describe('red team: how calls are cut', () => {
       expect(jobs[0]!.chunkLength).toBe(Math.ceil(1000 / threads));
       exe.dispose();
     }
+  });
+});
+
+describe('red team: processes exit', () => {
+  // Through the built package (run `npm run build` first), as a user's script runs it.
+  function script(body: string): { stdout: string; stderr: string; status: number | null; took: number } {
+    const index = join(repoRoot, 'dist/index.js');
+    expect(existsSync(index), 'run `npm run build` first').toBe(true);
+    const start = performance.now();
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', `const { compile } = await import(${JSON.stringify(index)});\n${body}`], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, ARRAYFUSE_THREADS: '' },
+    });
+    return { stdout: child.stdout, stderr: child.stderr, status: child.status, took: performance.now() - start };
+  }
+  const program = `const source = 'def main(xs):\\n  return scanl(+, map(lam x: x * 2, xs))\\n';
+    const xs = new Int32Array(300000).fill(1);`;
+
+  it('a script that runs a program on 2 and 3 threads and never disposes it exits', () => {
+    const r = script(`${program}
+      for (const threads of [2, 3]) { const p = compile(source, { threads }); const out = await p.run({ xs }); console.log(p.backend, out.result.data[299999]); }`);
+    expect([r.stderr, r.status]).toEqual(['', 0]);
+    expect(r.stdout.trim().split('\n')).toEqual(['multicore 600000', 'multicore 600000']);
+  });
+
+  it('a script that throws after a run on threads 2 exits with the error, and one that starts a compile it never awaits exits', () => {
+    const thrown = script(`${program}
+      const p = compile(source, { threads: 2 }); await p.run({ xs }); throw new Error('boom');`);
+    expect(thrown.status).toBe(1);
+    expect(thrown.stderr).toContain('boom');
+    const pending = script(`${program}
+      void compile(source, { threads: 4 }).run({ xs }); console.log('left');`);
+    expect([pending.stderr, pending.status, pending.stdout.trim()]).toEqual(['', 0, 'left']);
   });
 });

@@ -2,7 +2,8 @@
 // for the multicore back end over the real thread pool (threads 2 and 3, fork threshold 0, chunk
 // lengths 1, 3 and the default) against the js back end on the same plan: the same results
 // (floats a regrouped fold or scan carries within 1e-9 relative) or the same diagnostic.
-// REDTEAM_SEEDS=a-b widens the range (default 1-60).
+// REDTEAM_SEEDS=a-b widens the range (default 1-60); REDTEAM_BIG=1 makes the arrays thousands of
+// elements long (races between threads show only on long loops).
 
 import { describe, expect, test } from 'vitest';
 import { UserError } from '../../../src/diagnostics/index.js';
@@ -19,10 +20,15 @@ import { copyInputs, expectClose, solver } from './redteamHarness.js';
 const range = (process.env['REDTEAM_SEEDS'] ?? '1-60').split('-').map(Number);
 const seeds = Array.from({ length: range[1]! - range[0]! + 1 }, (_, k) => k + range[0]!);
 const strategies: readonly Strategy[] = ['ilp', 'none'];
+const big = process.env['REDTEAM_BIG'] === '1';
 
 describe('multicore on random programs (real pool)', () => {
   test.each(seeds)('seed %i', async (seed) => {
-    const c = randomProgram(seed, { combinators: { min: 3, max: 12 }, readAfterScatter: seed % 2 === 0 });
+    const c = randomProgram(seed, {
+      combinators: { min: 3, max: 12 },
+      readAfterScatter: seed % 2 === 0,
+      ...(big ? { extents: { min: 1, max: 5000 }, maxElements: 60_000, maxRank: 2 } : {}),
+    });
     for (const strategy of strategies) {
       const p = await plan(c.program, { strategy, solver });
       let fault: unknown = null;
@@ -32,7 +38,7 @@ describe('multicore on random programs (real pool)', () => {
       } catch (e) {
         fault = e;
       }
-      for (const chunkLength of [undefined, 1, 3]) {
+      for (const chunkLength of big ? [undefined, 97] : [undefined, 1, 3]) {
         let first: readonly InterfaceValue[] | null = null;
         for (const threads of [2, 3]) {
           const label = `${strategy} chunk ${chunkLength} threads ${threads}\n${c.description}`;
