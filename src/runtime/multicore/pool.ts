@@ -611,7 +611,11 @@ class Crew {
         Atomics.wait(c, L.done, done, 100);
       }
     }
-    if (spins > 0) this.spin = slept ? Math.max(L.minSpinMilliseconds, this.spin / 2) : Math.min(L.spinMilliseconds, 2 * this.spin);
+    if (spins > 0) {
+      // As the workers' window (worker.ts awaitFork): wider when the join came soon, narrower after a long wait.
+      const soon = !slept || performance.now() - start < 2 * L.spinMilliseconds;
+      this.spin = soon ? Math.min(L.spinMilliseconds, 2 * this.spin) : Math.max(L.minSpinMilliseconds, this.spin / 2);
+    }
   }
 
   /** Completes the pending load, waiting for it here if the workers are still compiling. */

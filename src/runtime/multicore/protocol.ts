@@ -19,8 +19,11 @@ export const MAX_THREADS = 256;
  * How long a thread that waits for the next fork (a worker) or for the join (the calling thread)
  * spins on its word before it sleeps in `Atomics.wait`: waking a sleeping vCPU costs ~0.1 ms on
  * the machines measured, a spinning one ~1 µs, and one run issues many small forks back to back.
- * The window adapts between the two bounds, per thread: halved after a spin that ended asleep,
- * doubled after one that saw its event. On an oversubscribed machine (more runnable threads than
+ * The window adapts between the two bounds, per thread: doubled after a wait whose event came
+ * while spinning or within twice the longest window (a longer spin would have caught it), halved
+ * after a longer wait (the thread was idle: spinning then only burns a core). Halving after every
+ * wait that slept got stuck at the lower bound: back-to-back forks a few µs apart then paid a
+ * wake-up each (~60 µs median here). On an oversubscribed machine (more runnable threads than
  * cores) spinning steals the time slice the other thread needs: a fixed 50 µs window made an
  * empty fork–join cost 150–200 µs there against ~20 µs without spinning, while on a quiet one
  * spinning takes it from 6–100 µs to ~1 µs.

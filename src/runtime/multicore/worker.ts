@@ -259,7 +259,10 @@ function computeWorker(L: Layout): void {
           Atomics.wait(control, goWord, seen);
         }
       }
-      spin = slept ? Math.max(L.minSpinMilliseconds, spin / 2) : Math.min(L.spinMilliseconds, 2 * spin);
+      // Widen the window when the fork came while spinning, or soon after falling asleep (a
+      // longer spin would have caught it without the wake-up); narrow it after a long idle wait.
+      const soon = !slept || performance.now() - start < 2 * L.spinMilliseconds;
+      spin = soon ? Math.min(L.spinMilliseconds, 2 * spin) : Math.max(L.minSpinMilliseconds, spin / 2);
     }
     seen = go;
   }
