@@ -5,6 +5,7 @@
 // compiled at once and run interleaved, results that a later run must not overwrite, and the
 // buffers the workers hold over many runs.
 
+import { generateProgram } from '../../../src/codegen/index.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -234,9 +235,10 @@ describe('red team: a worker that dies', () => {
 });
 
 describe('red team: how calls are cut', () => {
-  it('an owner-split scatter gets one destination range per thread (was: up to 64 a thread, each walking the whole source)', async () => {
-    // A float scatter into 1000 bins from 10^5 elements at the default threshold: 2 threads cut
-    // it into 125 ranges, each walking all 10^5 source elements (45× the serial time at 10^6).
+  it('an owner-split scatter gets one destination range per thread (was: up to 64 a thread, each walking the whole source), and none at a default threshold', async () => {
+    // A float scatter into 1000 bins from 10^5 elements: 2 threads cut it into 125 ranges, each
+    // walking all 10^5 source elements (45× the serial time at 10^6). At threshold 0 it forks
+    // into one range per thread; at the default threshold it does not fork (it never won).
     const source = 'def main(is, xs):\n  return scatter(+, generate(1000, lam i: 0.0), zip(is, xs))\n';
     const m = 100_000;
     const inputs = { is: arr('i32', [m], (i) => (i * 7919) % 1000), xs: arr('f64', [m], f) };
@@ -244,15 +246,21 @@ describe('red team: how calls are cut', () => {
     const expected = (await p.js.run(p.ordered)).results;
     for (const threads of [2, 3]) {
       const pool = fakePool(threads);
-      const exe = await compileMulticore(p.js.program, p.js.plan, { memory: p.js.memory, threads }, () => pool);
-      const got = await exe.run(copyInputs(p.ordered, true));
-      expectSameValues(got.results, expected, `threads ${threads}`);
-      const owner = got.stats.clusters.findIndex((c) => c.schedule === 'owner');
-      expect(owner).toBeGreaterThanOrEqual(0);
-      const jobs = pool.jobs.filter((j) => j.extent === 1000);
-      expect(jobs).toHaveLength(1);
-      expect(jobs[0]!.chunkLength).toBe(Math.ceil(1000 / threads));
-      exe.dispose();
+      for (const parallelThreshold of [0, undefined]) {
+        const before = pool.jobs.length;
+        const exe = await compileMulticore(p.js.program, p.js.plan, { memory: p.js.memory, threads, parallelThreshold }, () => pool);
+        const got = await exe.run(copyInputs(p.ordered, true));
+        expectSameValues(got.results, expected, `threads ${threads}`);
+        const owner = got.stats.clusters.findIndex((c) => c.schedule === 'owner');
+        expect(owner).toBeGreaterThanOrEqual(0);
+        const { workFunctions } = generateProgram(p.js.program, p.js.plan, { counters: false, memory: p.js.memory, parallel: true });
+        const jobs = pool.jobs.slice(before).filter((j) => workFunctions[j.fn]!.wholeSource);
+        if (parallelThreshold === 0) {
+          expect(jobs).toHaveLength(1);
+          expect(jobs[0]!.chunkLength).toBe(Math.ceil(1000 / threads));
+        } else expect(jobs).toHaveLength(0);
+        exe.dispose();
+      }
     }
   });
 });
