@@ -168,6 +168,8 @@ type Classified =
 /** A work function as built: its index in `fns`, main's arguments for it, its cost per iteration, and a helper it calls that workers lack. */
 interface WorkBuilt {
   readonly index: number;
+  /** Its name in the module. */
+  readonly name: string;
   readonly args: readonly JsExpr[];
   readonly work: JsExpr;
   readonly stray: string | null;
@@ -598,7 +600,7 @@ class ProgramGen {
     out.push(exprStmt(callHelper('enter', [num(number)])));
     if (width === 0) {
       const extent = plan.kind === 'owner' ? plan.extent : loop.extent;
-      out.push(exprStmt(callHelper('par', [num(number), num(body.index), extent, plan.kind === 'owner' ? plan.work : facts.work, FREE, arr(body.args)])));
+      out.push(this.parCall(number, body, extent, plan.kind === 'owner' ? plan.work : facts.work, null, body.args));
       out.push(exprStmt(callHelper('leave', [num(number)])));
       return;
     }
@@ -611,10 +613,10 @@ class ProgramGen {
     out.push(constDecl(partials, callHelper('partials', [num(number), mul(id(count), num(width))])));
     const slot = (k: JsExpr, offset: number): JsExpr => index(id(partials), add(mul(k, num(width)), num(offset)));
     if (reduce !== null) {
-      out.push(exprStmt(callHelper('par', [num(number), num(reduce.index), loop.extent, reduce.work, FIXED, arr([id(partials), ...reduce.args])])));
+      out.push(this.parCall(number, reduce, loop.extent, reduce.work, id(count), [id(partials), ...reduce.args]));
       for (const s of facts.scans) out.push(...this.carries(s, offsets.get(s.node.id)!, id(count), slot, env));
     }
-    out.push(exprStmt(callHelper('par', [num(number), num(body.index), loop.extent, facts.work, FIXED, arr([id(partials), ...body.args])])));
+    out.push(this.parCall(number, body, loop.extent, facts.work, id(count), [id(partials), ...body.args]));
     for (const f of facts.folds) {
       // total = op(…op(op(seed, p0), p1)…): each partial started from its chunk's first element.
       const k = this.fresh('k');
@@ -626,6 +628,26 @@ class ProgramGen {
     }
     out.push(...loop.post);
     out.push(exprStmt(callHelper('leave', [num(number)])));
+  }
+
+  /**
+   * `if (!rt.par(…)) …`: the runtime forks the call, or leaves it to this thread, which then
+   * calls the work function here, directly — chunk after chunk for a fixed call (`count` chunks
+   * of `rt.chunkLength`), once over [0, extent) for a free one. A direct call lets V8 inline the
+   * loop into main as the sequential module's cluster calls are; run through the runtime's one
+   * generic call, the same loop was up to 1.6× slower (gather at n = 10^4: 89 against 57 µs).
+   */
+  private parCall(number: number, fn: WorkBuilt, extent: JsExpr, work: JsExpr, count: JsExpr | null, args: readonly JsExpr[]): JsStmt {
+    const forked = callHelper('par', [num(number), num(fn.index), extent, work, count === null ? FREE : FIXED, arr(args)]);
+    let here: JsStmt;
+    if (count === null) here = exprStmt(call(id(fn.name), [rt, num(0), extent, num(0), ...args]));
+    else {
+      const k = this.fresh('k');
+      const lo = mul(id(k), helperValue('chunkLength'));
+      const hi = mathCall('min', [extent, add(lo, helperValue('chunkLength'))]);
+      here = { kind: 'for', index: k, from: num(0), to: count, down: false, body: [exprStmt(call(id(fn.name), [rt, lo, hi, id(k), ...args]))] };
+    }
+    return { kind: 'if', test: un('!', forked), then: [here], else: [] };
   }
 
   /**
@@ -657,8 +679,8 @@ class ProgramGen {
     }
     this.schedules[number] = { kind: 'owner' };
     out.push(exprStmt(callHelper('enter', [num(number)])));
-    out.push(exprStmt(callHelper('par', [num(number), num(others.index), facts.loop!.extent, facts.work, FREE, arr(others.args)])));
-    out.push(exprStmt(callHelper('par', [num(number), num(scatter.index), plan.extent, plan.work, FREE, arr(scatter.args)])));
+    out.push(this.parCall(number, others, facts.loop!.extent, facts.work, null, others.args));
+    out.push(this.parCall(number, scatter, plan.extent, plan.work, null, scatter.args));
     out.push(exprStmt(callHelper('leave', [num(number)])));
   }
 
@@ -704,7 +726,7 @@ class ProgramGen {
     const head = [runtimeParam, workParams.lo, workParams.hi, workParams.chunk, ...(partials ? [workParams.partials] : [])];
     this.functions.push({ kind: 'function', name, params: [...head, ...params], body: stmts });
     this.workFunctions.push({ cluster, name, wholeSource: spec.chunk?.scatter === 'owner' && spec.chunk.only !== 'others' });
-    return { index: this.workFunctions.length - 1, args: params.map(id), work: nest.facts.work, stray: strayHelper(stmts), faults: refersToRuntime(stmts), facts: nest.facts };
+    return { index: this.workFunctions.length - 1, name, args: params.map(id), work: nest.facts.work, stray: strayHelper(stmts), faults: refersToRuntime(stmts), facts: nest.facts };
   }
 
   /** How a cluster of the parallel variant runs (ClusterSchedule), and how its scatters update. */

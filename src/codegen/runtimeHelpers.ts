@@ -81,15 +81,16 @@ export interface RuntimeHelpers {
    * Parallel variant only (GenerateOptions.parallel; docs/EXECUTION.md "Threads"). Runs work
    * function `fn` (an index into the module's `fns` table) over the iterations [0, extent) of
    * cluster `c`'s chunked loop, as calls `fns[fn](rt, lo, hi, chunk, ...args)` that together
-   * cover every iteration exactly once, on the calling thread and the pool's workers, or on the
-   * calling thread alone when `extent × work` (the estimated cost of all iterations) is below
-   * the fork threshold. `fixed`: the chunks are exactly chunk k = [k·L, min(extent, (k+1)·L))
+   * cover every iteration exactly once, on the calling thread and the pool's workers, and
+   * returns true; or returns false, running nothing, when the call is not worth a fork (its
+   * `extent × work`, the estimated cost of all iterations, is below the fork threshold): main
+   * then runs the same chunks itself, in order, by direct calls. `fixed`: the chunks are exactly chunk k = [k·L, min(extent, (k+1)·L))
    * for L = `chunkLength`, k = 0 … chunkCount(extent) − 1, because the function writes
    * per-chunk partial values (`partials`) that main then combines in chunk order; otherwise
    * the runtime chooses the chunks (and `chunk` is only a label). A fault in any chunk is thrown
    * as the diagnostic of the lowest faulting chunk, after every thread has stopped.
    */
-  par(c: number, fn: number, extent: number, work: number, fixed: boolean, args: readonly (TypedArray | number)[]): void;
+  par(c: number, fn: number, extent: number, work: number, fixed: boolean, args: readonly (TypedArray | number)[]): boolean;
   /** Iterations per chunk of a `fixed` `par` call: one value per executable, whatever the thread count. */
   readonly chunkLength: number;
   /** A shared, pooled Float64Array of `n` elements for cluster `c`'s per-chunk partials (contents unspecified). */

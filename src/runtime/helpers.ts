@@ -513,20 +513,12 @@ export class Runtime implements RuntimeHelpers {
   chunkLength = DEFAULT_CHUNK_LENGTH;
 
   /**
-   * The work of a `par` call on this thread alone, chunk after chunk in order (a fixed call
-   * keeps its chunks, whose partials main combines; a free one is one call over the whole
-   * range). The multicore back end's runtime overrides it to share the chunks with its workers
-   * when the work is worth a fork.
+   * A `par` call on this back end: never forked, so left to main, which runs its chunks here by
+   * direct calls (false). The multicore back end's runtime overrides it to share the chunks with
+   * its workers when the work is worth a fork.
    */
-  par(_c: number, fn: number, extent: number, _work: number, fixed: boolean, args: readonly (TypedArray | number)[]): void {
-    const f = this.fns[fn];
-    if (f === undefined) throw new CompilerBug('runtime', `generated code called unknown work function ${fn}`);
-    if (!fixed) {
-      if (extent > 0) f(this, 0, extent, 0, ...args);
-      return;
-    }
-    const length = this.chunkLength;
-    for (let k = 0, lo = 0; lo < extent; k++, lo += length) f(this, lo, Math.min(extent, lo + length), k, ...args);
+  par(_c: number, _fn: number, _extent: number, _work: number, _fixed: boolean, _args: readonly (TypedArray | number)[]): boolean {
+    return false;
   }
 
   /** Cluster `c`'s per-chunk partials: pooled (shared when the pool is), grown when asked for more. */

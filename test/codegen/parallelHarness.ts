@@ -59,7 +59,7 @@ export class ShuffleRuntime extends Runtime {
     this.chunkLength = chunkLength;
   }
 
-  override par(c: number, fn: number, extent: number, work: number, fixed: boolean, args: readonly (TypedArray | number)[]): void {
+  override par(c: number, fn: number, extent: number, work: number, fixed: boolean, args: readonly (TypedArray | number)[]): boolean {
     const f = this.fns[fn];
     if (f === undefined) throw new Error(`unknown work function ${fn}`);
     if (!(Number.isInteger(extent) && extent >= 0)) throw new Error(`par: extent ${extent}`);
@@ -79,7 +79,7 @@ export class ShuffleRuntime extends Runtime {
         faulted.push(k);
       }
     }
-    if (faulted.length === 0) return;
+    if (faulted.length === 0) return true;
     const lowest = Math.min(...faulted);
     const [lo, hi] = ranges[lowest]!;
     f(this, lo, hi, fixed ? lowest : 0, ...args);

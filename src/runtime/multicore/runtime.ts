@@ -153,24 +153,24 @@ export class McRuntime extends Runtime {
     this.mirroredInputs.clear();
   }
 
-  override par(c: number, fn: number, extent: number, work: number, fixed: boolean, args: readonly (TypedArray | number)[]): void {
+  override par(c: number, fn: number, extent: number, work: number, fixed: boolean, args: readonly (TypedArray | number)[]): boolean {
     const module = this.context.module;
     const cost = extent * work;
-    if (module === null || !(cost >= this.context.threshold)) return super.par(c, fn, extent, work, fixed, args);
+    if (module === null || !(cost >= this.context.threshold)) return false;
     // An owner split forks only when every call is asked to (threshold 0, the tests): each thread
     // walks the whole source, so only the updates divide, and measured it never won here
     // (bench:multicore: scatterExample 0.27× at n = 10^4; a float histogram of 10^6 into 1000
     // bins 2–3× slower on 2 threads). Its results are one thread's either way.
-    if (this.wholeSource[fn] === true && this.context.threshold > 0) return super.par(c, fn, extent, work, fixed, args);
+    if (this.wholeSource[fn] === true && this.context.threshold > 0) return false;
     const threads = this.context.threads;
     const length = fixed
       ? this.chunkLength
       : this.wholeSource[fn] === true
         ? Math.ceil(extent / threads)
         : freeChunkLength(extent, work, threads, this.context.threshold);
-    if (extent <= length) return super.par(c, fn, extent, work, fixed, args);
+    if (extent <= length) return false;
     const mirrors = this.mirrorsFor(args, cost);
-    if (mirrors === null) return super.par(c, fn, extent, work, fixed, args);
+    if (mirrors === null) return false;
     const f = this.fns[fn];
     if (f === undefined) throw new CompilerBug('runtime', `generated code called unknown work function ${fn}`);
     const shared = mirrors.length === 0 ? args : substitute(args, mirrors);
@@ -184,6 +184,7 @@ export class McRuntime extends Runtime {
       throw e;
     }
     for (const m of mirrors) if (m.writable) m.original.set(m.mirror);
+    return true;
   }
 
   /**

@@ -28,6 +28,17 @@ function main(rt, inputs) { return []; }
 `;
 const { fns } = new Function(`'use strict';\n${text}return { main, fns };\n`)() as { fns: readonly WorkFunction[] };
 
+/**
+ * A `par` call as generated main makes it: the runtime forks it, or returns false and main runs
+ * its chunks here, in order (a fixed call's chunks of rt.chunkLength, a free call in one piece).
+ */
+function par(rt: McRuntime, c: number, fn: number, extent: number, work: number, fixed: boolean, args: readonly (Float64Array | number)[]): void {
+  if (rt.par(c, fn, extent, work, fixed, args)) return;
+  const f = fns[fn]!;
+  if (!fixed) return f(rt, 0, extent, 0, ...args);
+  for (let k = 0, lo = 0; lo < extent; k++, lo += rt.chunkLength) f(rt, lo, Math.min(extent, lo + rt.chunkLength), k, ...args);
+}
+
 const tables: RuntimeTables = { sites: [{ kind: 'index', what: 'gather' }], slots: [], allocations: [], clusterCount: 4 };
 
 /** A program with one f64 array parameter `xs`, donated or not (only its params matter to `begin`). */
@@ -65,8 +76,8 @@ describe('when a call forks', () => {
     const xs = shared(iota(20));
     const ys = shared(iota(20, () => NaN));
     rt.enter(0);
-    rt.par(0, 0, 20, 1, false, [20, xs, ys]);
-    rt.par(0, 0, 20, 1, false, [20, xs, ys]);
+    par(rt, 0, 0, 20, 1, false, [20, xs, ys]);
+    par(rt, 0, 0, 20, 1, false, [20, xs, ys]);
     rt.leave(0);
     expect(pool.jobs).toHaveLength(2);
     expect(pool.jobs[0]!.threads).toBe(2);
@@ -80,12 +91,12 @@ describe('when a call forks', () => {
     const { pool, rt } = await setup({ threshold: 100 });
     const xs = shared(iota(20));
     const ys = shared(iota(20, () => NaN));
-    rt.par(0, 0, 20, 4, false, [20, xs, ys]); // 80 < 100
+    par(rt, 0, 0, 20, 4, false, [20, xs, ys]); // 80 < 100
     expect(pool.jobs).toHaveLength(0);
     expect(Array.from(ys)).toEqual(iota(20, (i) => 2 * i));
-    rt.par(1, 1, 3, 1000, true, [3, xs, shared([NaN])]); // one chunk of 3
+    par(rt, 1, 1, 3, 1000, true, [3, xs, shared([NaN])]); // one chunk of 3
     expect(pool.jobs).toHaveLength(0);
-    rt.par(0, 0, 0, 1000, false, [0, xs, ys]); // nothing to do
+    par(rt, 0, 0, 0, 1000, false, [0, xs, ys]); // nothing to do
     rt.leave(0);
     expect(pool.jobs).toHaveLength(0);
     expect(rt.record.clusterForks(0)).toBe(0);
@@ -95,7 +106,7 @@ describe('when a call forks', () => {
     const { pool, rt } = await setup({ chunkLength: 3 });
     const xs = shared(iota(10, (i) => i + 1));
     const p = shared(iota(4, () => NaN));
-    rt.par(1, 1, 10, 1, true, [10, xs, p]);
+    par(rt, 1, 1, 10, 1, true, [10, xs, p]);
     expect(pool.jobs[0]!.chunkLength).toBe(3);
     expect(Array.from(p)).toEqual([6, 15, 24, 10]);
   });
@@ -105,7 +116,7 @@ describe('when a call forks', () => {
     context.module = null;
     const xs = shared(iota(10));
     const ys = shared(iota(10, () => NaN));
-    rt.par(0, 0, 10, 1e9, false, [10, xs, ys]);
+    par(rt, 0, 0, 10, 1e9, false, [10, xs, ys]);
     expect(pool.jobs).toHaveLength(0);
     expect(Array.from(ys)).toEqual(iota(10, (i) => 2 * i));
   });
@@ -119,16 +130,16 @@ describe('arrays that are not on a SharedArrayBuffer', () => {
     rt.begin(program, [inputOf(xs)]);
     const ys = shared(iota(16, () => NaN));
     // Work 1 per element: 16 < 8·16, too little to copy: runs here.
-    rt.par(0, 0, 16, 1, false, [16, xs, ys]);
+    par(rt, 0, 0, 16, 1, false, [16, xs, ys]);
     expect(pool.jobs).toHaveLength(0);
-    rt.par(0, 0, 16, MIRROR_WORK_PER_ELEMENT, false, [16, xs, ys]);
+    par(rt, 0, 0, 16, MIRROR_WORK_PER_ELEMENT, false, [16, xs, ys]);
     expect(pool.jobs).toHaveLength(1);
     expect(Array.from(ys)).toEqual(iota(16, (i) => 2 * i));
     expect(memory.mirrors.size).toBe(1);
     const mirror = [...memory.mirrors.values()][0]!;
     // Mirrored already this run: a light call forks too, on the same copy.
     ys.fill(NaN);
-    rt.par(0, 0, 16, 1, false, [16, xs, ys]);
+    par(rt, 0, 0, 16, 1, false, [16, xs, ys]);
     expect(pool.jobs).toHaveLength(2);
     expect(pool.jobs[1]!.args[1]).toBe(mirror);
     expect(Array.from(ys)).toEqual(iota(16, (i) => 2 * i));
@@ -137,7 +148,7 @@ describe('arrays that are not on a SharedArrayBuffer', () => {
     xs.fill(5);
     rt.reset(memory, { out: undefined, timing: false });
     rt.begin(program, [inputOf(xs)]);
-    rt.par(0, 0, 16, MIRROR_WORK_PER_ELEMENT, false, [16, xs, ys]);
+    par(rt, 0, 0, 16, MIRROR_WORK_PER_ELEMENT, false, [16, xs, ys]);
     expect(pool.jobs[2]!.args[1]).toBe(mirror);
     expect(Array.from(ys)).toEqual(iota(16, () => 10));
     expect(memory.owns(mirror.buffer)).toBe(true);
@@ -149,11 +160,11 @@ describe('arrays that are not on a SharedArrayBuffer', () => {
     rt.begin(programOf(true), [inputOf(new Float64Array(4))]);
     const xs = shared(iota(16));
     const ys = new Float64Array(16).fill(NaN);
-    rt.par(0, 0, 16, MIRROR_WORK_PER_ELEMENT, false, [16, xs, ys]); // 8·16 < 8·2·16: here
+    par(rt, 0, 0, 16, MIRROR_WORK_PER_ELEMENT, false, [16, xs, ys]); // 8·16 < 8·2·16: here
     expect(pool.jobs).toHaveLength(0);
     expect(Array.from(ys)).toEqual(iota(16, (i) => 2 * i));
     ys.fill(NaN);
-    rt.par(0, 0, 16, 2 * MIRROR_WORK_PER_ELEMENT, false, [16, xs, ys]);
+    par(rt, 0, 0, 16, 2 * MIRROR_WORK_PER_ELEMENT, false, [16, xs, ys]);
     expect(pool.jobs).toHaveLength(1);
     expect(pool.jobs[0]!.args[2]).not.toBe(ys);
     expect(Array.from(ys)).toEqual(iota(16, (i) => 2 * i));
@@ -164,7 +175,7 @@ describe('arrays that are not on a SharedArrayBuffer', () => {
     const { pool, rt } = await setup();
     const xs = new Float64Array(iota(16));
     rt.begin(programOf(true), [inputOf(xs)]);
-    rt.par(0, 0, 16, 1000, false, [16, xs, xs]); // xs = 2·xs in place
+    par(rt, 0, 0, 16, 1000, false, [16, xs, xs]); // xs = 2·xs in place
     expect(pool.jobs[0]!.args[1]).toBe(pool.jobs[0]!.args[2]);
     expect(Array.from(xs)).toEqual(iota(16, (i) => 2 * i));
     rt.end();
@@ -172,12 +183,11 @@ describe('arrays that are not on a SharedArrayBuffer', () => {
 });
 
 describe('faults', () => {
-  /** The js runtime's diagnostic for the same call (sequential `par`). */
+  /** The js runtime's diagnostic for the same call (run here, as main runs a call par leaves to it). */
   function sequentialError(args: readonly (Float64Array | number)[]): UserError {
     const js = new Runtime(tables, undefined, Infinity, runRecord(tables), new Pool([]));
-    js.fns = fns;
     try {
-      js.par(2, 2, args[0] as number, 1, false, args);
+      fns[2]!(js, 0, args[0] as number, 0, ...args);
     } catch (e) {
       if (e instanceof UserError) return e;
       throw e;
@@ -197,32 +207,32 @@ describe('faults', () => {
       const ys = shared(iota(20, () => 0));
       let thrown: unknown = null;
       try {
-        rt.par(2, 2, 20, 1, false, [20, xs, ys]);
+        par(rt, 2, 2, 20, 1, false, [20, xs, ys]);
       } catch (e) {
         thrown = e;
       }
       expect(thrown).toBeInstanceOf(UserError);
       expect((thrown as UserError).message).toBe(sequentialError([20, xs, shared(iota(20))]).message);
       // The runtime is fine after it: a later call is right.
-      rt.par(0, 0, 20, 1, false, [20, shared(iota(20)), ys]);
+      par(rt, 0, 0, 20, 1, false, [20, shared(iota(20)), ys]);
       expect(Array.from(ys)).toEqual(iota(20, (i) => 2 * i));
     }
   });
 
   test('a chunk that faults on a worker but not when run again here is a CompilerBug quoting the worker’s error', async () => {
     const { rt } = await setup();
-    expect(() => rt.par(3, 3, 20, 1, false, [20, shared(iota(20))])).toThrow(CompilerBug);
-    expect(() => rt.par(3, 3, 20, 1, false, [20, shared(iota(20))])).toThrow(/RangeError: only on a worker/);
+    expect(() => par(rt, 3, 3, 20, 1, false, [20, shared(iota(20))])).toThrow(CompilerBug);
+    expect(() => par(rt, 3, 3, 20, 1, false, [20, shared(iota(20))])).toThrow(/RangeError: only on a worker/);
   });
 
   test('a worker that dies: WorkerDiedError, and the module is dropped (the executable reloads it)', async () => {
     const { rt, pool, context } = await setup();
     pool.killNext = true;
-    expect(() => rt.par(0, 0, 20, 1, false, [20, shared(iota(20)), shared(iota(20))])).toThrow(WorkerDiedError);
+    expect(() => par(rt, 0, 0, 20, 1, false, [20, shared(iota(20)), shared(iota(20))])).toThrow(WorkerDiedError);
     expect(context.module).toBeNull();
     // Without a module the next call runs here.
     const ys = shared(iota(20, () => NaN));
-    rt.par(0, 0, 20, 1, false, [20, shared(iota(20)), ys]);
+    par(rt, 0, 0, 20, 1, false, [20, shared(iota(20)), ys]);
     expect(Array.from(ys)).toEqual(iota(20, (i) => 2 * i));
   });
 });
