@@ -10,7 +10,13 @@ function components(v: InterfaceValue): readonly RuntimeValue[] {
   return Array.isArray(v) ? (v as readonly RuntimeValue[]) : [v as RuntimeValue];
 }
 
-export function expectSameValues(actual: readonly InterfaceValue[], expected: readonly InterfaceValue[], label = ''): void {
+/** Compares results component by component: kinds, element types, shapes and array types equal; elements by `same`. */
+function expectValues(
+  actual: readonly InterfaceValue[],
+  expected: readonly InterfaceValue[],
+  label: string,
+  same: (elem: RuntimeValue['elem'], a: number, b: number) => boolean,
+): void {
   expect(actual.length, label).toBe(expected.length);
   actual.forEach((a, i) => {
     const as = components(a);
@@ -22,16 +28,20 @@ export function expectSameValues(actual: readonly InterfaceValue[], expected: re
       expect(x.kind, where).toBe(y.kind);
       expect(x.elem, where).toBe(y.elem);
       if (x.kind === 'scalar' && y.kind === 'scalar') {
-        expect(Object.is(x.value, y.value), `${where}: ${x.value} vs ${y.value}`).toBe(true);
+        expect(same(x.elem, x.value, y.value), `${where}: ${x.value} vs ${y.value}`).toBe(true);
         return;
       }
       if (x.kind !== 'array' || y.kind !== 'array') return;
       expect([...x.shape], where).toEqual([...y.shape]);
       expect(x.data.constructor, where).toBe(y.data.constructor);
-      const bad = Array.from(x.data).findIndex((e, j) => !Object.is(e, y.data[j]));
+      const bad = Array.from(x.data).findIndex((e, j) => !same(x.elem, e, y.data[j]!));
       expect(bad, `${where}: element ${bad} is ${x.data[bad]}, expected ${y.data[bad]}`).toBe(-1);
     });
   });
+}
+
+export function expectSameValues(actual: readonly InterfaceValue[], expected: readonly InterfaceValue[], label = ''): void {
+  expectValues(actual, expected, label, (_, a, b) => Object.is(a, b));
 }
 
 /**
@@ -56,27 +66,5 @@ export function closeFloat(a: number, b: number, tol: Tolerance): boolean {
  * relative suits test sizes: n·ε stays far below it); integers and bools stay exact.
  */
 export function expectCloseValues(actual: readonly InterfaceValue[], expected: readonly InterfaceValue[], label = '', tol: Tolerance = { rel: 1e-12 }): void {
-  expect(actual.length, label).toBe(expected.length);
-  actual.forEach((a, i) => {
-    const as = components(a);
-    const es = components(expected[i]!);
-    expect(as.length, label).toBe(es.length);
-    as.forEach((x, k) => {
-      const y = es[k]!;
-      const where = `${label} result ${i} component ${k}`;
-      expect(x.kind, where).toBe(y.kind);
-      expect(x.elem, where).toBe(y.elem);
-      const float = x.elem === 'f64' || x.elem === 'f32';
-      const same = (p: number, q: number): boolean => (float ? closeFloat(p, q, tol) : Object.is(p, q));
-      if (x.kind === 'scalar' && y.kind === 'scalar') {
-        expect(same(x.value, y.value), `${where}: ${x.value} vs ${y.value}`).toBe(true);
-        return;
-      }
-      if (x.kind !== 'array' || y.kind !== 'array') return;
-      expect([...x.shape], where).toEqual([...y.shape]);
-      expect(x.data.constructor, where).toBe(y.data.constructor);
-      const bad = Array.from(x.data).findIndex((e, j) => !same(e, y.data[j]!));
-      expect(bad, `${where}: element ${bad} is ${x.data[bad]}, expected ${y.data[bad]}`).toBe(-1);
-    });
-  });
+  expectValues(actual, expected, label, (elem, a, b) => (elem === 'f64' || elem === 'f32' ? closeFloat(a, b, tol) : Object.is(a, b)));
 }
