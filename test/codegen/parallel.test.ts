@@ -130,8 +130,7 @@ describe('parallel module: a run after a fault', () => {
     const bad = { is: array('i32', [40], (k) => (k === 17 ? 0 : k + 1)) };
     const good = { is: array('i32', [40], (k) => k + 1) };
     const { program, plan, values } = await prepare(source, bad, 'ilp');
-    const { generated, main, fns } = compileParallel(program, plan);
-    const tables = { sites: generated.sites, slots: generated.slots, allocations: generated.allocations, clusterCount: generated.clusters.length, results: generated.results };
+    const { main, fns, tables } = compileParallel(program, plan);
     const rt = new ShuffleRuntime(tables, seededRng(5), 3);
     rt.fns = fns;
     const pool = new Pool(planMemory(program, plan).slots);

@@ -8,24 +8,20 @@
 // Shared with the multicore back end's and the test helpers' tests: `runParallel` returns the
 // results as the js back end groups them, and the module's schedules and work functions.
 
-import { generateProgram, type GeneratedProgram } from '../../src/codegen/index.js';
-import type { RuntimeHelpers } from '../../src/codegen/runtimeHelpers.js';
+import type { GeneratedProgram } from '../../src/codegen/index.js';
 import { checkInputs } from '../../src/interp/index.js';
 import type { TypedArray } from '../../src/ir/scalarOps.js';
 import type { Program } from '../../src/ir/types.js';
 import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import { planMemory } from '../../src/memory/index.js';
 import type { Plan } from '../../src/plan/types.js';
-import { Pool, Runtime, runRecord, type RuntimeTables, type WorkFunction } from '../../src/runtime/helpers.js';
+import { compileModule, type CompiledModule } from '../../src/runtime/executor.js';
+import { Pool, Runtime, runRecord, type RuntimeTables } from '../../src/runtime/helpers.js';
 import { seededRng, type Rng } from '../util/index.js';
 
-type Main = (rt: RuntimeHelpers, inputs: readonly RuntimeValue[]) => unknown[];
-
-/** The parallel module compiled as workers compile it (`text` + `return { main, fns };`). */
-export function compileParallel(program: Program, plan: Plan): { readonly generated: GeneratedProgram; readonly main: Main; readonly fns: readonly WorkFunction[] } {
-  const generated = generateProgram(program, plan, { counters: false, memory: planMemory(program, plan), parallel: true });
-  const made = new Function(`'use strict';\n${generated.text}return { main, fns };\n`)() as { main: Main; fns: WorkFunction[] };
-  return { generated, ...made };
+/** The parallel module compiled as the multicore back end compiles it (executor.ts `compileModule`). */
+export function compileParallel(program: Program, plan: Plan): CompiledModule {
+  return compileModule(program, plan, planMemory(program, plan), false, true);
 }
 
 function shuffle<T>(rng: Rng, xs: T[]): T[] {
@@ -95,14 +91,7 @@ export interface ParallelRun {
 
 /** Runs the parallel module of `program` under `plan` on `inputs` with the shuffling runtime. */
 export function runParallel(program: Program, plan: Plan, inputs: readonly InterfaceValue[], options: { readonly chunkLength: number; readonly seed: number }): ParallelRun {
-  const { generated, main, fns } = compileParallel(program, plan);
-  const tables: RuntimeTables = {
-    sites: generated.sites,
-    slots: generated.slots,
-    allocations: generated.allocations,
-    clusterCount: generated.clusters.length,
-    results: generated.results,
-  };
+  const { generated, main, fns, tables } = compileParallel(program, plan);
   const rt = new ShuffleRuntime(tables, seededRng(options.seed), options.chunkLength);
   rt.fns = fns;
   const memory = planMemory(program, plan);
