@@ -12,11 +12,11 @@
 //   npm run bench:exec -- --n 1000000 --repetitions 5 --programs singleLoop,simple1
 //   npm run bench:exec -- --threads all --no-bottom-up-bad
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Command, InvalidArgumentError } from 'commander';
+import { join, resolve } from 'node:path';
+import { Command } from 'commander';
+import { findRepoRoot, positiveInt } from '../cli.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { measure, strategies, type Measurement, type VariantId, type VariantResult } from './harness.js';
 import { execPrograms, greedyBottomUpBadInputs } from './programs.js';
@@ -31,19 +31,6 @@ interface Options {
   /** Threads of the parallel column; 1: no such column. */
   readonly threads: number;
   readonly outDir: string;
-}
-
-function findRepoRoot(start: string = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${start}`);
-  }
-}
-
-function positiveInt(text: string): number {
-  const v = Number(text);
-  if (!Number.isInteger(v) || v <= 0) throw new InvalidArgumentError('expected a positive integer');
-  return v;
 }
 
 const labels: Record<VariantId, string> = {

@@ -15,11 +15,12 @@
 //   npm run bench:memory -- --skip run-out                 # before `run(inputs, { out })` exists
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { findRepoRoot, listOf, positiveInt } from '../cli.js';
 import { measureApp, appNames, type AppName, type AppResult, type AppSize } from './apps.js';
 import { measureOverhead, type OverheadResult } from './overhead.js';
 import { appsTable, overheadTable, scatterTable, singleLoopTable, targets } from './report.js';
@@ -28,27 +29,6 @@ import { measureSingleLoop, singleLoopVariants, type SingleLoopResult, type Sing
 
 export type Part = 'singleLoop' | 'apps' | 'scatter' | 'overhead';
 const parts: readonly Part[] = ['singleLoop', 'apps', 'scatter', 'overhead'];
-
-function findRepoRoot(start: string = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${start}`);
-  }
-}
-
-function positiveInt(text: string): number {
-  const v = Number(text);
-  if (!Number.isInteger(v) || v <= 0) throw new InvalidArgumentError('expected a positive integer');
-  return v;
-}
-
-function listOf<T extends string>(allowed: readonly T[]): (text: string) => T[] {
-  return (text) => {
-    const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    for (const item of items) if (!allowed.includes(item as T)) throw new InvalidArgumentError(`expected some of ${allowed.join(', ')}`);
-    return items as T[];
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Main

@@ -14,11 +14,11 @@
 //   npm run bench:multicore -- --parts apps --programs mg --repetitions 3
 //   npm run bench:multicore -- --calibrate                      # the fork threshold
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { findRepoRoot, listOf, nonNegative, positiveInt } from '../cli.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { calibrate, calibrationPrograms, calibrationTable, proposedThreshold, type CalibrationProgram } from './calibrate.js';
 import { multicoreCases, type CaseKind } from './cases.js';
@@ -29,33 +29,6 @@ import { allThreads, parseThreadList, parseThreads } from './threads.js';
 type Part = 'apps' | 'stream' | 'examples';
 const parts: readonly Part[] = ['apps', 'stream', 'examples'];
 const kindOf: Readonly<Record<Part, CaseKind>> = { apps: 'app', stream: 'stream', examples: 'example' };
-
-function findRepoRoot(start: string = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${start}`);
-  }
-}
-
-function positiveInt(text: string): number {
-  const v = Number(text);
-  if (!Number.isInteger(v) || v <= 0) throw new InvalidArgumentError('expected a positive integer');
-  return v;
-}
-
-function nonNegative(text: string): number {
-  const v = Number(text);
-  if (!(v >= 0) || !Number.isFinite(v)) throw new InvalidArgumentError('expected a non-negative number');
-  return v;
-}
-
-function listOf<T extends string>(allowed: readonly T[]): (text: string) => T[] {
-  return (text) => {
-    const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    for (const item of items) if (!allowed.includes(item as T)) throw new InvalidArgumentError(`expected some of ${allowed.join(', ')}`);
-    return items as T[];
-  };
-}
 
 type InputKind = 'ordinary' | 'shared';
 

@@ -12,11 +12,12 @@
 //   npm run bench:paper -- --from-json bench/results/paper-full/results.json   # tables and charts again
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { findRepoRoot, nonNegative, positiveInt } from '../cli.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { allStrategies, BASELINE_ID, measureProgram, parallelStrategy, type ProgramResult } from './harness.js';
 import { loadRegistry, type SizeName } from './registry.js';
@@ -45,14 +46,6 @@ export interface PaperOptions {
   /** The command line recorded in the results. */
   readonly command: string;
   readonly log?: (line: string) => void;
-}
-
-/** The repository root: the nearest directory above this module with a package.json. */
-export function findRepoRoot(start: string = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${start}`);
-  }
 }
 
 /** HEAD's commit and whether src/ differs from it (the generated code depends on src/). */
@@ -153,18 +146,6 @@ export function writeReport(results: PaperResults, outDir: string): void {
   const charts = renderCharts(results);
   writeFileSync(join(outDir, 'figure3.svg'), charts.figure3);
   writeFileSync(join(outDir, 'figure4.svg'), charts.figure4);
-}
-
-function positiveInt(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
-function nonNegative(text: string): number {
-  const n = Number(text);
-  if (!(n >= 0) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a non-negative number');
-  return n;
 }
 
 function list(text: string): string[] {
