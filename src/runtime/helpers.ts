@@ -504,11 +504,6 @@ export class Runtime implements RuntimeHelpers {
     return view;
   }
 
-  /**
-   * The module's work functions (the parallel variant's `fns`; empty for the sequential one).
-   * Set by the back end that compiled the module.
-   */
-  fns: readonly WorkFunction[] = [];
   /** Iterations per chunk of a `fixed` `par` call (CompileOptions.chunkLength). */
   chunkLength = DEFAULT_CHUNK_LENGTH;
 

@@ -16,7 +16,7 @@ import type { InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 import { planMemory } from '../../src/memory/index.js';
 import type { Plan } from '../../src/plan/types.js';
 import { compileModule, type CompiledModule } from '../../src/runtime/executor.js';
-import { Pool, Runtime, runRecord, type RuntimeTables } from '../../src/runtime/helpers.js';
+import { Pool, Runtime, runRecord, type RuntimeTables, type WorkFunction } from '../../src/runtime/helpers.js';
 import { seededRng, type Rng } from '../util/index.js';
 
 /** The parallel module compiled as the multicore back end compiles it (executor.ts `compileModule`). */
@@ -45,6 +45,9 @@ function randomRanges(rng: Rng, extent: number): [number, number][] {
 export class ShuffleRuntime extends Runtime {
   /** Every par call: cluster, work function, extent, fixed, the ranges run. */
   readonly calls: { c: number; fn: number; extent: number; fixed: boolean; ranges: [number, number][] }[] = [];
+
+  /** The module's work functions, which this runtime runs itself. */
+  fns: readonly WorkFunction[] = [];
 
   constructor(
     tables: RuntimeTables,

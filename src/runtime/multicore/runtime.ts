@@ -29,7 +29,8 @@ import { ChunkFault, type LoadedModule, WorkerDiedError } from './types.js';
  * iteration: loads, operations and stores; a map `x * 1.5 + 0.25` over f64 is 12 an element, one
  * of `exp(x) * sin(x) + sqrt(abs(x)) * cos(x * 0.5)` 31). Measured roughly on the 2-vCPU VM while
  * other processes loaded it (load average ~9), 2 threads against the parallel module on the
- * calling thread alone, runs back to back (medians; to be tuned: docs/EXECUTION.md "Threads"):
+ * calling thread alone, runs back to back (medians; `npm run bench:multicore -- --calibrate`
+ * measures the break-even again: docs/EXECUTION.md "Threads: measured"):
  * - the light map, memory-bound: 1024 elements 21–40 µs forked vs 5–7 µs alone; 16384: 49 vs 35;
  *   65536 (786k units): 144 vs 135; 262144 (3.1M units): 480–529 vs 538 — it breaks even near
  *   a million units and never gains much (two threads share one memory bus);
@@ -111,13 +112,13 @@ export class McRuntime extends Runtime {
     pool: Pool,
     poisoned: boolean,
     private readonly context: ParallelContext,
-    fns: readonly WorkFunction[],
+    /** The module's work functions (its `fns`), which forked calls run on this thread too. */
+    private readonly fns: readonly WorkFunction[],
     chunkLength: number,
     /** Per work function: an owner split's scatter, which a fork cuts into one range per thread (WorkFunctionInfo.wholeSource). */
     private readonly wholeSource: readonly boolean[],
   ) {
     super(tables, file, maxWhileIterations, record, pool, poisoned);
-    this.fns = fns;
     this.chunkLength = chunkLength;
   }
 
