@@ -38,6 +38,7 @@ import {
 import { callHelper } from './runtimeHelpers.js';
 import { identifiersOf, jamRows } from './jam.js';
 import { shareValues } from './share.js';
+import { optimiseLoops, type LoopContext } from './loops/index.js';
 import { atomicOps, identities } from './parallel.js';
 import type { ReadOrder } from './sites.js';
 
@@ -54,6 +55,8 @@ export interface ClusterSpec {
   readonly env: ExprEnv;
   /** The parallel variant's work function this build is for (absent: the sequential loop nest). */
   readonly chunk?: ChunkSpec;
+  /** Floating-point folds may be regrouped (loops/index.ts; docs/LANGUAGE.md). */
+  readonly fastMath?: boolean;
 }
 
 /**
@@ -881,12 +884,16 @@ function nameOf(e: JsExpr): string {
 
 /** The statements of one cluster's loop nest, each repeated pure value computed once. */
 export function generateCluster(spec: ClusterSpec): JsStmt[] {
-  return shareValues(new ClusterGen(spec).generate());
+  return optimiseLoops(shareValues(new ClusterGen(spec).generate()), loopContext(spec));
+}
+
+function loopContext(spec: ClusterSpec): LoopContext {
+  return { fastMath: spec.fastMath === true, counters: spec.env.counters, fresh: (prefix) => spec.env.fresh(prefix) };
 }
 
 /** The same, with what the parallel variant needs to know of the nest. */
 export function generateClusterNest(spec: ClusterSpec): { readonly stmts: JsStmt[]; readonly facts: NestFacts } {
   const gen = new ClusterGen(spec);
-  const stmts = shareValues(gen.generate());
+  const stmts = optimiseLoops(shareValues(gen.generate()), loopContext(spec));
   return { stmts, facts: gen.facts! };
 }

@@ -119,6 +119,8 @@ export interface GenerateOptions {
    * byte for byte as before.
    */
   readonly parallel?: boolean;
+  /** Floating-point folds may be regrouped (src/codegen/loops; docs/LANGUAGE.md, "Floating-point reassociation"). Default false: exact. */
+  readonly fastMath?: boolean;
 }
 
 type Binding =
