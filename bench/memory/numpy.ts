@@ -59,8 +59,8 @@ export function numpyMissing(python: string): string | null {
   return null;
 }
 
-/** Reads the child's stdout line by line. */
-function lineReader(child: ChildProcessWithoutNullStreams): () => Promise<string> {
+/** Reads the child's stdout line by line (bench/compute/numpy.ts reads its peer with it too). */
+export function lineReader(child: ChildProcessWithoutNullStreams): () => Promise<string> {
   let buffered = '';
   const lines: string[] = [];
   const waiting: ((line: string) => void)[] = [];

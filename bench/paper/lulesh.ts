@@ -37,7 +37,7 @@ function component(results: readonly InterfaceValue[], k: number): RuntimeValue 
   return value === undefined || Array.isArray(value) ? undefined : (value as RuntimeValue);
 }
 
-function luleshSize(nx: number, repetitions: number, warmUp = true): BenchSize {
+export function luleshSize(nx: number, repetitions: number, warmUp = true): BenchSize {
   return {
     label: `-s ${nx}`,
     repetitions,

@@ -184,7 +184,7 @@ export function referenceAttention(q: Float64Array, k: Float64Array, v: Float64A
   return out;
 }
 
-function attentionSize(n: number, d: number, blocks: number | null, repetitions: number, warmUp = true): BenchSize {
+export function attentionSize(n: number, d: number, blocks: number | null, repetitions: number, warmUp = true): BenchSize {
   return {
     label: blocks === null ? `n=${n}, d=${d}` : `n=${n}, d=${d}, br=bc=${blocks}`,
     repetitions,
