@@ -57,11 +57,11 @@ export function computeCommand(): Command {
     .option('--out <dir>', 'results directory', 'bench/results/compute');
 }
 
-/** Options from the arguments after `--` (no program name); throws CommanderError on bad ones. */
+/** Options from the arguments after `--` (no program name); throws CommanderError on bad ones (and after printing --help). */
 export function parseComputeArgs(args: readonly string[]): ComputeOptions {
   const cli = computeCommand()
     .exitOverride()
-    .configureOutput({ writeErr: () => {}, writeOut: () => {} });
+    .configureOutput({ writeErr: () => {} });
   cli.parse([...args], { from: 'user' });
   const o = cli.opts<Raw>();
   if (cli.args.length > 0) throw new CommanderError(1, 'bench.compute.excessArguments', `unexpected arguments: ${cli.args.join(' ')}`);

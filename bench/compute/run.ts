@@ -64,6 +64,7 @@ async function main(): Promise<void> {
 
 main().catch((e: unknown) => {
   if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help') process.exit(0);
     console.error(`bench:compute: ${e.message}`);
     process.exit(e.exitCode === 0 ? 0 : 2);
   }
