@@ -261,12 +261,12 @@ class ClusterGen {
       if (!this.spec.manifest.has(out.name)) return;
       const ref = this.env.array(out.name);
       scope.body.push(assign(index(ref.data, this.point(scope, key)), values[k]!));
-      if (this.env.counters) scope.body.push(this.countWrite(out.name, out.elem));
+      if (this.env.counters) scope.body.push(this.countWrite(out.name, out.elem, ref.data));
     });
   }
 
-  private countWrite(name: VarName, elem: ScalarType): JsStmt {
-    return exprStmt(callHelper('count', [num(this.env.tables.slot(name, elem, { kind: 'write' })), num(0)]));
+  private countWrite(name: VarName, elem: ScalarType, data: JsExpr): JsStmt {
+    return exprStmt(callHelper('count', [num(this.env.tables.slot(name, elem, { kind: 'write' })), num(0), member(data, 'length')]));
   }
 
   /** The expression environment of one node: its errors name it and point at it. */
@@ -613,7 +613,7 @@ class ClusterGen {
     const results = applyLambda(n.op, [...olds, ...news], this.nodeEnv(n), update, 's');
     dest.forEach((d, k) => {
       update.push(assign(index(d.data, at), results[k]!));
-      if (this.env.counters) update.push(this.countWrite(n.outs[k]!.name, d.elem));
+      if (this.env.counters) update.push(this.countWrite(n.outs[k]!.name, d.elem, d.data));
     });
     if (mode === 'owner') {
       const chunk = this.spec.chunk!;
@@ -678,6 +678,7 @@ class ClusterGen {
     for (const n of this.spec.nodes) {
       if (chunk?.phase !== 'reduce' && only === undefined && !this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
     }
+    if (this.env.counters) countPoints(outer);
     const body = render(outer.body);
     const down = outer.own!.down === true;
     const used = identifiersOf(body);
@@ -838,6 +839,17 @@ function inputArrays(n: CombinatorNode): readonly VarName[] {
     default:
       return n satisfies never;
   }
+}
+
+/**
+ * The counters variant's point count: `rt.point()` first in the body of every innermost scope
+ * (one with no row loop inside), so a cluster's points are the iterations of its innermost
+ * loops (docs/EXECUTION.md, "Roofline per cluster"); a rank-0 cluster with no loop has one.
+ */
+function countPoints(scope: Scope): void {
+  const rows = scope.body.filter((item): item is { kind: 'row'; row: Scope } => item.kind === 'row');
+  if (rows.length === 0) scope.body.unshift(exprStmt(callHelper('point', [])));
+  for (const r of rows) countPoints(r.row);
 }
 
 /** Row scopes as loops; `chunked`, a row a work function runs over [from, to) only. */

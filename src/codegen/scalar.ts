@@ -17,7 +17,7 @@
 import { CompilerBug, type Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, IndexExpr, Lambda, ScalarType, VarName } from '../ir/types.js';
 import {
-  add, arr, bin, cond, constDecl, id, index, mathCall, mul, num, seq, set, type JsExpr, type JsStmt,
+  add, arr, bin, cond, constDecl, id, index, mathCall, member, mul, num, seq, set, type JsExpr, type JsStmt,
 } from './jsast.js';
 import { arithmeticHelpers, callHelper } from './runtimeHelpers.js';
 import type { ReadOrder, SideTables } from './sites.js';
@@ -187,9 +187,29 @@ function isPowerOfTwo(k: number): boolean {
   return Number.isInteger(k) && k >= 1 && k <= 2 ** 31 && Number.isInteger(Math.log2(k));
 }
 
-/** Wraps a memory load in the counters variant: `rt.count(slot, load)` returns the load. */
+/**
+ * Wraps a memory load `data[i]` in the counters variant: `rt.count(slot, data[i], data.length)`
+ * returns the load (the length bounds the distinct elements a cluster call can read: RunStats'
+ * `memoryBytes`).
+ */
 export function counted(env: ExprEnv, slot: () => number, load: JsExpr): JsExpr {
-  return env.counters ? callHelper('count', [num(slot()), load]) : load;
+  if (!env.counters) return load;
+  if (load.kind !== 'index') throw new CompilerBug('codegen', 'a counted load that is not an element of an array');
+  return callHelper('count', [num(slot()), load, member(load.object, 'length')]);
+}
+
+/**
+ * One arithmetic operation of the program's element code in the counters variant:
+ * `rt.ops(kind, value)` counts it (0: its operands are floating point, 1: integer or bool) and
+ * returns its value, evaluated first, so a fault raises before anything is counted. Counted:
+ * unary and binary arithmetic (`//`, `%` and `**` included), comparisons, `and`/`or`/`not`,
+ * `min`/`max`, and each `Math` function call as one operation. Not counted: constants, casts,
+ * `select` (its condition's comparison is), loads, and the loop and index bookkeeping codegen
+ * adds (flat indices, bounds checks). Elsewhere, `value` itself.
+ */
+function operation(env: ExprEnv, operands: ScalarType, value: JsExpr): JsExpr {
+  if (!env.counters) return value;
+  return callHelper('ops', [num(operands === 'f64' || operands === 'f32' ? 0 : 1), value]);
 }
 
 /**
@@ -271,20 +291,21 @@ export function compileExpr(e: Expr, env: ExprEnv): JsExpr {
       return env.scalar(e.name);
     case 'unary': {
       const a = compileExpr(e.arg, env);
-      if (e.op === 'not') return cond(bin('!==', a, num(0)), num(0), num(1));
-      return wrapTo(e.type, { kind: 'unary', op: '-', arg: a });
+      if (e.op === 'not') return operation(env, 'bool', cond(bin('!==', a, num(0)), num(0), num(1)));
+      return operation(env, e.type, wrapTo(e.type, { kind: 'unary', op: '-', arg: a }));
     }
     case 'binary': {
       const t = e.lhs.type;
       const a = compileExpr(e.lhs, env);
       const b = compileExpr(e.rhs, env);
-      return binary(e.op, t, a, b, () =>
+      const value = binary(e.op, t, a, b, () =>
         env.tables.site({ kind: 'divide', what: env.context, detail: e.op, span: e.span ?? env.span }),
         env.fresh,
       );
+      return operation(env, t, value);
     }
     case 'call':
-      return wrapTo(e.type, mathCall(e.fn, [compileExpr(e.arg, env)]));
+      return operation(env, e.arg.type, wrapTo(e.type, mathCall(e.fn, [compileExpr(e.arg, env)])));
     case 'cast':
       return wrapTo(e.to, compileExpr(e.arg, env));
     case 'select':
