@@ -78,11 +78,12 @@ export interface RuntimeHelpers {
    */
   count(slot: number, value: number, length: number): number;
   /**
-   * Counts one arithmetic operation of the program's element code (counters variant only):
-   * `kind` 0 for a floating-point one, 1 for an integer or logical one; returns `value`, its
-   * result. Attributed, like `count` and `point`, to the cluster between `enter` and `leave`.
+   * Counts the arithmetic operations of one expression of the program's element code (counters
+   * variant only): `float` with floating-point operands, `int` with integer or bool ones;
+   * returns `value`, the expression's. Attributed, like `count` and `point`, to the cluster
+   * between `enter` and `leave`.
    */
-  ops(kind: number, value: number): number;
+  ops(float: number, int: number, value: number): number;
   /** Counts one iteration of a cluster's innermost loop (counters variant only). */
   point(): void;
   /** Cluster `c` starts and ends (per-cluster time and calls). */

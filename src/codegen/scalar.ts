@@ -198,18 +198,65 @@ export function counted(env: ExprEnv, slot: () => number, load: JsExpr): JsExpr 
   return callHelper('count', [num(slot()), load, member(load.object, 'length')]);
 }
 
+/** Operations of an expression, by the kind of their operands (`counting`). */
+interface OpCount {
+  readonly float: number;
+  readonly int: number;
+}
+
+const noOps: OpCount = { float: 0, int: 0 };
+
+function plus(a: OpCount, b: OpCount): OpCount {
+  return { float: a.float + b.float, int: a.int + b.int };
+}
+
+function one(operands: ScalarType): OpCount {
+  return operands === 'f64' || operands === 'f32' ? { float: 1, int: 0 } : { float: 0, int: 1 };
+}
+
 /**
- * One arithmetic operation of the program's element code in the counters variant:
- * `rt.ops(kind, value)` counts it (0: its operands are floating point, 1: integer or bool) and
- * returns its value, evaluated first, so a fault raises before anything is counted. Counted:
- * unary and binary arithmetic (`//`, `%` and `**` included), comparisons, `and`/`or`/`not`,
- * `min`/`max`, and each `Math` function call as one operation. Not counted: constants, casts,
- * `select` (its condition's comparison is), loads, and the loop and index bookkeeping codegen
- * adds (flat indices, bounds checks). Elsewhere, `value` itself.
+ * The arithmetic operations evaluating `e` always performs, by operand kind (floating point, or
+ * integer and bool). Counted: unary and binary arithmetic (`//`, `%` and `**` included),
+ * comparisons, `and`/`or`/`not`, `min`/`max`, and each `Math` function call as one operation.
+ * Not counted: constants, casts, loads, the loop and index bookkeeping codegen adds (flat
+ * indices, bounds checks), and a `select`'s branches, of which only one runs (`counting` counts
+ * each where it runs); its condition is counted.
  */
-function operation(env: ExprEnv, operands: ScalarType, value: JsExpr): JsExpr {
+export function opsOf(e: Expr): OpCount {
+  switch (e.kind) {
+    case 'const':
+    case 'var':
+    case 'dim':
+      return noOps;
+    case 'unary':
+      return plus(opsOf(e.arg), one(e.op === 'not' ? 'bool' : e.type));
+    case 'binary':
+      return plus(plus(opsOf(e.lhs), opsOf(e.rhs)), one(e.lhs.type));
+    case 'call':
+      return plus(opsOf(e.arg), one(e.arg.type));
+    case 'cast':
+      return opsOf(e.arg);
+    case 'select':
+      return opsOf(e.cond);
+    case 'index':
+      return e.indices.reduce((acc, ix) => plus(acc, opsOf(ix)), noOps);
+    default:
+      return e satisfies never;
+  }
+}
+
+/**
+ * `e` compiled, in the counters variant with its operations counted: `rt.ops(float, int, value)`
+ * adds `opsOf(e)` and returns the value, evaluated first, so a fault raises before anything is
+ * counted. One call per expression (and per `select` branch taken), not per operation: the
+ * counting run of MG class W performs billions of them.
+ */
+function counting(e: Expr, env: ExprEnv): JsExpr {
+  const value = compileNode(e, env);
   if (!env.counters) return value;
-  return callHelper('ops', [num(operands === 'f64' || operands === 'f32' ? 0 : 1), value]);
+  const ops = opsOf(e);
+  if (ops.float === 0 && ops.int === 0) return value;
+  return callHelper('ops', [num(ops.float), num(ops.int), value]);
 }
 
 /**
@@ -261,7 +308,7 @@ function indexRead(e: IndexExpr, env: ExprEnv, order: ReadOrder): JsExpr {
     // the comparisons, which are pure, can stop at the first that fails: a chain of `&&` is
     // a chain of predictable branches, cheaper than combining all the booleans with `&` (MG's
     // 27-point stencils check three indices per read).
-    const parts = e.indices.map((ix) => atomOf(compileExpr(ix, env), env.fresh));
+    const parts = e.indices.map((ix) => atomOf(compileNode(ix, env), env.fresh));
     const atoms = parts.map((p) => p.atom);
     const inRange = sequence(
       parts.map((p) => p.bind),
@@ -283,33 +330,39 @@ export function inBounds(i: JsExpr, n: JsExpr): JsExpr {
   return bin('<', bin('>>>', i, num(0)), n);
 }
 
+/** An element-level expression as JavaScript (in the counters variant, its operations counted: `counting`). */
 export function compileExpr(e: Expr, env: ExprEnv): JsExpr {
+  return counting(e, env);
+}
+
+/** `e` as JavaScript, its operations counted by the caller (`counting`), except in a `select`'s branches. */
+function compileNode(e: Expr, env: ExprEnv): JsExpr {
   switch (e.kind) {
     case 'const':
       return num(e.value);
     case 'var':
       return env.scalar(e.name);
     case 'unary': {
-      const a = compileExpr(e.arg, env);
-      if (e.op === 'not') return operation(env, 'bool', cond(bin('!==', a, num(0)), num(0), num(1)));
-      return operation(env, e.type, wrapTo(e.type, { kind: 'unary', op: '-', arg: a }));
+      const a = compileNode(e.arg, env);
+      if (e.op === 'not') return cond(bin('!==', a, num(0)), num(0), num(1));
+      return wrapTo(e.type, { kind: 'unary', op: '-', arg: a });
     }
     case 'binary': {
       const t = e.lhs.type;
-      const a = compileExpr(e.lhs, env);
-      const b = compileExpr(e.rhs, env);
-      const value = binary(e.op, t, a, b, () =>
+      const a = compileNode(e.lhs, env);
+      const b = compileNode(e.rhs, env);
+      return binary(e.op, t, a, b, () =>
         env.tables.site({ kind: 'divide', what: env.context, detail: e.op, span: e.span ?? env.span }),
         env.fresh,
       );
-      return operation(env, t, value);
     }
     case 'call':
-      return operation(env, e.arg.type, wrapTo(e.type, mathCall(e.fn, [compileExpr(e.arg, env)])));
+      return wrapTo(e.type, mathCall(e.fn, [compileNode(e.arg, env)]));
     case 'cast':
-      return wrapTo(e.to, compileExpr(e.arg, env));
+      return wrapTo(e.to, compileNode(e.arg, env));
     case 'select':
-      return cond(compileExpr(e.cond, env), compileExpr(e.then, env), compileExpr(e.else, env));
+      // Only the branch taken runs, so each counts its own operations.
+      return cond(compileNode(e.cond, env), counting(e.then, env), counting(e.else, env));
     case 'index':
       return indexRead(e, env, 'indexed');
     case 'dim': {

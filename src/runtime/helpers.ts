@@ -638,8 +638,10 @@ export class Runtime implements RuntimeHelpers {
     r.data[r.memoryAt + c]! += bytes;
   }
 
-  ops(kind: number, value: number): number {
-    this.record.data[this.record.opsAt + 2 * this.current + kind]! += 1;
+  ops(float: number, int: number, value: number): number {
+    const r = this.record;
+    r.data[r.opsAt + 2 * this.current]! += float;
+    r.data[r.opsAt + 2 * this.current + 1]! += int;
     return value;
   }
 

@@ -77,6 +77,18 @@ describe.each(backends)('counts per cluster ($name back end)', (config) => {
     }
   });
 
+  it('a conditional counts its condition and the branch taken only; casts, constants and Math calls as documented', async () => {
+    // Per element: `x > 0.0` (1 float); taken `x * 2.0 + 1.0` (2 float) or `sqrt(-x)` (neg + sqrt: 2 float);
+    // then `i32(...)` is a cast (0) and `+ 1` one integer operation.
+    const source = 'def main(xs: f64[n]):\n  return map(lam x: i32(x * 2.0 + 1.0 if x > 0.0 else sqrt(-x)) + 1, xs)\n';
+    const { counts } = await countsOf(source, { xs: f64([1, -4, 2, -0, NaN]) });
+    // 1 + 2 each (both branches cost 2 here) and one integer addition each.
+    expect(counts[0]).toMatchObject({ elements: 5, flops: 15, intOps: 5 });
+    const lopsided = 'def main(xs: f64[n]):\n  return map(lam x: x * x * x * x if x > 0.0 else x, xs)\n';
+    // Positive elements: 1 + 3; the others: 1 + 0.
+    expect((await countsOf(lopsided, { xs: f64([1, -1, 2, 0]) })).counts[0]).toMatchObject({ flops: 2 * 4 + 2 * 1, intOps: 0 });
+  });
+
   it('a while loop sums its iterations; code outside clusters is in no cluster', async () => {
     const source = [
       'def main(xs: f64[n], k: i32):',
