@@ -33,7 +33,7 @@ import {
   add, arr, assign, bin, call, constDecl, exprStmt, forEachNode, id, index, letDecl, member, mul, num, un, type JsExpr, type JsStmt,
 } from './jsast.js';
 import {
-  applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, type ExprEnv,
+  applyLambda, bindAtom, compileExpr, counted as countedLoad, flatIndex, indexCheck, mergeOpCounts, type ExprEnv,
 } from './scalar.js';
 import { callHelper } from './runtimeHelpers.js';
 import { identifiersOf, jamRows } from './jam.js';
@@ -231,7 +231,7 @@ class ClusterGen {
     const cached = target.loads.get(cacheKey);
     if (cached !== undefined) return cached;
     const local = this.fresh('x');
-    const load = counted(this.env, () => this.env.tables.slot(name, ref.elem, { kind: 'read', order: readOrder }), index(ref.data, this.point(target, key)));
+    const load = countedLoad(this.env, () => this.env.tables.slot(name, ref.elem, { kind: 'read', order: readOrder }), index(ref.data, this.point(target, key)));
     target.body.push(constDecl(local, load));
     target.loads.set(cacheKey, id(local));
     return id(local);
@@ -608,7 +608,7 @@ class ClusterGen {
     // computing (and checking) every update as the sequential loop does.
     const update: JsStmt[] = [];
     const olds = dest.map((d, k) =>
-      bindAtom(counted(this.env, () => this.env.tables.slot(n.dest[k]!, d.elem, { kind: 'read', order: 'unordered' }), index(d.data, at)), 'old', this.env, update),
+      bindAtom(countedLoad(this.env, () => this.env.tables.slot(n.dest[k]!, d.elem, { kind: 'read', order: 'unordered' }), index(d.data, at)), 'old', this.env, update),
     );
     const results = applyLambda(n.op, [...olds, ...news], this.nodeEnv(n), update, 's');
     dest.forEach((d, k) => {
@@ -896,7 +896,12 @@ function nameOf(e: JsExpr): string {
 
 /** The statements of one cluster's loop nest, each repeated pure value computed once. */
 export function generateCluster(spec: ClusterSpec): JsStmt[] {
-  return optimiseLoops(shareValues(new ClusterGen(spec).generate()), loopContext(spec));
+  return optimiseLoops(counted(spec, shareValues(new ClusterGen(spec).generate())), loopContext(spec));
+}
+
+/** The counters variant's operation counts merged, one call per block (`mergeOpCounts`); other variants as they are. */
+function counted(spec: ClusterSpec, stmts: JsStmt[]): JsStmt[] {
+  return spec.env.counters ? mergeOpCounts(stmts) : stmts;
 }
 
 function loopContext(spec: ClusterSpec): LoopContext {
@@ -906,6 +911,6 @@ function loopContext(spec: ClusterSpec): LoopContext {
 /** The same, with what the parallel variant needs to know of the nest. */
 export function generateClusterNest(spec: ClusterSpec): { readonly stmts: JsStmt[]; readonly facts: NestFacts } {
   const gen = new ClusterGen(spec);
-  const stmts = optimiseLoops(shareValues(gen.generate()), loopContext(spec));
+  const stmts = optimiseLoops(counted(spec, shareValues(gen.generate())), loopContext(spec));
   return { stmts, facts: gen.facts! };
 }

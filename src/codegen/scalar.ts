@@ -17,9 +17,9 @@
 import { CompilerBug, type Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, IndexExpr, Lambda, ScalarType, VarName } from '../ir/types.js';
 import {
-  add, arr, bin, cond, constDecl, id, index, mathCall, member, mul, num, seq, set, type JsExpr, type JsStmt,
+  add, arr, bin, cond, constDecl, exprStmt, id, index, mathCall, member, mul, num, seq, set, type JsExpr, type JsStmt,
 } from './jsast.js';
-import { arithmeticHelpers, callHelper } from './runtimeHelpers.js';
+import { arithmeticHelpers, callHelper, runtimeParam } from './runtimeHelpers.js';
 import type { ReadOrder, SideTables } from './sites.js';
 
 /** Where an array lives in generated code: its data and one extent expression per dimension. */
@@ -253,10 +253,97 @@ export function opsOf(e: Expr): OpCount {
  */
 function counting(e: Expr, env: ExprEnv): JsExpr {
   const value = compileNode(e, env);
-  if (!env.counters) return value;
+  const count = opsCount(e, env);
+  return count === null ? value : callHelper('ops', [...count, value]);
+}
+
+/** The arguments of `rt.ops` for `e` in the counters variant; null elsewhere, or when it has no operations. */
+function opsCount(e: Expr, env: ExprEnv): [JsExpr, JsExpr] | null {
+  if (!env.counters) return null;
   const ops = opsOf(e);
-  if (ops.float === 0 && ops.int === 0) return value;
-  return callHelper('ops', [num(ops.float), num(ops.int), value]);
+  return ops.float === 0 && ops.int === 0 ? null : [num(ops.float), num(ops.int)];
+}
+
+/**
+ * `e` bound to a const in `out` (or an atom), its operations counted by a statement of their own
+ * after it (`rt.ops(f, i, 0)`): the const stays pure, so `shareValues` still computes a value
+ * that several lambdas repeat once (MG's wrapped coordinates), while each application counts.
+ */
+function bindCounted(e: Expr, prefix: string, env: ExprEnv, out: JsStmt[]): JsExpr {
+  if (env.counters && e.kind === 'select') return bindCountedSelect(e, prefix, env, out);
+  const atom = bindAtom(compileNode(e, env), prefix, env, out);
+  const count = opsCount(e, env);
+  if (count !== null) out.push(exprStmt(callHelper('ops', [...count, num(0)])));
+  return atom;
+}
+
+/**
+ * A `select` bound in the counters variant (MG's periodic wrap, `i - 1 if i > 0 else n - 1`, in
+ * every neighbour's index): its condition bound first, then the select over it, both pure
+ * consts that `shareValues` can merge, then `rt.ops(…)` with the condition's operations plus
+ * those of the branch the condition picks.
+ */
+function bindCountedSelect(e: Extract<Expr, { kind: 'select' }>, prefix: string, env: ExprEnv, out: JsStmt[]): JsExpr {
+  const test = bindAtom(compileNode(e.cond, env), 'c', env, out);
+  const atom = bindAtom(cond(test, compileNode(e.then, env), compileNode(e.else, env)), prefix, env, out);
+  const [c, t, f] = [opsOf(e.cond), opsOf(e.then), opsOf(e.else)];
+  const picked = (k: 'float' | 'int'): JsExpr => (t[k] === f[k] ? num(c[k] + t[k]) : add(num(c[k]), cond(test, num(t[k]), num(f[k]))));
+  out.push(exprStmt(callHelper('ops', [picked('float'), picked('int'), num(0)])));
+  return atom;
+}
+
+/**
+ * The counters variant's `rt.ops(f, i, 0)` statements of each block merged into one at its end
+ * (before a final `break` or `return`): their arguments are pure (numbers, conditions bound to
+ * consts of the block), and a run counts only when it completes, so where in the block a count
+ * is added does not matter. One call per loop iteration instead of one per lambda result.
+ */
+export function mergeOpCounts(stmts: readonly JsStmt[]): JsStmt[] {
+  const floats: JsExpr[] = [];
+  const ints: JsExpr[] = [];
+  const out: JsStmt[] = [];
+  for (const s of stmts) {
+    const args = opsStatementArgs(s);
+    if (args !== null) {
+      floats.push(args[0]);
+      ints.push(args[1]);
+      continue;
+    }
+    out.push(mergeNested(s));
+  }
+  if (floats.length === 0) return out;
+  const sum = (xs: readonly JsExpr[]): JsExpr => {
+    const constant = xs.reduce((acc, x) => acc + (x.kind === 'num' ? x.value : 0), 0);
+    return xs.filter((x) => x.kind !== 'num').reduce<JsExpr>((acc, x) => add(acc, x), num(constant));
+  };
+  const merged = exprStmt(callHelper('ops', [sum(floats), sum(ints), num(0)]));
+  const last = out[out.length - 1];
+  if (last !== undefined && (last.kind === 'break' || last.kind === 'return')) out.splice(out.length - 1, 0, merged);
+  else out.push(merged);
+  return out;
+}
+
+function mergeNested(s: JsStmt): JsStmt {
+  switch (s.kind) {
+    case 'for':
+    case 'while':
+    case 'block':
+      return { ...s, body: mergeOpCounts(s.body) };
+    case 'if':
+      return { ...s, then: mergeOpCounts(s.then), else: mergeOpCounts(s.else) };
+    default:
+      return s;
+  }
+}
+
+/** The first two arguments of a statement `rt.ops(f, i, 0)`; null for any other statement. */
+function opsStatementArgs(s: JsStmt): [JsExpr, JsExpr] | null {
+  if (s.kind !== 'expr' || s.expr.kind !== 'call') return null;
+  const { callee, args } = s.expr;
+  if (callee.kind !== 'member' || callee.prop !== 'ops' || callee.object.kind !== 'id' || callee.object.name !== runtimeParam) return null;
+  const third = args[2];
+  if (args.length !== 3 || third === undefined || third.kind !== 'num' || third.value !== 0) return null;
+  return [args[0]!, args[1]!];
 }
 
 /**
@@ -404,6 +491,6 @@ export function applyLambda(lam: Lambda, args: readonly JsExpr[], env: ExprEnv, 
   const locals = new Map<VarName, JsExpr>();
   lam.params.forEach((p, k) => locals.set(p.name, args[k]!));
   const inner: ExprEnv = { ...withoutScalars(env), scalar: (n) => locals.get(n) ?? env.scalar(n) };
-  for (const l of lam.lets) locals.set(l.name, bindAtom(compileExpr(l.expr, inner), 't', env, out));
-  return lam.results.map((r) => bindAtom(compileExpr(r, inner), prefix, env, out));
+  for (const l of lam.lets) locals.set(l.name, bindCounted(l.expr, 't', inner, out));
+  return lam.results.map((r) => bindCounted(r, prefix, inner, out));
 }

@@ -40,11 +40,10 @@ export interface Allocation {
  * whatever the run does: a list with an entry per allocation once grew by gigabytes in a long
  * `while` loop): per allocation site (the index generated code passes to `alloc`, `take`, …)
  * times, elements and the largest allocation in elements; per cluster milliseconds (timed runs
- * only), calls, and calls whose chunks threads shared (the multicore back end's forks); per
- * counter slot elements read or written; and, for the counters variant's per-cluster counts,
- * per cluster (plus one row, `clusters`, for code outside every cluster) and counter slot the
- * elements read or written, per cluster floating-point and integer operations, and per cluster
- * innermost-loop iterations.
+ * only), calls, and calls whose chunks threads shared (the multicore back end's forks); and the
+ * counters variant's counts: per cluster (plus one row, `clusters`, for code outside every
+ * cluster) and counter slot the elements read or written, per cluster floating-point and
+ * integer operations, innermost-loop iterations and memory bytes.
  */
 export class RunRecord {
   readonly data: Float64Array;
@@ -53,7 +52,6 @@ export class RunRecord {
   readonly msAt: number;
   readonly callsAt: number;
   readonly forksAt: number;
-  readonly countsAt: number;
   /** Per cluster row `c` (0 … clusters, the last for code outside clusters): `slots` counts from `clusterCountsAt + c · slots`. */
   readonly clusterCountsAt: number;
   /** Per cluster row: floating-point operations at `opsAt + 2c`, integer ones at `opsAt + 2c + 1`. */
@@ -72,8 +70,7 @@ export class RunRecord {
     this.msAt = 3 * sites;
     this.callsAt = 3 * sites + clusters;
     this.forksAt = 3 * sites + 2 * clusters;
-    this.countsAt = 3 * sites + 3 * clusters;
-    this.clusterCountsAt = this.countsAt + slots;
+    this.clusterCountsAt = 3 * sites + 3 * clusters;
     this.opsAt = this.clusterCountsAt + (clusters + 1) * slots;
     this.pointsAt = this.opsAt + 2 * (clusters + 1);
     this.memoryAt = this.pointsAt + clusters + 1;
@@ -98,9 +95,11 @@ export class RunRecord {
     return this.data[this.forksAt + c]!;
   }
 
-  /** Elements counter slot `slot` counted. */
+  /** Elements counter slot `slot` counted, in every cluster and outside them. */
   counted(slot: number): number {
-    return this.data[this.countsAt + slot]!;
+    let n = 0;
+    for (let c = 0; c <= this.clusters; c++) n += this.countedIn(c, slot);
+    return n;
   }
 
   /** Elements counter slot `slot` counted inside cluster `c` (`clusters`: outside every cluster). */
@@ -318,8 +317,9 @@ export class Runtime implements RuntimeHelpers {
   ) {
     this.started = new Float64Array(tables.clusterCount);
     this.current = tables.clusterCount;
+    this.base = record.clusterCountsAt + tables.clusterCount * record.slots;
     const slots = tables.slots.length;
-    this.callCounts = new Float64Array(slots);
+    this.entered = new Float64Array(slots);
     this.lengths = new Float64Array(slots);
     this.groupOf = new Int32Array(slots);
     const groups = new Map<string, number>();
@@ -345,9 +345,7 @@ export class Runtime implements RuntimeHelpers {
     if (this.pending !== null && !this.pending.read) this.record = new RunRecord(this.record.sites, this.record.clusters, this.record.slots);
     else this.record.data.fill(0);
     this.pending = null;
-    this.current = this.record.clusters;
-    // A run that threw mid-call left that call's counts.
-    this.callCounts.fill(0);
+    this.countInto(this.record.clusters);
     this.pool = pool;
     this.out = settings.out;
     this.timing = settings.timing;
@@ -592,8 +590,10 @@ export class Runtime implements RuntimeHelpers {
    * one after another).
    */
   private current: number;
-  /** The counters variant's per-call state: per slot, elements counted in the call under way and the length of its array. */
-  private readonly callCounts: Float64Array;
+  /** Where the counts of the current cluster row start in `record.data` (`count` adds the slot). */
+  private base = 0;
+  /** The counters variant's per-call state: per slot, the counts when the call under way entered, and the length of its array. */
+  private readonly entered: Float64Array;
   private readonly lengths: Float64Array;
   /** Per slot, its (array, read or write) group, and per group its element size and the call's sum. */
   private readonly groupOf: Int32Array;
@@ -601,12 +601,16 @@ export class Runtime implements RuntimeHelpers {
   private readonly groupSums: Float64Array;
 
   count(slot: number, value: number, length: number): number {
-    const r = this.record;
-    r.data[r.countsAt + slot]! += 1;
-    r.data[r.clusterCountsAt + this.current * r.slots + slot]! += 1;
-    this.callCounts[slot]! += 1;
+    this.record.data[this.base + slot]! += 1;
     this.lengths[slot] = length;
     return value;
+  }
+
+  /** Makes cluster row `c` the one counted into (`c` = clusters: outside every cluster). */
+  private countInto(c: number): void {
+    const r = this.record;
+    this.current = c;
+    this.base = r.clusterCountsAt + c * r.slots;
   }
 
   /**
@@ -616,24 +620,23 @@ export class Runtime implements RuntimeHelpers {
    */
   private settleCall(c: number): void {
     const r = this.record;
-    const counts = this.callCounts;
+    const row = r.data;
+    const at = r.clusterCountsAt + c * r.slots;
+    const entered = this.entered;
     const sums = this.groupSums;
     let bytes = 0;
-    for (let k = 0; k < counts.length; k++) {
-      const n = counts[k]!;
-      if (n === 0) continue;
-      sums[this.groupOf[k]!]! += n;
+    for (let k = 0; k < entered.length; k++) {
+      const n = row[at + k]! - entered[k]!;
+      if (n !== 0) sums[this.groupOf[k]!]! += n;
     }
-    for (let k = 0; k < counts.length; k++) {
-      const n = counts[k]!;
-      if (n === 0) continue;
+    for (let k = 0; k < entered.length; k++) {
+      if (row[at + k]! === entered[k]!) continue;
       const g = this.groupOf[k]!;
       // The first slot of a group seen settles it (every slot of a group has its array's length).
       if (sums[g]! > 0) {
         bytes += Math.min(sums[g]!, this.lengths[k]!) * this.groupBytes[g]!;
         sums[g] = 0;
       }
-      counts[k] = 0;
     }
     r.data[r.memoryAt + c]! += bytes;
   }
@@ -650,7 +653,12 @@ export class Runtime implements RuntimeHelpers {
   }
 
   enter(c: number): void {
-    this.current = c;
+    const r = this.record;
+    if (r.slots > 0) {
+      this.countInto(c);
+      // The call's counts are the row's growth from here (`settleCall`).
+      this.entered.set(r.data.subarray(this.base, this.base + r.slots));
+    } else this.current = c;
     if (this.timing) this.started[c] = performance.now();
   }
 
@@ -659,7 +667,7 @@ export class Runtime implements RuntimeHelpers {
     if (this.timing) r.data[r.msAt + c]! += performance.now() - this.started[c]!;
     r.data[r.callsAt + c]! += 1;
     if (r.slots > 0) this.settleCall(c);
-    this.current = r.clusters;
+    this.countInto(r.clusters);
   }
 }
 
