@@ -10,6 +10,14 @@ import type { InterfaceValue } from '../../src/ir/values.js';
 import { measureMachine, rooflineOf, type ClusterCounts, type MachineRates, type RunStats } from '../../src/runtime/index.js';
 import { rowOf, verdictOf } from '../../src/runtime/roofline.js';
 import { backends } from './backends.js';
+import { compileProgram } from '../../src/runtime/index.js';
+import { interpret } from '../../src/interp/index.js';
+import { plan } from '../../src/plan/index.js';
+import { createSolverLoader } from '../../src/plan/ilp/solver.js';
+import { validatePlan } from '../../src/check/validate.js';
+import { randomProgram } from '../util/index.js';
+import { expectSameValues } from './equal.js';
+import { UserError } from '../../src/diagnostics/index.js';
 
 const f64 = (values: readonly number[], shape: readonly number[] = [values.length]): InterfaceValue => ({ kind: 'array', elem: 'f64', shape, data: Float64Array.from(values) });
 const i32 = (values: readonly number[]): InterfaceValue => ({ kind: 'array', elem: 'i32', shape: [values.length], data: Int32Array.from(values) });
@@ -155,6 +163,40 @@ describe.each(backends)('counts per cluster ($name back end)', (config) => {
       expect(execution.run!.stats.counters).toBeNull();
     } finally {
       await compiler.dispose();
+    }
+  });
+});
+
+describe('the counting run on random programs (control flow, selects, folds, scatters)', () => {
+  const solver = createSolverLoader();
+  it.each(Array.from({ length: 30 }, (_, k) => k + 1))('seed %i: computes what the interpreter does; its counts are consistent', async (seed) => {
+    const c = randomProgram(seed, { combinators: { min: 2, max: 8 } });
+    let expected: InterfaceValue[];
+    try {
+      expected = interpret(c.program, c.inputs) as InterfaceValue[];
+    } catch (e) {
+      if (e instanceof UserError) return; // a program that faults: the fault tests cover it
+      throw e;
+    }
+    const p = await plan(c.program, { strategy: 'ilp', solver });
+    expect(validatePlan(c.program, p)).toEqual([]);
+    const exe = compileProgram(c.program, p);
+    const run = exe.run(c.inputs, { counters: true });
+    expectSameValues(run.results, expected, c.description);
+    let reads = 0;
+    let writes = 0;
+    for (const t of Object.values(run.stats.counters!)) {
+      writes += t.writes;
+      for (const n of Object.values(t.reads)) reads += n;
+    }
+    const counts = run.stats.clusters.map((k) => k.counts!);
+    // Loads outside clusters (main's scalar code) count for no cluster.
+    expect(counts.reduce((s, k) => s + k.reads, 0)).toBeLessThanOrEqual(reads);
+    expect(counts.reduce((s, k) => s + k.writes, 0)).toBe(writes);
+    for (const k of counts) {
+      expect(k.memoryBytes, c.description).toBeLessThanOrEqual(k.bytesRead + k.bytesWritten);
+      if (k.reads + k.writes > 0) expect(k.memoryBytes, c.description).toBeGreaterThan(0);
+      for (const n of [k.elements, k.flops, k.intOps]) expect(Number.isInteger(n) && n >= 0).toBe(true);
     }
   });
 });
