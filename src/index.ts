@@ -14,7 +14,7 @@ import type { TypedArray } from './ir/scalarOps.js';
 import { componentsOf, type ArrayValue, type InterfaceValue } from './ir/values.js';
 import { Compiler, valueSignature, type Execution, type PlanningOptions } from './driver/index.js';
 import type { InputSignature } from './lower/index.js';
-import type { BackendName, RunStats } from './runtime/index.js';
+import type { BackendName, MachineRates, Roofline, RunStats } from './runtime/index.js';
 import type { OutArrays } from './runtime/outputs.js';
 
 export { UserError, CompilerBug, renderDiagnostic, SourceFile, diagnosticCodes } from './diagnostics/index.js';
@@ -38,6 +38,9 @@ export { compileProgram, emitJs, backends, ExecutableDisposedError } from './run
 /** A multicore run whose worker thread died: the run fails with it (never a hang), and the pool restarts on next use. */
 export { WorkerDiedError } from './runtime/multicore/types.js';
 export type { BackendName, CompiledProgram, Executable, ExecutionBackend, RunResult, RunStats, Allocation } from './runtime/index.js';
+export type { ArrayTraffic, ClusterCounts, ClusterStats, ClusterRoofline, MachineRates, MeasureOptions, Roofline, RooflineRow, RooflineVerdict } from './runtime/index.js';
+/** This machine's bandwidth (a STREAM-like triad) and JavaScript multiply-add rate, for `RunOptions.roofline` (docs/EXECUTION.md, "Roofline per cluster"). */
+export { measureMachine } from './runtime/index.js';
 export type { MemoryPlan, BufferRef, Slot, LiveRange, ResultDelivery } from './memory/index.js';
 export type { OutArray, OutArrays } from './runtime/outputs.js';
 
@@ -105,6 +108,14 @@ export interface RunOptions extends PlanningOptions {
    * such array parameter), E425 (a donated input shares memory with another input or an `out`).
    */
   readonly donate?: readonly string[];
+  /**
+   * `execute` only: a roofline per cluster (docs/EXECUTION.md, "Roofline per cluster") in
+   * `FuseExecution.roofline`. The program runs once counting and `timedRuns` (default 2) times
+   * timed, and each cluster's counts and fastest time are compared with `machine` (measure it
+   * once with `measureMachine()` and pass it on; default: measured by this call, about half a
+   * second). Not with `donate`. `run` ignores it.
+   */
+  readonly roofline?: boolean | { readonly machine?: MachineRates; readonly timedRuns?: number };
 }
 
 /** What `execute` returns: the results, and how they were computed. */
@@ -119,10 +130,12 @@ export interface FuseExecution {
   readonly fallback?: UserError;
   /**
    * What the fused run did (its allocations, the memory plan's `peakBytes`, the pool's
-   * `poolBytes`; cluster times are not taken here: `arrayfuse run --stats` takes them);
+   * `poolBytes`; cluster times are taken only with `roofline`, whose last timed run this is);
    * undefined for interpreted runs and fallbacks.
    */
   readonly stats?: RunStats;
+  /** The roofline per cluster, when `RunOptions.roofline` asked for it (fused runs that did not fall back only). */
+  readonly roofline?: Roofline;
 }
 
 export interface FuseProgram {
@@ -214,7 +227,7 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
   const signature = (inputs: Readonly<Record<string, Input>> | undefined): Record<string, InputSignature> | undefined =>
     inputs === undefined ? undefined : Object.fromEntries(Object.entries(convert(inputs)).map(([name, v]) => [name, valueSignature(v)]));
   // Called on every run: one options object, no spreads (the fixed cost per call is measured in bench/exec/percall.ts).
-  const executionOf = (inputs: Readonly<Record<string, Input>>, runOptions: RunOptions): Promise<Execution> =>
+  const executionOf = (inputs: Readonly<Record<string, Input>>, runOptions: RunOptions, roofline?: RunOptions['roofline']): Promise<Execution> =>
     compiler.execute(convert(inputs), {
       strategy: runOptions.strategy ?? options.strategy,
       cost: runOptions.cost ?? options.cost,
@@ -222,6 +235,7 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
       interpret: runOptions.interpret,
       out: runOptions.out,
       donate: runOptions.donate,
+      roofline,
     });
   const resultsOf = (execution: Execution): Record<string, Output> => {
     const results: Record<string, Output> = {};
@@ -235,10 +249,11 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
     threads: compiler.backend.threads,
     run: async (inputs, runOptions = {}) => resultsOf(await executionOf(inputs, runOptions)),
     execute: async (inputs, runOptions = {}) => {
-      const execution = await executionOf(inputs, runOptions);
+      const execution = await executionOf(inputs, runOptions, runOptions.roofline);
       const results = resultsOf(execution);
       if (execution.fallback !== undefined) return { results, fallback: execution.fallback };
-      return execution.run === undefined ? { results } : { results, stats: execution.run.stats };
+      if (execution.run === undefined) return { results };
+      return execution.roofline === undefined ? { results, stats: execution.run.stats } : { results, stats: execution.run.stats, roofline: execution.roofline };
     },
     lower: (inputs) => compiler.lower(signature(inputs)),
     plan: (inputs, planOptions = {}) =>

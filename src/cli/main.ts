@@ -31,6 +31,8 @@ import { parseCost } from '../plan/cost.js';
 import { bugReport } from './bugReport.js';
 import { runDemo } from './demo.js';
 import { formatValue } from './format.js';
+import { cachedMachine, machineLine, machineSource, renderRoofline, type CachedMachine } from './roofline.js';
+import type { Roofline } from '../runtime/index.js';
 
 /** Where output goes; tests pass their own to capture it. */
 export interface Terminal {
@@ -282,18 +284,22 @@ export function buildProgram(term: Terminal): Command {
     .addOption(timeLimitOption())
     .addOption(threadsOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')
-    .option('--stats', 'print the threads and back end, time per cluster, the memory plan, the pool kept across runs, bytes allocated this run and element counters')
+    .option(
+      '--stats',
+      'print the threads and back end, time per cluster, the memory plan, the pool kept across runs, bytes allocated this run, element counters and a roofline per cluster (the program runs once counting and twice timed; the machine\'s rates are measured once and cached, see `arrayfuse roofline`)',
+    )
     .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; threads?: number; interpret?: boolean; stats?: boolean }) => {
       const compiler = compilerFor(file, flags.entry, flags.threads);
       const planning = planningOptions(flags);
       const inputs = gatherInputs(compiler, flags);
       // The output directory exists before the run, so that a bad --out fails before the work.
       if (flags.out !== undefined) ensureDirectory(flags.out);
+      // --stats of a fused run: counts from a counting run, times from timed runs of the plain module (the roofline's runs).
+      const machine: CachedMachine | null = flags.stats === true && flags.interpret !== true ? cachedMachine() : null;
       const execution = await compiler.execute(inputs, {
         ...planning,
         interpret: flags.interpret === true,
-        counters: flags.stats === true,
-        timing: flags.stats === true,
+        roofline: machine === null ? undefined : { machine: machine.rates },
       });
       execution.program.results.forEach((r, k) => {
         const value = execution.results[k]!;
@@ -306,7 +312,8 @@ export function buildProgram(term: Terminal): Command {
       if (flags.stats === true && execution.run !== undefined) {
         // The executable that ran is cached by the Compiler: this asks for it again, not for a new compile.
         const exe = await compiler.executable(signatureOf(compiler.entry, inputs, compiler.file), planning);
-        term.out(renderStats(compiler.backend, execution.run.stats, exe.memory));
+        term.out(renderStats(compiler.backend, execution.run.stats, exe.memory, execution.roofline ?? null));
+        if (execution.roofline !== undefined && machine !== null) term.out(renderRoofline(execution.roofline, machineSource(machine)));
       }
       if (flags.stats === true && execution.fallback !== undefined) term.out(renderFallback(execution.fallback));
     });
@@ -327,6 +334,17 @@ export function buildProgram(term: Terminal): Command {
       const program = compiler.lower(signature);
       // The memory plan a run with these shapes uses (as `plan` shows it), so the code printed is the code run.
       term.out(emitJs(program, plan, planMemory(program, plan, signature === undefined ? undefined : entrySizes(signature))));
+    });
+
+  program
+    .command('roofline')
+    .description("show this machine's rates that `run --stats` compares every cluster with: a STREAM triad's bandwidth and a JavaScript multiply-add rate, measured once and cached")
+    .option('--remeasure', 'measure again and replace the cached rates')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((flags: { remeasure?: boolean; format: 'text' | 'json' }) => {
+      const machine = cachedMachine({ remeasure: flags.remeasure === true });
+      if (flags.format === 'json') term.out(JSON.stringify({ ...machine.rates, source: machine.source, path: machine.path }, null, 2));
+      else term.out(`roofline: ${machineLine(machine.rates)} (${machine.rates.triadElements} f64 elements per triad array, best of ${machine.rates.repetitions}; ${machineSource(machine)})`);
     });
 
   program
@@ -358,8 +376,12 @@ function renderFallback(compiledError: UserError): string {
   return `stats: the fused run stopped at a fault (${first.code}${where}) in an element no result depends on; these are the reference interpreter's results`;
 }
 
-/** `--stats`: the threads and back end, per cluster time, the memory plan the executable allocates from (its peak is `RunStats.peakBytes`), the pool it keeps across runs, this run's allocations, counters. */
-function renderStats(backend: BackendChoice, stats: RunStats, memory: MemoryPlan): string {
+/**
+ * `--stats`: the threads and back end, per cluster time, the memory plan the executable
+ * allocates from (its peak is `RunStats.peakBytes`), the pool it keeps across runs, this run's
+ * allocations, counters (the roofline's counting run's, when it ran).
+ */
+function renderStats(backend: BackendChoice, stats: RunStats, memory: MemoryPlan, roofline: Roofline | null): string {
   const lines = ['stats:', `  threads: ${backend.threads} (${backend.name})`];
   stats.clusters.forEach((c, k) => {
     lines.push(`  cluster ${k + 1}: ${c.timeMs.toFixed(3)} ms over ${c.runs} run(s); writes ${c.manifest.join(', ') || 'nothing'}`);
@@ -370,9 +392,10 @@ function renderStats(backend: BackendChoice, stats: RunStats, memory: MemoryPlan
   const arrays = stats.allocations.reduce((n, a) => n + a.count, 0);
   const names = stats.allocations.map((a) => (a.count === 1 ? a.array : `${a.array} ×${a.count}`));
   lines.push(`  allocated ${stats.bytesAllocated} bytes this run in ${arrays} array(s)${names.length === 0 ? '' : `: ${names.join(', ')}`}`);
-  if (stats.counters !== null) {
+  const counters = roofline?.counted.counters ?? stats.counters;
+  if (counters !== null) {
     lines.push('  elements moved (reads by order; writes):');
-    for (const [name, t] of Object.entries(stats.counters)) {
+    for (const [name, t] of Object.entries(counters)) {
       const reads = Object.entries(t.reads).map(([order, n]) => `${order}:${n}`).join(' ');
       lines.push(`    ${name}: reads ${reads || '-'}; writes ${t.writes}`);
     }

@@ -33,7 +33,7 @@ import {
   add, arr, assign, bin, call, constDecl, exprStmt, forEachNode, id, index, letDecl, member, mul, num, un, type JsExpr, type JsStmt,
 } from './jsast.js';
 import {
-  applyLambda, bindAtom, compileExpr, counted, flatIndex, indexCheck, type ExprEnv,
+  applyLambda, bindAtom, compileExpr, counted as countedLoad, flatIndex, indexCheck, mergeOpCounts, type ExprEnv,
 } from './scalar.js';
 import { callHelper } from './runtimeHelpers.js';
 import { identifiersOf, jamRows } from './jam.js';
@@ -231,7 +231,7 @@ class ClusterGen {
     const cached = target.loads.get(cacheKey);
     if (cached !== undefined) return cached;
     const local = this.fresh('x');
-    const load = counted(this.env, () => this.env.tables.slot(name, ref.elem, { kind: 'read', order: readOrder }), index(ref.data, this.point(target, key)));
+    const load = countedLoad(this.env, () => this.env.tables.slot(name, ref.elem, { kind: 'read', order: readOrder }), index(ref.data, this.point(target, key)));
     target.body.push(constDecl(local, load));
     target.loads.set(cacheKey, id(local));
     return id(local);
@@ -261,12 +261,12 @@ class ClusterGen {
       if (!this.spec.manifest.has(out.name)) return;
       const ref = this.env.array(out.name);
       scope.body.push(assign(index(ref.data, this.point(scope, key)), values[k]!));
-      if (this.env.counters) scope.body.push(this.countWrite(out.name, out.elem));
+      if (this.env.counters) scope.body.push(this.countWrite(out.name, out.elem, ref.data));
     });
   }
 
-  private countWrite(name: VarName, elem: ScalarType): JsStmt {
-    return exprStmt(callHelper('count', [num(this.env.tables.slot(name, elem, { kind: 'write' })), num(0)]));
+  private countWrite(name: VarName, elem: ScalarType, data: JsExpr): JsStmt {
+    return exprStmt(callHelper('count', [num(this.env.tables.slot(name, elem, { kind: 'write' })), num(0), member(data, 'length')]));
   }
 
   /** The expression environment of one node: its errors name it and point at it. */
@@ -608,12 +608,12 @@ class ClusterGen {
     // computing (and checking) every update as the sequential loop does.
     const update: JsStmt[] = [];
     const olds = dest.map((d, k) =>
-      bindAtom(counted(this.env, () => this.env.tables.slot(n.dest[k]!, d.elem, { kind: 'read', order: 'unordered' }), index(d.data, at)), 'old', this.env, update),
+      bindAtom(countedLoad(this.env, () => this.env.tables.slot(n.dest[k]!, d.elem, { kind: 'read', order: 'unordered' }), index(d.data, at)), 'old', this.env, update),
     );
     const results = applyLambda(n.op, [...olds, ...news], this.nodeEnv(n), update, 's');
     dest.forEach((d, k) => {
       update.push(assign(index(d.data, at), results[k]!));
-      if (this.env.counters) update.push(this.countWrite(n.outs[k]!.name, d.elem));
+      if (this.env.counters) update.push(this.countWrite(n.outs[k]!.name, d.elem, d.data));
     });
     if (mode === 'owner') {
       const chunk = this.spec.chunk!;
@@ -678,6 +678,7 @@ class ClusterGen {
     for (const n of this.spec.nodes) {
       if (chunk?.phase !== 'reduce' && only === undefined && !this.evaluatedSomewhere(n.id, outer)) throw bug(`node ${n.id} of the cluster is used by none of its roots`);
     }
+    if (this.env.counters) countPoints(outer);
     const body = render(outer.body);
     const down = outer.own!.down === true;
     const used = identifiersOf(body);
@@ -840,6 +841,17 @@ function inputArrays(n: CombinatorNode): readonly VarName[] {
   }
 }
 
+/**
+ * The counters variant's point count: `rt.point()` first in the body of every innermost scope
+ * (one with no row loop inside), so a cluster's points are the iterations of its innermost
+ * loops (docs/EXECUTION.md, "Roofline per cluster"); a rank-0 cluster with no loop has one.
+ */
+function countPoints(scope: Scope): void {
+  const rows = scope.body.filter((item): item is { kind: 'row'; row: Scope } => item.kind === 'row');
+  if (rows.length === 0) scope.body.unshift(exprStmt(callHelper('point', [])));
+  for (const r of rows) countPoints(r.row);
+}
+
 /** Row scopes as loops; `chunked`, a row a work function runs over [from, to) only. */
 function render(items: readonly BodyItem[], chunked: { readonly scope: Scope; readonly from: JsExpr; readonly to: JsExpr } | null = null): JsStmt[] {
   const out: JsStmt[] = [];
@@ -884,7 +896,12 @@ function nameOf(e: JsExpr): string {
 
 /** The statements of one cluster's loop nest, each repeated pure value computed once. */
 export function generateCluster(spec: ClusterSpec): JsStmt[] {
-  return optimiseLoops(shareValues(new ClusterGen(spec).generate()), loopContext(spec));
+  return optimiseLoops(counted(spec, shareValues(new ClusterGen(spec).generate())), loopContext(spec));
+}
+
+/** The counters variant's operation counts merged, one call per block (`mergeOpCounts`); other variants as they are. */
+function counted(spec: ClusterSpec, stmts: JsStmt[]): JsStmt[] {
+  return spec.env.counters ? mergeOpCounts(stmts) : stmts;
 }
 
 function loopContext(spec: ClusterSpec): LoopContext {
@@ -894,6 +911,6 @@ function loopContext(spec: ClusterSpec): LoopContext {
 /** The same, with what the parallel variant needs to know of the nest. */
 export function generateClusterNest(spec: ClusterSpec): { readonly stmts: JsStmt[]; readonly facts: NestFacts } {
   const gen = new ClusterGen(spec);
-  const stmts = optimiseLoops(shareValues(gen.generate()), loopContext(spec));
+  const stmts = optimiseLoops(counted(spec, shareValues(gen.generate())), loopContext(spec));
   return { stmts, facts: gen.facts! };
 }

@@ -71,8 +71,21 @@ export interface RuntimeHelpers {
   give(k: number, data: TypedArray): TypedArray;
   /** Row buffer `k` (one per fold over a fused scanr; not an array of the program), `n` elements, pooled. */
   scratch(k: number, n: number): Float64Array;
-  /** Counts one element read or written at counter slot `slot` (counters variant only); returns `value`. */
-  count(slot: number, value: number): number;
+  /**
+   * Counts one element read or written at counter slot `slot` (counters variant only); returns
+   * `value`. `length`: the elements of the array read or written (a cluster call moves at most
+   * that many distinct ones).
+   */
+  count(slot: number, value: number, length: number): number;
+  /**
+   * Counts the arithmetic operations of one expression of the program's element code (counters
+   * variant only): `float` with floating-point operands, `int` with integer or bool ones;
+   * returns `value`, the expression's. Attributed, like `count` and `point`, to the cluster
+   * between `enter` and `leave`.
+   */
+  ops(float: number, int: number, value: number): number;
+  /** Counts one iteration of a cluster's innermost loop (counters variant only). */
+  point(): void;
   /** Cluster `c` starts and ends (per-cluster time and calls). */
   enter(c: number): void;
   leave(c: number): void;

@@ -17,9 +17,9 @@
 import { CompilerBug, type Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, IndexExpr, Lambda, ScalarType, VarName } from '../ir/types.js';
 import {
-  add, arr, bin, cond, constDecl, id, index, mathCall, mul, num, seq, set, type JsExpr, type JsStmt,
+  add, arr, bin, cond, constDecl, exprStmt, id, index, mathCall, member, mul, num, seq, set, type JsExpr, type JsStmt,
 } from './jsast.js';
-import { arithmeticHelpers, callHelper } from './runtimeHelpers.js';
+import { arithmeticHelpers, callHelper, runtimeParam } from './runtimeHelpers.js';
 import type { ReadOrder, SideTables } from './sites.js';
 
 /** Where an array lives in generated code: its data and one extent expression per dimension. */
@@ -187,9 +187,163 @@ function isPowerOfTwo(k: number): boolean {
   return Number.isInteger(k) && k >= 1 && k <= 2 ** 31 && Number.isInteger(Math.log2(k));
 }
 
-/** Wraps a memory load in the counters variant: `rt.count(slot, load)` returns the load. */
+/**
+ * Wraps a memory load `data[i]` in the counters variant: `rt.count(slot, data[i], data.length)`
+ * returns the load (the length bounds the distinct elements a cluster call can read: RunStats'
+ * `memoryBytes`).
+ */
 export function counted(env: ExprEnv, slot: () => number, load: JsExpr): JsExpr {
-  return env.counters ? callHelper('count', [num(slot()), load]) : load;
+  if (!env.counters) return load;
+  if (load.kind !== 'index') throw new CompilerBug('codegen', 'a counted load that is not an element of an array');
+  return callHelper('count', [num(slot()), load, member(load.object, 'length')]);
+}
+
+/** Operations of an expression, by the kind of their operands (`counting`). */
+interface OpCount {
+  readonly float: number;
+  readonly int: number;
+}
+
+const noOps: OpCount = { float: 0, int: 0 };
+
+function plus(a: OpCount, b: OpCount): OpCount {
+  return { float: a.float + b.float, int: a.int + b.int };
+}
+
+function one(operands: ScalarType): OpCount {
+  return operands === 'f64' || operands === 'f32' ? { float: 1, int: 0 } : { float: 0, int: 1 };
+}
+
+/**
+ * The arithmetic operations evaluating `e` always performs, by operand kind (floating point, or
+ * integer and bool). Counted: unary and binary arithmetic (`//`, `%` and `**` included),
+ * comparisons, `and`/`or`/`not`, `min`/`max`, and each `Math` function call as one operation.
+ * Not counted: constants, casts, loads, the loop and index bookkeeping codegen adds (flat
+ * indices, bounds checks), and a `select`'s branches, of which only one runs (`counting` counts
+ * each where it runs); its condition is counted.
+ */
+export function opsOf(e: Expr): OpCount {
+  switch (e.kind) {
+    case 'const':
+    case 'var':
+    case 'dim':
+      return noOps;
+    case 'unary':
+      return plus(opsOf(e.arg), one(e.op === 'not' ? 'bool' : e.type));
+    case 'binary':
+      return plus(plus(opsOf(e.lhs), opsOf(e.rhs)), one(e.lhs.type));
+    case 'call':
+      return plus(opsOf(e.arg), one(e.arg.type));
+    case 'cast':
+      return opsOf(e.arg);
+    case 'select':
+      return opsOf(e.cond);
+    case 'index':
+      return e.indices.reduce((acc, ix) => plus(acc, opsOf(ix)), noOps);
+    default:
+      return e satisfies never;
+  }
+}
+
+/**
+ * `e` compiled, in the counters variant with its operations counted: `rt.ops(float, int, value)`
+ * adds `opsOf(e)` and returns the value, evaluated first, so a fault raises before anything is
+ * counted. One call per expression (and per `select` branch taken), not per operation: the
+ * counting run of MG class W performs billions of them.
+ */
+function counting(e: Expr, env: ExprEnv): JsExpr {
+  const value = compileNode(e, env);
+  const count = opsCount(e, env);
+  return count === null ? value : callHelper('ops', [...count, value]);
+}
+
+/** The arguments of `rt.ops` for `e` in the counters variant; null elsewhere, or when it has no operations. */
+function opsCount(e: Expr, env: ExprEnv): [JsExpr, JsExpr] | null {
+  if (!env.counters) return null;
+  const ops = opsOf(e);
+  return ops.float === 0 && ops.int === 0 ? null : [num(ops.float), num(ops.int)];
+}
+
+/**
+ * `e` bound to a const in `out` (or an atom), its operations counted by a statement of their own
+ * after it (`rt.ops(f, i, 0)`): the const stays pure, so `shareValues` still computes a value
+ * that several lambdas repeat once (MG's wrapped coordinates), while each application counts.
+ */
+function bindCounted(e: Expr, prefix: string, env: ExprEnv, out: JsStmt[]): JsExpr {
+  if (env.counters && e.kind === 'select') return bindCountedSelect(e, prefix, env, out);
+  const atom = bindAtom(compileNode(e, env), prefix, env, out);
+  const count = opsCount(e, env);
+  if (count !== null) out.push(exprStmt(callHelper('ops', [...count, num(0)])));
+  return atom;
+}
+
+/**
+ * A `select` bound in the counters variant (MG's periodic wrap, `i - 1 if i > 0 else n - 1`, in
+ * every neighbour's index): its condition bound first, then the select over it, both pure
+ * consts that `shareValues` can merge, then `rt.ops(…)` with the condition's operations plus
+ * those of the branch the condition picks.
+ */
+function bindCountedSelect(e: Extract<Expr, { kind: 'select' }>, prefix: string, env: ExprEnv, out: JsStmt[]): JsExpr {
+  const test = bindAtom(compileNode(e.cond, env), 'c', env, out);
+  const atom = bindAtom(cond(test, compileNode(e.then, env), compileNode(e.else, env)), prefix, env, out);
+  const [c, t, f] = [opsOf(e.cond), opsOf(e.then), opsOf(e.else)];
+  const picked = (k: 'float' | 'int'): JsExpr => (t[k] === f[k] ? num(c[k] + t[k]) : add(num(c[k]), cond(test, num(t[k]), num(f[k]))));
+  out.push(exprStmt(callHelper('ops', [picked('float'), picked('int'), num(0)])));
+  return atom;
+}
+
+/**
+ * The counters variant's `rt.ops(f, i, 0)` statements of each block merged into one at its end
+ * (before a final `break` or `return`): their arguments are pure (numbers, conditions bound to
+ * consts of the block), and a run counts only when it completes, so where in the block a count
+ * is added does not matter. One call per loop iteration instead of one per lambda result.
+ */
+export function mergeOpCounts(stmts: readonly JsStmt[]): JsStmt[] {
+  const floats: JsExpr[] = [];
+  const ints: JsExpr[] = [];
+  const out: JsStmt[] = [];
+  for (const s of stmts) {
+    const args = opsStatementArgs(s);
+    if (args !== null) {
+      floats.push(args[0]);
+      ints.push(args[1]);
+      continue;
+    }
+    out.push(mergeNested(s));
+  }
+  if (floats.length === 0) return out;
+  const sum = (xs: readonly JsExpr[]): JsExpr => {
+    const constant = xs.reduce((acc, x) => acc + (x.kind === 'num' ? x.value : 0), 0);
+    return xs.filter((x) => x.kind !== 'num').reduce<JsExpr>((acc, x) => add(acc, x), num(constant));
+  };
+  const merged = exprStmt(callHelper('ops', [sum(floats), sum(ints), num(0)]));
+  const last = out[out.length - 1];
+  if (last !== undefined && (last.kind === 'break' || last.kind === 'return')) out.splice(out.length - 1, 0, merged);
+  else out.push(merged);
+  return out;
+}
+
+function mergeNested(s: JsStmt): JsStmt {
+  switch (s.kind) {
+    case 'for':
+    case 'while':
+    case 'block':
+      return { ...s, body: mergeOpCounts(s.body) };
+    case 'if':
+      return { ...s, then: mergeOpCounts(s.then), else: mergeOpCounts(s.else) };
+    default:
+      return s;
+  }
+}
+
+/** The first two arguments of a statement `rt.ops(f, i, 0)`; null for any other statement. */
+function opsStatementArgs(s: JsStmt): [JsExpr, JsExpr] | null {
+  if (s.kind !== 'expr' || s.expr.kind !== 'call') return null;
+  const { callee, args } = s.expr;
+  if (callee.kind !== 'member' || callee.prop !== 'ops' || callee.object.kind !== 'id' || callee.object.name !== runtimeParam) return null;
+  const third = args[2];
+  if (args.length !== 3 || third === undefined || third.kind !== 'num' || third.value !== 0) return null;
+  return [args[0]!, args[1]!];
 }
 
 /**
@@ -241,7 +395,7 @@ function indexRead(e: IndexExpr, env: ExprEnv, order: ReadOrder): JsExpr {
     // the comparisons, which are pure, can stop at the first that fails: a chain of `&&` is
     // a chain of predictable branches, cheaper than combining all the booleans with `&` (MG's
     // 27-point stencils check three indices per read).
-    const parts = e.indices.map((ix) => atomOf(compileExpr(ix, env), env.fresh));
+    const parts = e.indices.map((ix) => atomOf(compileNode(ix, env), env.fresh));
     const atoms = parts.map((p) => p.atom);
     const inRange = sequence(
       parts.map((p) => p.bind),
@@ -263,32 +417,39 @@ export function inBounds(i: JsExpr, n: JsExpr): JsExpr {
   return bin('<', bin('>>>', i, num(0)), n);
 }
 
+/** An element-level expression as JavaScript (in the counters variant, its operations counted: `counting`). */
 export function compileExpr(e: Expr, env: ExprEnv): JsExpr {
+  return counting(e, env);
+}
+
+/** `e` as JavaScript, its operations counted by the caller (`counting`), except in a `select`'s branches. */
+function compileNode(e: Expr, env: ExprEnv): JsExpr {
   switch (e.kind) {
     case 'const':
       return num(e.value);
     case 'var':
       return env.scalar(e.name);
     case 'unary': {
-      const a = compileExpr(e.arg, env);
+      const a = compileNode(e.arg, env);
       if (e.op === 'not') return cond(bin('!==', a, num(0)), num(0), num(1));
       return wrapTo(e.type, { kind: 'unary', op: '-', arg: a });
     }
     case 'binary': {
       const t = e.lhs.type;
-      const a = compileExpr(e.lhs, env);
-      const b = compileExpr(e.rhs, env);
+      const a = compileNode(e.lhs, env);
+      const b = compileNode(e.rhs, env);
       return binary(e.op, t, a, b, () =>
         env.tables.site({ kind: 'divide', what: env.context, detail: e.op, span: e.span ?? env.span }),
         env.fresh,
       );
     }
     case 'call':
-      return wrapTo(e.type, mathCall(e.fn, [compileExpr(e.arg, env)]));
+      return wrapTo(e.type, mathCall(e.fn, [compileNode(e.arg, env)]));
     case 'cast':
-      return wrapTo(e.to, compileExpr(e.arg, env));
+      return wrapTo(e.to, compileNode(e.arg, env));
     case 'select':
-      return cond(compileExpr(e.cond, env), compileExpr(e.then, env), compileExpr(e.else, env));
+      // Only the branch taken runs, so each counts its own operations.
+      return cond(compileNode(e.cond, env), counting(e.then, env), counting(e.else, env));
     case 'index':
       return indexRead(e, env, 'indexed');
     case 'dim': {
@@ -330,6 +491,6 @@ export function applyLambda(lam: Lambda, args: readonly JsExpr[], env: ExprEnv, 
   const locals = new Map<VarName, JsExpr>();
   lam.params.forEach((p, k) => locals.set(p.name, args[k]!));
   const inner: ExprEnv = { ...withoutScalars(env), scalar: (n) => locals.get(n) ?? env.scalar(n) };
-  for (const l of lam.lets) locals.set(l.name, bindAtom(compileExpr(l.expr, inner), 't', env, out));
-  return lam.results.map((r) => bindAtom(compileExpr(r, inner), prefix, env, out));
+  for (const l of lam.lets) locals.set(l.name, bindCounted(l.expr, 't', inner, out));
+  return lam.results.map((r) => bindCounted(r, prefix, inner, out));
 }

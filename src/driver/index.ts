@@ -31,7 +31,10 @@ import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
-import { availableThreads, backendNamed, checkTuning, type BackendName, type Executable, type RunOptions, type RunResult } from '../runtime/index.js';
+import {
+  availableThreads, backendNamed, checkTuning, InvalidOptionError, measureMachine, rooflineOf, type BackendName, type Executable, type MachineRates, type Roofline,
+  type RunOptions, type RunResult, type RunStats,
+} from '../runtime/index.js';
 import { inputsChecked } from '../runtime/backend.js';
 import { checkDonated, deliverResults, elemOfData, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
 import { chooseBackend, processEnv, type BackendChoice } from './threads.js';
@@ -156,6 +159,21 @@ export interface ExecutionOptions extends PlanningOptions {
    * never writes its inputs.
    */
   readonly donate?: readonly string[];
+  /**
+   * A roofline per cluster (fused runs only; docs/EXECUTION.md, "Roofline per cluster"): the
+   * program runs once counting (the counters variant) and `timedRuns` times timed (the plain
+   * module), and `Execution.roofline` compares each cluster's counts and fastest time with the
+   * machine's rates: `machine` if given, else measured now (`measureMachine`, about half a
+   * second). The results are the last timed run's. Not with `donate` (a run may write a donated input).
+   */
+  readonly roofline?: boolean | RooflineOptions;
+}
+
+export interface RooflineOptions {
+  /** This machine's rates (the CLI caches them); default: measured for this call. */
+  readonly machine?: MachineRates;
+  /** Timed runs whose fastest time per cluster counts (default 2: the first also warms the code up). */
+  readonly timedRuns?: number;
 }
 
 export interface Execution {
@@ -174,6 +192,8 @@ export interface Execution {
    * `results` are the interpreter's.
    */
   readonly fallback?: UserError;
+  /** The roofline per cluster, when `ExecutionOptions.roofline` asked for it (absent for interpreted runs and fallbacks). */
+  readonly roofline?: Roofline;
 }
 
 export class Compiler {
@@ -363,6 +383,8 @@ export class Compiler {
     const targets = options.out === undefined ? undefined : outTargets(program, options.out, ordered, options.donate, this.file, this.entry.nameSpan);
     const donated = options.donate !== undefined && options.donate.length > 0;
     if (donated) checkDonated(this.entry.params, options.donate!, ordered, targets ?? [], this.file, this.entry.nameSpan);
+    const roofline = rooflineRequest(options.roofline);
+    if (roofline !== null && donated && options.interpret !== true) throw new InvalidOptionError('roofline runs the program several times; it cannot with donated inputs, which a run may write');
     if (options.interpret === true) {
       return { program, results: deliverResults(program, interpret(program, ordered, { file: this.file, checkUniqueScatters: this.options.verifyEachPass === true }), targets, ordered, undefined, this.file) };
     }
@@ -381,8 +403,10 @@ export class Compiler {
     this.last = prepared;
     const { exe, graphs } = prepared;
     let run: RunResult;
+    let measured: Roofline | undefined;
     try {
-      run = await exe.run(ordered, runOptions(options, targets));
+      if (roofline === null) run = await exe.run(ordered, runOptions(options, targets));
+      else ({ run, roofline: measured } = await measuredRuns(exe, ordered, roofline, targets));
     } catch (e) {
       // An `out` the back end found the wrong size is the caller's mistake, not a fault; and once
       // a donated input may have been written, the interpreter can no longer see the inputs
@@ -396,7 +420,8 @@ export class Compiler {
       const results = deliverResults(program, interpret(program, ordered, { file: this.file, checkUniqueScatters: this.options.verifyEachPass === true }), targets, ordered, undefined, this.file);
       return { program, results, plan: exe.plan, graphs, fallback: e };
     }
-    return { program, results: deliverResults(program, run.results, targets, ordered, prepared.donated, this.file), plan: exe.plan, graphs, run };
+    const results = deliverResults(program, run.results, targets, ordered, prepared.donated, this.file);
+    return measured === undefined ? { program, results, plan: exe.plan, graphs, run } : { program, results, plan: exe.plan, graphs, run, roofline: measured };
   }
 
   /**
@@ -524,6 +549,36 @@ function runOptions(options: ExecutionOptions, targets: OutTargets | undefined):
 }
 
 const trustedRun: RunOptions = Object.freeze({ [inputsChecked]: true });
+
+/** `ExecutionOptions.roofline` resolved: null when not asked for; a TypeError for a bad `timedRuns`. */
+function rooflineRequest(option: ExecutionOptions['roofline']): { readonly machine: MachineRates | undefined; readonly timedRuns: number } | null {
+  if (option === undefined || option === false) return null;
+  const given = option === true ? {} : option;
+  const timedRuns = given.timedRuns ?? 2;
+  if (!(Number.isSafeInteger(timedRuns) && timedRuns >= 1)) throw new InvalidOptionError(`roofline.timedRuns: expected a positive integer, got ${String(timedRuns)}`);
+  return { machine: given.machine, timedRuns };
+}
+
+/**
+ * The runs of a roofline: one counting (its results dropped), then `timedRuns` timed ones of the
+ * plain module, the last of which is the execution's run (its results, written into `out`).
+ */
+async function measuredRuns(
+  exe: Executable,
+  ordered: readonly InterfaceValue[],
+  request: { readonly machine: MachineRates | undefined; readonly timedRuns: number },
+  targets: OutTargets | undefined,
+): Promise<{ readonly run: RunResult; readonly roofline: Roofline }> {
+  // Each run's stats are read before the next run starts (a runtime reuses its record).
+  const counted = (await exe.run(ordered, { [inputsChecked]: true, counters: true })).stats;
+  const timed: RunStats[] = [];
+  let run: RunResult | null = null;
+  for (let k = 0; k < request.timedRuns; k++) {
+    run = await exe.run(ordered, { [inputsChecked]: true, timing: true, out: targets?.map((t) => t?.data) });
+    timed.push(run.stats);
+  }
+  return { run: run!, roofline: rooflineOf(counted, timed, request.machine ?? measureMachine()) };
+}
 
 /** `out` and `donate` mistakes (E420–E425): the caller's, never a fault the interpreter should decide. */
 function isOutError(e: UserError): boolean {

@@ -92,6 +92,35 @@ export interface ArrayTraffic {
   readonly writes: number;
 }
 
+/**
+ * What a counting run (`RunOptions.counters`) counted inside one cluster, summed over its calls
+ * (docs/EXECUTION.md, "Roofline per cluster"). The counters variant runs the loop nests as the
+ * plan builds them, before any loop optimisation, so these are the program's own counts, the
+ * same whichever code shape the plain module runs.
+ */
+export interface ClusterCounts {
+  /** Iterations of the cluster's innermost loops (its points; a rank-0 cluster with no loop has one per call). */
+  readonly elements: number;
+  /** Array elements loaded (every load of the program's element code, each gather neighbour its own). */
+  readonly reads: number;
+  /** Array elements stored. */
+  readonly writes: number;
+  /** Σ elements loaded × their element size in bytes, and the same for stores. */
+  readonly bytesRead: number;
+  readonly bytesWritten: number;
+  /**
+   * The bytes the cluster's calls must move between memory and the caches at least, if the
+   * caches keep what a call reads: per call and array, its elements read in every order (and,
+   * apart, written) but at most the array's length, × the element size. A stencil that reads
+   * each element for 27 neighbours moves its grid once; `bytesRead` counts it 27 times.
+   */
+  readonly memoryBytes: number;
+  /** Arithmetic operations whose operands are floating point (f64, f32): +, −, ×, /, //, %, **, comparisons, min, max, each Math call as one. */
+  readonly flops: number;
+  /** The same over integer and bool operands (index maps' arithmetic included; codegen's own index bookkeeping not). */
+  readonly intOps: number;
+}
+
 export interface ClusterStats {
   readonly nodes: readonly number[];
   readonly manifest: readonly string[];
@@ -105,6 +134,8 @@ export interface ClusterStats {
    * a counting run stays on the calling thread whatever it says); null on the js back end.
    */
   readonly schedule: ClusterSchedule['kind'] | null;
+  /** What the run counted inside the cluster when it counted (`RunOptions.counters`); null otherwise. */
+  readonly counts: ClusterCounts | null;
 }
 
 export interface RunStats {

@@ -28,8 +28,9 @@ import type { TypedArray } from '../ir/scalarOps.js';
 import { allocationsOf, Pool, type RunRecord, Runtime, runRecord, type RuntimeTables, type WorkFunction } from './helpers.js';
 import { checkInputs } from '../interp/index.js';
 import {
-  type CompileOptions, type Executable, inputsChecked, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult, type RunStats,
+  type ClusterCounts, type CompileOptions, type Executable, inputsChecked, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult, type RunStats,
 } from './backend.js';
+import { elementBytes } from '../ir/scalarOps.js';
 
 /** The JavaScript back end's executable: runs synchronously, and shows the module it runs. */
 export interface CompiledProgram extends Executable {
@@ -345,6 +346,7 @@ function stats(g: GeneratedProgram, record: RunRecord, counters: boolean, facts:
       runs: record.clusterCalls(k),
       parallelRuns: record.clusterForks(k),
       schedule: schedules[k]?.kind ?? null,
+      counts: counters ? clusterCounts(g, record, k) : null,
     })),
     allocations,
     bytesAllocated: allocations.reduce((s, a) => s + a.bytes, extraBytes),
@@ -352,4 +354,26 @@ function stats(g: GeneratedProgram, record: RunRecord, counters: boolean, facts:
     poolBytes,
     counters: traffic,
   };
+}
+
+/** What the counters variant counted inside cluster `c` (its slots' counts between its `enter` and `leave`). */
+function clusterCounts(g: GeneratedProgram, record: RunRecord, c: number): ClusterCounts {
+  let reads = 0;
+  let writes = 0;
+  let bytesRead = 0;
+  let bytesWritten = 0;
+  g.slots.forEach((slot, k) => {
+    const n = record.countedIn(c, k);
+    if (n === 0) return;
+    const bytes = n * elementBytes(slot.elem);
+    if (slot.access.kind === 'write') {
+      writes += n;
+      bytesWritten += bytes;
+    } else {
+      reads += n;
+      bytesRead += bytes;
+    }
+  });
+  const ops = record.opsIn(c);
+  return { elements: record.pointsIn(c), reads, writes, bytesRead, bytesWritten, memoryBytes: record.memoryBytesIn(c), flops: ops.float, intOps: ops.int };
 }

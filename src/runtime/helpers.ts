@@ -40,8 +40,10 @@ export interface Allocation {
  * whatever the run does: a list with an entry per allocation once grew by gigabytes in a long
  * `while` loop): per allocation site (the index generated code passes to `alloc`, `take`, …)
  * times, elements and the largest allocation in elements; per cluster milliseconds (timed runs
- * only), calls, and calls whose chunks threads shared (the multicore back end's forks); per
- * counter slot elements read or written.
+ * only), calls, and calls whose chunks threads shared (the multicore back end's forks); and the
+ * counters variant's counts: per cluster (plus one row, `clusters`, for code outside every
+ * cluster) and counter slot the elements read or written, per cluster floating-point and
+ * integer operations, innermost-loop iterations and memory bytes.
  */
 export class RunRecord {
   readonly data: Float64Array;
@@ -50,7 +52,13 @@ export class RunRecord {
   readonly msAt: number;
   readonly callsAt: number;
   readonly forksAt: number;
-  readonly countsAt: number;
+  /** Per cluster row `c` (0 … clusters, the last for code outside clusters): `slots` counts from `clusterCountsAt + c · slots`. */
+  readonly clusterCountsAt: number;
+  /** Per cluster row: floating-point operations at `opsAt + 2c`, integer ones at `opsAt + 2c + 1`. */
+  readonly opsAt: number;
+  readonly pointsAt: number;
+  /** Per cluster row: bytes its calls moved at least (`Runtime.leave`). */
+  readonly memoryAt: number;
 
   constructor(
     readonly sites: number,
@@ -62,8 +70,11 @@ export class RunRecord {
     this.msAt = 3 * sites;
     this.callsAt = 3 * sites + clusters;
     this.forksAt = 3 * sites + 2 * clusters;
-    this.countsAt = 3 * sites + 3 * clusters;
-    this.data = new Float64Array(this.countsAt + slots);
+    this.clusterCountsAt = 3 * sites + 3 * clusters;
+    this.opsAt = this.clusterCountsAt + (clusters + 1) * slots;
+    this.pointsAt = this.opsAt + 2 * (clusters + 1);
+    this.memoryAt = this.pointsAt + clusters + 1;
+    this.data = new Float64Array(this.memoryAt + clusters + 1);
   }
 
   /** Times site `k` allocated. */
@@ -84,9 +95,31 @@ export class RunRecord {
     return this.data[this.forksAt + c]!;
   }
 
-  /** Elements counter slot `slot` counted. */
+  /** Elements counter slot `slot` counted, in every cluster and outside them. */
   counted(slot: number): number {
-    return this.data[this.countsAt + slot]!;
+    let n = 0;
+    for (let c = 0; c <= this.clusters; c++) n += this.countedIn(c, slot);
+    return n;
+  }
+
+  /** Elements counter slot `slot` counted inside cluster `c` (`clusters`: outside every cluster). */
+  countedIn(c: number, slot: number): number {
+    return this.data[this.clusterCountsAt + c * this.slots + slot]!;
+  }
+
+  /** Operations cluster `c` counted: floating-point, and integer or logical. */
+  opsIn(c: number): { readonly float: number; readonly int: number } {
+    return { float: this.data[this.opsAt + 2 * c]!, int: this.data[this.opsAt + 2 * c + 1]! };
+  }
+
+  /** Innermost-loop iterations cluster `c` counted. */
+  pointsIn(c: number): number {
+    return this.data[this.pointsAt + c]!;
+  }
+
+  /** Bytes cluster `c`'s calls moved at least: per call and array, its elements read (and written) but at most its length. */
+  memoryBytesIn(c: number): number {
+    return this.data[this.memoryAt + c]!;
   }
 }
 
@@ -283,6 +316,26 @@ export class Runtime implements RuntimeHelpers {
     private readonly poisoned = false,
   ) {
     this.started = new Float64Array(tables.clusterCount);
+    this.current = tables.clusterCount;
+    this.base = record.clusterCountsAt + tables.clusterCount * record.slots;
+    const slots = tables.slots.length;
+    this.entered = new Float64Array(slots);
+    this.lengths = new Float64Array(slots);
+    this.groupOf = new Int32Array(slots);
+    const groups = new Map<string, number>();
+    const sizes: number[] = [];
+    tables.slots.forEach((slot, k) => {
+      const key = `${slot.access.kind === 'write' ? 'w' : 'r'}${slot.array}`;
+      let g = groups.get(key);
+      if (g === undefined) {
+        g = groups.size;
+        groups.set(key, g);
+        sizes.push(elementBytes(slot.elem));
+      }
+      this.groupOf[k] = g;
+    });
+    this.groupBytes = Float64Array.from(sizes);
+    this.groupSums = new Float64Array(sizes.length);
     this.views = new Array<TypedArray | undefined>(2 * tables.allocations.length).fill(undefined);
   }
 
@@ -292,6 +345,7 @@ export class Runtime implements RuntimeHelpers {
     if (this.pending !== null && !this.pending.read) this.record = new RunRecord(this.record.sites, this.record.clusters, this.record.slots);
     else this.record.data.fill(0);
     this.pending = null;
+    this.countInto(this.record.clusters);
     this.pool = pool;
     this.out = settings.out;
     this.timing = settings.timing;
@@ -530,12 +584,81 @@ export class Runtime implements RuntimeHelpers {
     return made;
   }
 
-  count(slot: number, value: number): number {
-    this.record.data[this.record.countsAt + slot]! += 1;
+  /**
+   * The cluster whose call is under way (`tables.clusterCount` between calls): where the
+   * counters variant's counts go. Cluster calls do not nest (a `while` body calls its clusters
+   * one after another).
+   */
+  private current: number;
+  /** Where the counts of the current cluster row start in `record.data` (`count` adds the slot). */
+  private base = 0;
+  /** The counters variant's per-call state: per slot, the counts when the call under way entered, and the length of its array. */
+  private readonly entered: Float64Array;
+  private readonly lengths: Float64Array;
+  /** Per slot, its (array, read or write) group, and per group its element size and the call's sum. */
+  private readonly groupOf: Int32Array;
+  private readonly groupBytes: Float64Array;
+  private readonly groupSums: Float64Array;
+
+  count(slot: number, value: number, length: number): number {
+    this.record.data[this.base + slot]! += 1;
+    this.lengths[slot] = length;
     return value;
   }
 
+  /** Makes cluster row `c` the one counted into (`c` = clusters: outside every cluster). */
+  private countInto(c: number): void {
+    const r = this.record;
+    this.current = c;
+    this.base = r.clusterCountsAt + c * r.slots;
+  }
+
+  /**
+   * At the end of a counted cluster call: the bytes it moved at least, added to its record. Per
+   * array, reads (in every order) and writes each count at most the array's length: an element
+   * read by 27 neighbours of a stencil is moved from memory once, if the caches keep it.
+   */
+  private settleCall(c: number): void {
+    const r = this.record;
+    const row = r.data;
+    const at = r.clusterCountsAt + c * r.slots;
+    const entered = this.entered;
+    const sums = this.groupSums;
+    let bytes = 0;
+    for (let k = 0; k < entered.length; k++) {
+      const n = row[at + k]! - entered[k]!;
+      if (n !== 0) sums[this.groupOf[k]!]! += n;
+    }
+    for (let k = 0; k < entered.length; k++) {
+      if (row[at + k]! === entered[k]!) continue;
+      const g = this.groupOf[k]!;
+      // The first slot of a group seen settles it (every slot of a group has its array's length).
+      if (sums[g]! > 0) {
+        bytes += Math.min(sums[g]!, this.lengths[k]!) * this.groupBytes[g]!;
+        sums[g] = 0;
+      }
+    }
+    r.data[r.memoryAt + c]! += bytes;
+  }
+
+  ops(float: number, int: number, value: number): number {
+    const r = this.record;
+    r.data[r.opsAt + 2 * this.current]! += float;
+    r.data[r.opsAt + 2 * this.current + 1]! += int;
+    return value;
+  }
+
+  point(): void {
+    this.record.data[this.record.pointsAt + this.current]! += 1;
+  }
+
   enter(c: number): void {
+    const r = this.record;
+    if (r.slots > 0) {
+      this.countInto(c);
+      // The call's counts are the row's growth from here (`settleCall`).
+      this.entered.set(r.data.subarray(this.base, this.base + r.slots));
+    } else this.current = c;
     if (this.timing) this.started[c] = performance.now();
   }
 
@@ -543,6 +666,8 @@ export class Runtime implements RuntimeHelpers {
     const r = this.record;
     if (this.timing) r.data[r.msAt + c]! += performance.now() - this.started[c]!;
     r.data[r.callsAt + c]! += 1;
+    if (r.slots > 0) this.settleCall(c);
+    this.countInto(r.clusters);
   }
 }
 

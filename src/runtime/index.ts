@@ -4,6 +4,7 @@
 export {
   type ArrayTraffic,
   type Awaitable,
+  type ClusterCounts,
   type ClusterStats,
   type CompileOptions,
   type Executable,
@@ -19,3 +20,14 @@ export { multicoreBackend, type MulticoreBackend, type MulticoreExecutable } fro
 export { availableThreads } from './multicore/pool.js';
 export { checkThreads, checkTuning, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf } from './multicore/options.js';
 export type { Allocation } from './helpers.js';
+export {
+  measureMachine,
+  NEAR_ROOF,
+  rooflineOf,
+  type ClusterRoofline,
+  type MachineRates,
+  type MeasureOptions,
+  type Roofline,
+  type RooflineRow,
+  type RooflineVerdict,
+} from './roofline.js';
