@@ -335,6 +335,33 @@ describe('folds over rows, nested, and in while and if bodies', () => {
   });
 });
 
+describe('multicore chunks of 3 iterations (fold partials, scan phase 1) in fast mode', () => {
+  // Chunked folds and scans group by chunk already; fastMath splits each chunk's loop too. Still one
+  // grouping of the same terms: each result (each scan element with its own prefix) within the bound.
+  const source = 'def main(xs: f64[n]):\n  return fold(+, xs), scanl(+, xs), scanl(+, 0.5, xs)\n';
+  test.each([0, 1, 4, 7, 13, 40])('length %i on 2 threads', async (n) => {
+    const xs = spread(n, 60 + n);
+    const prefix = (seed: number[], k: number): number[] => [...seed, ...xs.slice(0, k)];
+    const rules: Rule[][] = [
+      [{ kind: 'sum', terms: [0, ...xs], u: u64 }],
+      // Inclusive: element k sums x0..xk (its first element is x0 itself, no seed).
+      xs.map((_, k) => ({ kind: 'sum', terms: prefix([], k + 1), u: u64 }) as Rule),
+      // Exclusive: element k is 0.5 + x0 + … + x(k−1).
+      xs.map((_, k) => ({ kind: 'sum', terms: prefix([0.5], k), u: u64 }) as Rule),
+    ];
+    const options = { backend: 'multicore', threads: 2, parallelThreshold: 0, chunkLength: 3 } as const;
+    const fast = new Compiler(source, { fileName: 'chunks.fuse', solver, ...options, fastMath: true });
+    try {
+      const reference = (await fast.execute({ xs: array('f64', [n], xs) }, { interpret: true })).results;
+      const run = await fast.execute({ xs: array('f64', [n], xs) });
+      expect(run.fallback).toBeUndefined();
+      expectWithinBounds(run.results, reference, rules, `n=${n}`);
+    } finally {
+      fast.dispose();
+    }
+  });
+});
+
 // ---- random programs ---------------------------------------------------------------------------
 
 describe('random programs', () => {
