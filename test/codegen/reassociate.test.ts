@@ -22,6 +22,8 @@ import { reassociate } from '../../src/codegen/loops/reassociate.js';
 import { assign, bin, call, constDecl, id, index, letDecl, member, num, type JsExpr, type JsStmt } from '../../src/codegen/jsast.js';
 import { printProgramText } from '../../src/codegen/printer.js';
 import { main } from '../../src/cli/main.js';
+import { compile } from '../../src/index.js';
+import { InvalidOptionError } from '../../src/runtime/index.js';
 import { array, scalar } from '../ir/builders.js';
 import { backends, runOn } from '../runtime/backends.js';
 import { expectCloseValues, expectSameValues } from '../runtime/equal.js';
@@ -379,6 +381,37 @@ describe('random programs', () => {
       // only closeness (integers, bools and the shapes stay exact).
       expectCloseValues(fast.results, expected, `${config.name} fast\n${c.description}`, { rel: 1e-9, abs: 1e-9 });
     }
+  });
+});
+
+// ---- the option ----------------------------------------------------------------------------------
+
+describe('the fastMath option', () => {
+  const source = 'def main(xs: f64[n]):\n  return fold(+, xs)\n';
+  const xs = Float64Array.from([1, 1e-16, 1e-16, 1e-16, 1e-16, 1e-16, 1e-16, 1e-16]);
+  /** The fold's result (a rank-0 array). */
+  const sumOf = async (p: ReturnType<typeof compile>): Promise<number> => ((await p.run({ xs })).result as { data: Float64Array }).data[0]!;
+
+  test('public compile: default and false are exact, true regroups; programs of both settings coexist', async () => {
+    const byDefault = compile(source, { threads: 1 });
+    const exact = compile(source, { threads: 1, fastMath: false });
+    const fast = compile(source, { threads: 1, fastMath: true });
+    try {
+      expect(await sumOf(byDefault)).toBe(1);
+      expect(await sumOf(exact)).toBe(1);
+      expect(await sumOf(fast)).toBeGreaterThan(1);
+      // Interleaved again: nothing cached under one setting answers for the other.
+      expect(await sumOf(exact)).toBe(1);
+    } finally {
+      byDefault.dispose();
+      exact.dispose();
+      fast.dispose();
+    }
+  });
+
+  test('a value that is not a boolean is a TypeError naming it', () => {
+    expect(() => new Compiler(source, { fastMath: 'yes' as unknown as boolean })).toThrow(InvalidOptionError);
+    expect(() => compile(source, { fastMath: 1 as unknown as boolean })).toThrow(/fastMath: 1: expected true or false/);
   });
 });
 
