@@ -91,6 +91,17 @@ describe('the reassociate pass', () => {
     expect(reassociate.run(stmts, context(true))).toEqual(stmts);
   });
 
+  test('at most four accumulators per loop: five already overlap, and 20 partials would not fit in registers', () => {
+    const loopWith = (count: number): JsStmt[] => {
+      const names = Array.from({ length: count }, (_, k) => `acc${k}`);
+      const body: JsStmt[] = names.flatMap((a, k) => [constDecl(`r${k}`, bin('+', id(a), index(id('xs'), id('j')))), assign(id(a), id(`r${k}`))]);
+      return [...names.map((a) => letDecl(a, num(0))), { kind: 'for', index: 'j', from: num(0), to: id('n'), down: false, body }];
+    };
+    expect(printProgramText(reassociate.run(loopWith(4), context(true))).match(/let pa_\d+/g)).toHaveLength(16);
+    const five = loopWith(5);
+    expect(reassociate.run(five, context(true))).toEqual(five);
+  });
+
   test('only innermost loops: an outer loop with a fold loop inside keeps its shape', () => {
     const inner = foldLoop((a, x) => bin('+', a, x));
     const outer: JsStmt[] = [letDecl('total', num(0)), { kind: 'for', index: 'i', from: num(0), to: id('m'), down: false, body: [...inner, constDecl('t', bin('+', id('total'), id('acc'))), assign(id('total'), id('t'))] }];

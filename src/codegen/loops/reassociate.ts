@@ -16,7 +16,8 @@
 //
 // What the pass proves before rewriting a `for` loop (anything else is left exactly as it was):
 // - it runs forwards, its body holds no loop, no nested function, no `break` or `return` (it is
-//   an innermost loop: each element of a row once, in order), and it is not too large to copy;
+//   an innermost loop: each element of a row once, in order), it is not too large to copy, and it
+//   has at most four accumulators (more already overlap their chains: MAX_PARTIALS);
 // - an accumulator `acc` is a `let` declared outside the loop, neither declared nor assigned in
 //   the body except by one top-level `acc = r`, where `r` is a top-level `const r = acc ⊕ e`
 //   (or `e ⊕ acc`), `⊕` a float `+` or `*`, read by nothing but that assignment; and the body
@@ -36,6 +37,16 @@ import type { LoopContext, LoopPass } from './index.js';
 
 /** Partial accumulators per fold: four chains hide the add latency of a 2-wide FP unit well enough. */
 const WAYS = 4;
+
+/**
+ * A loop whose accumulators would need more partials than this is left alone: x86-64 has 16
+ * vector registers, and a loop that already runs 8 chains side by side (a register block of
+ * outputs) hides the add latency itself. Measured (a 2×4 block of 64-term dot products, plain JS):
+ * 8 accumulators 130 ms, the same split four ways into 32 partials 322 ms; 4 accumulators split
+ * into 16 (a four-row jammed fold) ran 2.1–2.4× faster than unsplit (the matrix product of
+ * docs/EXECUTION.md).
+ */
+const MAX_PARTIALS = 16;
 
 /** Larger bodies are left alone: the unrolled loop holds WAYS + 1 copies of the body. */
 const MAX_BODY_NODES = 600;
@@ -74,7 +85,7 @@ function rewriteStmt(s: JsStmt, lets: ReadonlySet<string>, context: LoopContext)
     case 'for': {
       if (hasNestedControl(s.body)) return [{ ...s, body: rewriteList(s.body, lets, context) }];
       const accs = s.down ? [] : accumulatorsOf(s, lets);
-      return accs.length === 0 ? [s] : splitLoop(s, accs, context);
+      return accs.length === 0 || accs.length * WAYS > MAX_PARTIALS ? [s] : splitLoop(s, accs, context);
     }
     case 'while':
       return [{ ...s, body: rewriteList(s.body, lets, context) }];
