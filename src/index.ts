@@ -89,6 +89,12 @@ export interface CompileOptions extends PlanningOptions {
    * depend on it, never on the thread count.
    */
   readonly chunkLength?: number;
+  /**
+   * Allow regrouping floating-point `+` and `*` folds (docs/LANGUAGE.md, "Floating-point
+   * reassociation"): faster sums and dot products, within the error bound stated there. Default
+   * false: every fused result is bit for bit the reference interpreter's.
+   */
+  readonly fastMath?: boolean;
 }
 
 export interface RunOptions extends PlanningOptions {
@@ -211,8 +217,8 @@ function setOwn<T>(record: Record<string, T>, name: string, value: T): void {
  * bad options (an unknown back end, a bad thread count, `threads` above 1 with `backend: 'js'`).
  */
 export function compile(source: string, options: CompileOptions = {}): FuseProgram {
-  const { fileName, entry, backend, threads, parallelThreshold, chunkLength } = options;
-  const compiler = new Compiler(source, { fileName, entry, backend, threads, parallelThreshold, chunkLength });
+  const { fileName, entry, backend, threads, parallelThreshold, chunkLength, fastMath } = options;
+  const compiler = new Compiler(source, { fileName, entry, backend, threads, parallelThreshold, chunkLength, fastMath });
   // Own enumerable properties only, each defined as an own property (`setOwn`), so parameters
   // named `__proto__` or `toString` are inputs like any other. A plain object, not a
   // null-prototype one: V8 keeps those in dictionary mode, slower to read on every call.

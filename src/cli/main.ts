@@ -75,8 +75,8 @@ function readSource(path: string): string {
   }
 }
 
-function compilerFor(file: string, entry: string | undefined, threads?: number): Compiler {
-  return new Compiler(readSource(file), { fileName: file, entry, threads });
+function compilerFor(file: string, entry: string | undefined, threads?: number, fastMath?: boolean): Compiler {
+  return new Compiler(readSource(file), { fileName: file, entry, threads, fastMath });
 }
 
 /** `--threads N`: an integer from 1 to MAX_THREADS (commander reports anything else as a usage error). */
@@ -188,6 +188,11 @@ export function buildProgram(term: Terminal): Command {
       '--threads <n>',
       `threads that run the fused loops, this one included: 1 runs the js back end, more the multicore one (default ${THREADS_ENV}, else the machine's available parallelism; more than its cores is slow)`,
     ).argParser(parseThreads);
+  const fastMathOption = () =>
+    new Option(
+      '--fast-math',
+      'allow regrouping floating-point + and * folds (faster sums and dot products, within the error bound of docs/LANGUAGE.md "Floating-point reassociation"); default: results bit for bit the interpreter\'s',
+    );
 
   program
     .command('check')
@@ -283,13 +288,14 @@ export function buildProgram(term: Terminal): Command {
     .addOption(costOption())
     .addOption(timeLimitOption())
     .addOption(threadsOption())
+    .addOption(fastMathOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')
     .option(
       '--stats',
-      'print the threads and back end, time per cluster, the memory plan, the pool kept across runs, bytes allocated this run, element counters and a roofline per cluster (the program runs once counting and twice timed; the machine\'s rates are measured once and cached, see `arrayfuse roofline`)',
+      'print the threads and back end, whether fast math is on, time per cluster, the memory plan, the pool kept across runs, bytes allocated this run, element counters and a roofline per cluster (the program runs once counting and twice timed; the machine\'s rates are measured once and cached, see `arrayfuse roofline`)',
     )
-    .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; threads?: number; interpret?: boolean; stats?: boolean }) => {
-      const compiler = compilerFor(file, flags.entry, flags.threads);
+    .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; threads?: number; fastMath?: boolean; interpret?: boolean; stats?: boolean }) => {
+      const compiler = compilerFor(file, flags.entry, flags.threads, flags.fastMath === true);
       const planning = planningOptions(flags);
       const inputs = gatherInputs(compiler, flags);
       // The output directory exists before the run, so that a bad --out fails before the work.
@@ -312,7 +318,7 @@ export function buildProgram(term: Terminal): Command {
       if (flags.stats === true && execution.run !== undefined) {
         // The executable that ran is cached by the Compiler: this asks for it again, not for a new compile.
         const exe = await compiler.executable(signatureOf(compiler.entry, inputs, compiler.file), planning);
-        term.out(renderStats(compiler.backend, execution.run.stats, exe.memory, execution.roofline ?? null));
+        term.out(renderStats(compiler.backend, flags.fastMath === true, execution.run.stats, exe.memory, execution.roofline ?? null));
         if (execution.roofline !== undefined && machine !== null) term.out(renderRoofline(execution.roofline, machineSource(machine)));
       }
       if (flags.stats === true && execution.fallback !== undefined) term.out(renderFallback(execution.fallback));
@@ -327,13 +333,14 @@ export function buildProgram(term: Terminal): Command {
     .addOption(strategyOption())
     .addOption(costOption())
     .addOption(timeLimitOption())
-    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[] }) => {
+    .addOption(fastMathOption())
+    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; fastMath?: boolean }) => {
       const compiler = compilerFor(file, flags.entry);
       const signature = shapeSignature(compiler, flags.shape);
       const plan = await compiler.plan(signature, planningOptions(flags));
       const program = compiler.lower(signature);
       // The memory plan a run with these shapes uses (as `plan` shows it), so the code printed is the code run.
-      term.out(emitJs(program, plan, planMemory(program, plan, signature === undefined ? undefined : entrySizes(signature))));
+      term.out(emitJs(program, plan, planMemory(program, plan, signature === undefined ? undefined : entrySizes(signature)), flags.fastMath === true));
     });
 
   program
@@ -377,12 +384,12 @@ function renderFallback(compiledError: UserError): string {
 }
 
 /**
- * `--stats`: the threads and back end, per cluster time, the memory plan the executable
+ * `--stats`: the threads and back end, fast math, per cluster time, the memory plan the executable
  * allocates from (its peak is `RunStats.peakBytes`), the pool it keeps across runs, this run's
  * allocations, counters (the roofline's counting run's, when it ran).
  */
-function renderStats(backend: BackendChoice, stats: RunStats, memory: MemoryPlan, roofline: Roofline | null): string {
-  const lines = ['stats:', `  threads: ${backend.threads} (${backend.name})`];
+function renderStats(backend: BackendChoice, fastMath: boolean, stats: RunStats, memory: MemoryPlan, roofline: Roofline | null): string {
+  const lines = ['stats:', `  threads: ${backend.threads} (${backend.name})`, `  fast math: ${fastMath ? 'on (float + and * folds may be regrouped)' : 'off (float results exact)'}`];
   stats.clusters.forEach((c, k) => {
     lines.push(`  cluster ${k + 1}: ${c.timeMs.toFixed(3)} ms over ${c.runs} run(s); writes ${c.manifest.join(', ') || 'nothing'}`);
   });

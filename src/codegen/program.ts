@@ -277,6 +277,7 @@ class ProgramGen {
     private readonly counters: boolean,
     private readonly memory: MemoryPlan,
     private readonly parallel: boolean,
+    private readonly fastMath: boolean,
   ) {}
 
   fresh(prefix: string): string {
@@ -523,7 +524,7 @@ class ProgramGen {
     out.push(comment(`cluster ${number}: shapes, checks, manifest arrays`));
     for (const n of nodes) this.allocate(n, manifest, env, out);
     for (const n of all) if (elided.has(n.id)) this.bindElided(n, env);
-    const spec: ClusterSpec = { nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined) };
+    const spec: ClusterSpec = { nodes, orders: plan.orders, manifest, env: this.exprEnv(env, 'cluster', undefined), fastMath: this.fastMath };
     if (this.parallel) {
       this.parallelCluster(number, spec, env, out);
       return;
@@ -1047,7 +1048,7 @@ function freeIds(stmts: readonly JsStmt[]): string[] {
 /** Generates the module for a program and its plan. */
 export function generateProgram(program: Program, plan: Plan, options: GenerateOptions): GeneratedProgram {
   const parallel = options.parallel === true;
-  const gen = new ProgramGen(options.counters, options.memory, parallel);
+  const gen = new ProgramGen(options.counters, options.memory, parallel, options.fastMath === true);
   const main = gen.main(program, plan);
   // The parallel variant's work functions, by the index main passes to rt.par.
   const fns: JsStmt[] = parallel

@@ -130,6 +130,12 @@ export interface CompilerOptions {
   readonly parallelThreshold?: number;
   readonly chunkLength?: number;
   /**
+   * Floating-point `+` and `*` folds may be regrouped (docs/LANGUAGE.md, "Floating-point
+   * reassociation"); default false: fused results are bit for bit the interpreter's. Fixed per
+   * Compiler, like the back end: its caches hold executables of one setting only.
+   */
+  readonly fastMath?: boolean;
+  /**
    * Fill every pooled buffer with garbage before the generated code gets it (tests), so code
    * that reads an element before writing it diverges from the interpreter.
    */
@@ -230,6 +236,10 @@ export class Compiler {
     if (options.backend !== undefined) backendNamed(options.backend);
     this.backend = chooseBackend({ backend: options.backend, threads: options.threads, env: processEnv(), parallelism: availableThreads });
     checkTuning(options.parallelThreshold, options.chunkLength);
+    // A truthy string would otherwise silently mean `true` in one place and `false` in another.
+    if (options.fastMath !== undefined && typeof options.fastMath !== 'boolean') {
+      throw new InvalidOptionError(`fastMath: ${String(options.fastMath)}: expected true or false`);
+    }
   }
 
   /** The entry parameters' names, in order. */
@@ -330,13 +340,13 @@ export class Compiler {
       const program = this.lower(signature);
       const backend = backendNamed(this.backend.name);
       const { threads } = this.backend;
-      const { poisonBuffers, parallelThreshold, chunkLength } = this.options;
+      const { poisonBuffers, parallelThreshold, chunkLength, fastMath } = this.options;
       compiled = this.plan(signature, options).then(async (plan) => {
         const entry = entrySizes(signature);
         const memory = planMemory(program, plan, entry);
         assertValidMemoryPlan(program, plan, memory, entry); // src/memory does not import the checker either
         // Awaited: the multicore back end's compile resolves once its workers hold the code.
-        return await backend.compile(program, plan, { file: this.file, memory, poisonBuffers, threads, parallelThreshold, chunkLength });
+        return await backend.compile(program, plan, { file: this.file, memory, poisonBuffers, threads, parallelThreshold, chunkLength, fastMath });
       });
       // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
       const failed = compiled;

@@ -58,6 +58,12 @@ export interface CompileOptions {
    * depend on it (floats regroup), never on the thread count.
    */
   readonly chunkLength?: number;
+  /**
+   * Floating-point `+` and `*` folds may be regrouped (docs/LANGUAGE.md, "Floating-point
+   * reassociation"; src/codegen/loops/reassociate.ts). Default false: every float result is bit
+   * for bit the reference interpreter's.
+   */
+  readonly fastMath?: boolean;
 }
 
 /** The key of RunOptions' internal flag for inputs the driver has already checked. */

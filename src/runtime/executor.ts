@@ -56,9 +56,8 @@ export interface CompiledModule {
  * Generates and compiles one module on the calling thread: the sequential one (the `js` back
  * end, and every back end's counters variant) or the parallel one, which also defines `fns`.
  */
-export function compileModule(program: Program, plan: Plan, memory: MemoryPlan, counters: boolean, parallel = false): CompiledModule {
-  // The sequential module is generated with exactly the options it always had (its text is the golden files').
-  const generated = parallel ? generateProgram(program, plan, { counters, memory, parallel }) : generateProgram(program, plan, { counters, memory });
+export function compileModule(program: Program, plan: Plan, memory: MemoryPlan, counters: boolean, parallel = false, fastMath = false): CompiledModule {
+  const generated = generateProgram(program, plan, { counters, memory, parallel, fastMath });
   // The text is built from the JS AST by the printer alone; no user text is in it.
   let main: Main;
   let fns: readonly WorkFunction[] = [];
@@ -75,8 +74,8 @@ export function compileModule(program: Program, plan: Plan, memory: MemoryPlan, 
 }
 
 /** The generated module for a program and plan, for `arrayfuse emit` (memory planned without entry sizes unless given). */
-export function emitJs(program: Program, plan: Plan, memory: MemoryPlan = planMemory(program, plan)): string {
-  return generateProgram(program, plan, { counters: false, memory }).text;
+export function emitJs(program: Program, plan: Plan, memory: MemoryPlan = planMemory(program, plan), fastMath = false): string {
+  return generateProgram(program, plan, { counters: false, memory, fastMath }).text;
 }
 
 /** What a run's stats say besides its record. */
@@ -257,8 +256,8 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
     program,
     memory,
     options,
-    plain: compileModule(program, plan, memory, false),
-    counted: () => compileModule(program, plan, memory, true),
+    plain: compileModule(program, plan, memory, false, false, options.fastMath === true),
+    counted: () => compileModule(program, plan, memory, true, false, options.fastMath === true),
     sharedPool: false,
     makeRuntime: (module, record, pool, poisoned) => new Runtime(module.tables, options.file, limit, record, pool, poisoned),
     threadsOf: () => 1,

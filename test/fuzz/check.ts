@@ -22,7 +22,7 @@ import type { Rng } from './rng.js';
 export const MODES = ['interpret', 'ilp', 'greedy-down', 'greedy-up', 'none'] as const;
 export type BaseMode = (typeof MODES)[number];
 /** A base mode, or a strategy's fused code on several threads (`ilp@2`: the ILP plan on 2 threads). */
-export type Mode = BaseMode | `${Exclude<BaseMode, 'interpret'>}@${number}`;
+export type Mode = BaseMode | `${Exclude<BaseMode, 'interpret'>}@${number}` | `${Exclude<BaseMode, 'interpret'>}@${number}+fast`;
 
 /**
  * A run of fused code on the multicore back end: the plan of `strategy`, `threads` threads, the
@@ -34,6 +34,12 @@ export interface ThreadedMode {
   readonly strategy: Exclude<BaseMode, 'interpret'>;
   readonly threads: number;
   readonly chunkLength: number;
+  /**
+   * Compiled with `fastMath` (docs/LANGUAGE.md, "Floating-point reassociation"): float `+` and `*`
+   * folds regrouped, within FLOAT_TOLERANCE on these small inputs; faults unchanged. One thread is
+   * the js back end.
+   */
+  readonly fastMath?: boolean;
 }
 
 /** The threaded modes for thread counts 2 … `maxThreads` (none for 1): the ILP plan, chunks of `threads` iterations. */
@@ -42,7 +48,15 @@ export function threadedModes(maxThreads: number): readonly ThreadedMode[] {
 }
 
 function modeName(t: ThreadedMode): Mode {
-  return `${t.strategy}@${t.threads}`;
+  return t.fastMath === true ? `${t.strategy}@${t.threads}+fast` : `${t.strategy}@${t.threads}`;
+}
+
+/** The fastMath modes: the ILP plan on the js back end, and on 2 threads with chunks of 2. */
+export function fastMathModes(): readonly ThreadedMode[] {
+  return [
+    { strategy: 'ilp', threads: 1, chunkLength: 1, fastMath: true },
+    { strategy: 'ilp', threads: 2, chunkLength: 2, fastMath: true },
+  ];
 }
 
 /** Floats may differ by this much relative to their magnitude (a fold's grouping may change). */
@@ -410,8 +424,8 @@ export async function checkProgram(
     threadedRuns = threaded.map((mode) => ({
       mode,
       compiler: new Compiler(source, {
-        fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true,
-        backend: 'multicore', threads: mode.threads, parallelThreshold: 0, chunkLength: mode.chunkLength,
+        fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true, fastMath: mode.fastMath === true,
+        ...(mode.threads === 1 ? { backend: 'js', threads: 1 } : { backend: 'multicore', threads: mode.threads, parallelThreshold: 0, chunkLength: mode.chunkLength }),
       }),
     }));
   } catch (err) {

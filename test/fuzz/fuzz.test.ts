@@ -4,12 +4,13 @@
 // `npm run test:fuzz` runs the same check on 10^5 programs; FUZZ_PROGRAMS and FUZZ_SEED set
 // the count per seed and the first of the four seeds (a failure prints the seed and a shrunk reproducer per group).
 // FUZZ_THREADED_PROGRAMS programs (default 100) of a fifth seed also run on the multicore back
-// end with 2 and 3 threads (check.ts `threadedModes`).
+// end with 2 and 3 threads (check.ts `threadedModes`), and as many of a sixth seed with fastMath
+// (check.ts `fastMathModes`: float folds regrouped, within the float tolerance).
 
 import { describe, expect, test } from 'vitest';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { report, reproduce, scan } from './campaign.js';
-import { threadedModes, type ThreadedMode } from './check.js';
+import { fastMathModes, threadedModes, type ThreadedMode } from './check.js';
 
 const programs = Number(process.env.FUZZ_PROGRAMS ?? 500);
 const firstSeed = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -38,5 +39,9 @@ describe('source-level differential fuzzing', () => {
 
   test(`${threadedPrograms} random programs (seed ${firstSeed + 4}) also agree on 2 and 3 threads (chunks of 2 and 3)`, async () => {
     await campaign(firstSeed + 4, threadedPrograms, threadedModes(3));
+  }, 600_000);
+
+  test(`${threadedPrograms} random programs (seed ${firstSeed + 5}) also agree with fastMath, on js and on 2 threads (chunks of 2)`, async () => {
+    await campaign(firstSeed + 5, threadedPrograms, fastMathModes());
   }, 600_000);
 });

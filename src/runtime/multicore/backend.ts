@@ -54,7 +54,8 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
   const chunkLength = options.chunkLength ?? DEFAULT_CHUNK_LENGTH;
   const memory: MemoryPlan = options.memory ?? planMemory(program, plan);
   const limit = options.maxWhileIterations ?? Infinity;
-  const plain = compileModule(program, plan, memory, false, true);
+  const fastMath = options.fastMath === true;
+  const plain = compileModule(program, plan, memory, false, true, fastMath);
   const context: ParallelContext = { threads: 1, threshold, module: null };
   const forks = threads >= 2;
   const runner = moduleRunner({
@@ -63,7 +64,7 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
     memory,
     options,
     plain,
-    counted: () => compileModule(program, plan, memory, true),
+    counted: () => compileModule(program, plan, memory, true, false, fastMath),
     sharedPool: forks,
     makeRuntime: (module: CompiledModule, record, pool, poisoned) =>
       module === plain
