@@ -5,9 +5,10 @@
 // threads). Floats are compared element by element with Object.is: −0 is not 0, and NaN equals
 // NaN whatever its payload (the only bits JavaScript does not let code choose).
 //
-// The program is checked twice: lowered without inputs (every extent and scalar a run-time
-// value, one plan and one executable for all input sets) and lowered for the first input set's
-// signature (static extents, as `arrayfuse run` does). Fused code is run directly, with no
+// The program is checked lowered without inputs (every extent and scalar a run-time value, one
+// plan and one executable for all input sets) under the ILP's plan and greedy top-down's, and
+// lowered for the first input set's signature (static extents, as `arrayfuse run` does) under
+// the ILP's; every pooled buffer is poisoned, so an element no loop writes shows. Fused code is run directly, with no
 // hand-over to the interpreter: a run the interpreter fails must fail with the same diagnostic
 // (code, message, location), and a run it completes must complete. The generator makes only
 // programs whose every computed element is demanded, so a fault the interpreter ignores would be
@@ -20,7 +21,7 @@ import type { Program } from '../../src/ir/types.js';
 import { componentsOf, type InterfaceValue, type RuntimeValue } from '../../src/ir/values.js';
 import { planMemory } from '../../src/memory/index.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
-import type { Plan } from '../../src/plan/types.js';
+import type { Plan, Strategy } from '../../src/plan/types.js';
 import type { CompileOptions } from '../../src/runtime/index.js';
 import { runOn, type BackendConfig } from '../runtime/backends.js';
 import type { LoopCase } from './loopGen.js';
@@ -119,8 +120,13 @@ export interface LoopCheckOptions {
   readonly configs: readonly BackendConfig[];
   /** Also lower for the first input set's signature (static extents); default true. */
   readonly specialised?: boolean;
-  /** Extra compile options for every fused run (tests: `poisonBuffers`). */
+  /** Extra compile options for every fused run (`poisonBuffers` is on unless this turns it off). */
   readonly compile?: CompileOptions;
+  /**
+   * The plans run with run-time extents: default the ILP's and greedy top-down's (a different
+   * fusion of the same gathers); static extents run the ILP plan alone.
+   */
+  readonly strategies?: readonly Strategy[];
 }
 
 /** Every disagreement between the interpreter and the fused runs of `c`; none when all agree. */
@@ -133,17 +139,18 @@ export async function checkLoopCase(c: LoopCase, options: LoopCheckOptions): Pro
   } catch (err) {
     return [{ where: 'parse', detail: `${header()}\n${show(outcomeOf(err))}` }];
   }
-  const lowerings: { readonly name: string; readonly sets: readonly number[]; readonly signature: boolean }[] = [
-    { name: 'run-time extents', sets: c.inputs.map((_, k) => k), signature: false },
-  ];
-  if (options.specialised !== false && c.inputs.length > 0) lowerings.push({ name: 'static extents', sets: [0], signature: true });
+  const lowerings: { readonly name: string; readonly sets: readonly number[]; readonly signature: boolean; readonly strategy: Strategy }[] = [];
+  for (const strategy of options.strategies ?? ['ilp', 'greedy-down']) {
+    lowerings.push({ name: `run-time extents, ${strategy}`, sets: c.inputs.map((_, k) => k), signature: false, strategy });
+  }
+  if (options.specialised !== false && c.inputs.length > 0) lowerings.push({ name: 'static extents, ilp', sets: [0], signature: true, strategy: 'ilp' });
   for (const lowering of lowerings) {
     const signature = lowering.signature ? signatureOf(compiler.entry, c.inputs[0]!, compiler.file) : undefined;
     let program: Program;
     let plan: Plan;
     try {
       program = compiler.lower(signature);
-      plan = await compiler.plan(signature, { strategy: 'ilp', timeLimitSeconds: 5 });
+      plan = await compiler.plan(signature, { strategy: lowering.strategy, timeLimitSeconds: 5 });
     } catch (err) {
       // A program the generator made must lower and plan (a UserError here is the generator's bug, shown all the same).
       findings.push({ where: `plan (${lowering.name})`, detail: `${header()}\n${show(outcomeOf(err))}` });
@@ -151,6 +158,8 @@ export async function checkLoopCase(c: LoopCase, options: LoopCheckOptions): Pro
     }
     const compile: CompileOptions = {
       file: compiler.file,
+      // Garbage in every pooled buffer: an element a rewritten loop forgets to compute shows.
+      poisonBuffers: true,
       ...(signature === undefined ? {} : { memory: planMemory(program, plan, entrySizes(signature)) }),
       ...options.compile,
     };
