@@ -8,7 +8,8 @@
 // The program is checked lowered without inputs (every extent and scalar a run-time value, one
 // plan and one executable for all input sets) under the ILP's plan and greedy top-down's, and
 // lowered for the first input set's signature (static extents, as `arrayfuse run` does) under
-// the ILP's; every pooled buffer is poisoned, so an element no loop writes shows. Fused code is run directly, with no
+// the ILP's; every pooled buffer is poisoned, so an element no loop writes shows. The first
+// configuration also runs the counters variant of the code (loads and stores counted). Fused code is run directly, with no
 // hand-over to the interpreter: a run the interpreter fails must fail with the same diagnostic
 // (code, message, location), and a run it completes must complete. The generator makes only
 // programs whose every computed element is demanded, so a fault the interpreter ignores would be
@@ -22,7 +23,7 @@ import { componentsOf, type InterfaceValue, type RuntimeValue } from '../../src/
 import { planMemory } from '../../src/memory/index.js';
 import type { SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { Plan, Strategy } from '../../src/plan/types.js';
-import type { CompileOptions } from '../../src/runtime/index.js';
+import type { CompileOptions, RunOptions } from '../../src/runtime/index.js';
 import { runOn, type BackendConfig } from '../runtime/backends.js';
 import type { LoopCase } from './loopGen.js';
 
@@ -107,7 +108,7 @@ function interpreted(program: Program, ordered: readonly InterfaceValue[], compi
   }
 }
 
-async function fused(config: BackendConfig, program: Program, plan: Plan, ordered: readonly InterfaceValue[], options: CompileOptions): Promise<LoopOutcome> {
+async function fused(config: BackendConfig, program: Program, plan: Plan, ordered: readonly InterfaceValue[], options: CompileOptions & RunOptions): Promise<LoopOutcome> {
   try {
     return { k: 'values', values: (await runOn(config, program, plan, ordered, options)).results };
   } catch (err) {
@@ -168,12 +169,14 @@ export async function checkLoopCase(c: LoopCase, options: LoopCheckOptions): Pro
       const ordered = program.params.map((p) => inputs[p.name]!);
       const expected = interpreted(program, ordered, compiler);
       if (expected.k === 'internal') findings.push({ where: `interpreter (${lowering.name})`, detail: `${header()}\ninputs ${showInputs(inputs)}\n${expected.text}` });
-      for (const config of options.configs) {
-        const actual = await fused(config, program, plan, ordered, compile);
+      // The counters variant (loads and stores counted, which the passes leave in place) on the first configuration too.
+      const runs = [...options.configs.map((config) => ({ config, counters: false })), ...options.configs.slice(0, 1).map((config) => ({ config, counters: true }))];
+      for (const { config, counters } of runs) {
+        const actual = await fused(config, program, plan, ordered, { ...compile, counters });
         const why = outcomeDifference(actual, expected);
         if (why !== null) {
           findings.push({
-            where: `${config.name} (${lowering.name})`,
+            where: `${config.name}${counters ? ' counters' : ''} (${lowering.name})`,
             detail: `${header()}\ninputs ${showInputs(inputs)}\nplan ${JSON.stringify(plan.root)}\n${config.name}: ${why}${actual.k === 'internal' ? `\n${actual.text}` : ''}`,
           });
         }

@@ -10,7 +10,7 @@ import { backends } from '../runtime/backends.js';
 import { checkLoopCase } from './loopCheck.js';
 import { loopCase } from './loopCampaign.js';
 
-const programs = Number(process.env.LOOP_FUZZ_PROGRAMS ?? 24);
+const programs = Number(process.env.LOOP_FUZZ_PROGRAMS ?? 16);
 const seed = Number(process.env.LOOP_FUZZ_SEED ?? 20261124);
 const solver = createSolverLoader();
 
