@@ -100,7 +100,7 @@ function offsetScalar(rng: Rng): number {
 type AxisKind = 'same' | 'restrict' | 'prolong';
 
 /** How a neighbour's index is written from the output index `i` on one axis. */
-type MapKind = 'identity' | 'wrapCmp' | 'wrapMod' | 'wrapModN' | 'clamp' | 'clampLo' | 'clampOne' | 'shift' | 'scalarClamp' | 'scalarMod';
+type MapKind = 'identity' | 'wrapCmp' | 'wrapMod' | 'wrapModN' | 'clamp' | 'clampLo' | 'clampOne' | 'shift' | 'scalarClamp' | 'scalarMod' | 'table';
 
 /** Neighbour reading style. */
 type Style = 'mapGather' | 'generateGather' | 'indexing';
@@ -150,6 +150,8 @@ function axisIndex(rng: Rng, kind: AxisKind, i: string, n: string, d: number, ed
     [allowFault && d !== 0 ? 4 : 0, 'shift'],
     [1.5, 'scalarClamp'],
     [1, 'scalarMod'],
+    // Not affine at all: read from the index table `ix` (never empty), wrapped into range.
+    [0.7, 'table'],
   ];
   const map = rng.weighted(kinds);
   const f = `${i}${offsetText(d)}`;
@@ -176,6 +178,8 @@ function axisIndex(rng: Rng, kind: AxisKind, i: string, n: string, d: number, ed
       return `min(max(${i} + s, 0), ${n} - 1)`;
     case 'scalarMod':
       return `(${i} + s) % ${n}`;
+    case 'table':
+      return `ix[(${f}) % size(ix)] % ${n}`;
     default:
       return map satisfies never;
   }
@@ -211,7 +215,7 @@ const AXES = ['i', 'j', 'k'] as const;
 function stencilDef(rng: Rng, name: string, o: StencilOptions, kinds: readonly AxisKind[], neighbours: number): string {
   const r = o.rank;
   const ns = AXES.slice(0, r).map((a) => `n${a}`);
-  const lines: string[] = [`def ${name}(u, s, lo, c, w):`];
+  const lines: string[] = [`def ${name}(u, s, lo, c, w, ix):`];
   lines.push(r === 1 ? `  ni = size(u)` : `  ${ns.join(', ')} = shape(u)`);
   const outExtent = (a: number): string => (kinds[a] === 'restrict' ? `${ns[a]} // 2` : kinds[a] === 'prolong' ? `2 * ${ns[a]}` : ns[a]!);
   const outShape = r === 1 ? outExtent(0) : `(${AXES.slice(0, r).map((_, a) => outExtent(a)).join(', ')})`;
@@ -333,15 +337,15 @@ export function stencilOptions(rng: Rng): StencilOptions {
   return o.allowFault ? { ...o, twoLevel: false, control: 'none', epilogue: 'none' } : o;
 }
 
-/** The text of a stencil program: `main(u, s, lo, c, w, iters)`. */
+/** The text of a stencil program: `main(u, s, lo, c, w, iters, ix)`. */
 export function stencilSource(rng: Rng, o: StencilOptions): string {
   const same = o.kinds.map((): AxisKind => 'same');
   const defs: string[] = [stencilDef(rng, 'step', o, o.kinds, o.neighbours)];
   // A second stencil reads the first one's result (it keeps the grid's size: a while carries it).
   if (o.twoLevel) defs.push(stencilDef(rng, 'step2', { ...o, style: rng.pick<Style>(['mapGather', 'generateGather', 'indexing']) }, same, rng.int(1, 4)));
-  const apply = (x: string): string => (o.twoLevel ? `step2(step(${x}, s, lo, c, w), s, lo, c, w)` : `step(${x}, s, lo, c, w)`);
+  const apply = (x: string): string => (o.twoLevel ? `step2(step(${x}, s, lo, c, w, ix), s, lo, c, w, ix)` : `step(${x}, s, lo, c, w, ix)`);
   if (o.control === 'whileShrink') defs.push(shrinkDef(o.rank));
-  const body: string[] = [`def main(u: ${paramType(o.elem, o.rank)}, s: i32, lo: i32, c: i32, w: f64, iters: i32):`];
+  const body: string[] = [`def main(u: ${paramType(o.elem, o.rank)}, s: i32, lo: i32, c: i32, w: f64, iters: i32, ix: i32[p]):`];
   switch (o.control) {
     case 'none':
       body.push(`  r = ${apply('u')}`);
@@ -391,6 +395,7 @@ function stencilInputs(rng: Rng, o: StencilOptions, sets: number): Record<string
       c: i32Scalar(rng.pick([1, -2, 3, 2147483647])),
       w: f64Scalar(rng.pick([0.5, -1.5, 3.0, Number.NaN, -0, 1e308])),
       iters: i32Scalar(rng.int(0, 3)),
+      ix: randomArray(rng, 'i32', [rng.int(1, 4)], 0.2),
     });
   }
   return out;
@@ -406,8 +411,11 @@ export function randomStencil(rng: Rng, sets = 3): LoopCase {
 
 interface ContractionOptions {
   readonly elem: LoopElem;
-  /** A·B, A·Bᵀ, batched (FlashAttention's blockScores), or the indexing-generate form. */
-  readonly form: 'mm' | 'mmT' | 'batched' | 'indexing';
+  /**
+   * A·B, A·Bᵀ, batched A·B (FlashAttention's blockProduct), batched A·Bᵀ (its blockScores), or
+   * the indexing-generate form.
+   */
+  readonly form: 'mm' | 'mmT' | 'batched' | 'batchedT' | 'indexing';
   /** B is first cut into a clamped block of `bc` rows from row `jb * bc` (FlashAttention's rowBlock). */
   readonly block: boolean;
   readonly seed: boolean;
@@ -428,7 +436,8 @@ export function contractionOptions(rng: Rng): ContractionOptions {
     form: rng.weighted([
       [3, 'mm'],
       [2, 'mmT'],
-      [3, 'batched'],
+      [2, 'batched'],
+      [2, 'batchedT'],
       [1.5, 'indexing'],
     ] as const),
     block: rng.chance(0.3),
@@ -448,8 +457,8 @@ export function contractionOptions(rng: Rng): ContractionOptions {
     ] as const),
     control: rng.chance(0.2) ? 'while' : 'none',
   };
-  // A·Bᵀ chained with P·A needs b's rows to be free (m equal to k): no row block there.
-  return o.form === 'mmT' && o.epilogue === 'chain' ? { ...o, block: false } : o;
+  // A·Bᵀ chained with (A·Bᵀ)·Bᵀ needs b's rows to be free (m equal to k): no row block there.
+  return transposedForm(o.form) && o.epilogue === 'chain' ? { ...o, block: false } : o;
 }
 
 /**
@@ -468,8 +477,8 @@ export function contractionSource(rng: Rng, o: ContractionOptions): string {
     '  nr, nc = shape(x)',
     '  return gather(generate((bc, nc), lam r, q: (min(jb * bc + r, nr - 1), q)), x)',
   );
-  const transposed = o.form === 'mmT';
-  const batched = o.form === 'batched';
+  const transposed = transposedForm(o.form);
+  const batched = o.form === 'batched' || o.form === 'batchedT';
   // The contraction of a ([n, k] or [t, n, k]) with b ([k, m], or [m, k] when transposed).
   lines.push('def contract(a, b, c, w):');
   if (batched) lines.push('  t, n, k = shape(a)');
@@ -486,6 +495,7 @@ export function contractionSource(rng: Rng, o: ContractionOptions): string {
       );
       break;
     case 'batched':
+    case 'batchedT':
       lines.push(
         `  as = gather(generate((t, n, m, k), lam h, i, j, l: (h, i, l)), a)`,
         `  bs = gather(generate((t, n, m, k), lam h, i, j, l: ${bIndex}), b)`,
@@ -536,7 +546,7 @@ export function contractionSource(rng: Rng, o: ContractionOptions): string {
     }
     case 'chain':
       // P·V after Q·Kᵀ: the product's result is the next contraction's left operand.
-      lines.push(`  return contract(p, ${transposed ? 'a' : 'transpose(b)'}, c, w)`);
+      lines.push(`  return contract(p, ${transposed ? 'b' : 'transpose(b)'}, c, w)`);
       break;
     default:
       o.epilogue satisfies never;
@@ -555,16 +565,17 @@ function contractionInputs(rng: Rng, o: ContractionOptions, sets: number): Recor
     ])();
     const n = small();
     const kk = small();
-    // The chain multiplies p ([.., n, m]) by bᵀ ([m, k]), or (A·Bᵀ) p by aᵀ, which needs m = k.
-    const m = o.epilogue === 'chain' && o.form === 'mmT' ? kk : small();
+    // The chain multiplies p ([.., n, m]) by bᵀ ([m, k]), or (A·Bᵀ) p by bᵀ again, which needs m = k.
+    const m = o.epilogue === 'chain' && transposedForm(o.form) ? kk : small();
     const t = rng.pick([1, 2, 3]);
-    const aShape = o.form === 'batched' ? [t, n, kk] : [n, kk];
+    const aShape = o.form === 'batched' || o.form === 'batchedT' ? [t, n, kk] : [n, kk];
     const bc = o.block ? rng.pick([0, 1, 2, 3, 5]) : 0;
     // With a row block, b's rows are cut to bc rows: contract over bc (or b's columns, A·Bᵀ).
-    let bShape = o.form === 'mmT' ? [m, kk] : [kk, m];
-    if (o.block && o.form !== 'mmT') bShape = [rng.pick([1, 2, 4, 7]), m];
-    const aShapeFixed = o.block && o.form !== 'mmT' ? [...aShape.slice(0, -1), bc] : aShape;
-    if (o.block && o.form === 'mmT') bShape = [rng.pick([1, 2, 4, 7]), kk];
+    const transposed = transposedForm(o.form);
+    let bShape = transposed ? [m, kk] : [kk, m];
+    if (o.block && !transposed) bShape = [rng.pick([1, 2, 4, 7]), m];
+    const aShapeFixed = o.block && !transposed ? [...aShape.slice(0, -1), bc] : aShape;
+    if (o.block && transposed) bShape = [rng.pick([1, 2, 4, 7]), kk];
     out.push({
       a: randomArray(rng, o.elem, aShapeFixed, special),
       b: randomArray(rng, o.elem, bShape, special),
@@ -576,6 +587,10 @@ function contractionInputs(rng: Rng, o: ContractionOptions, sets: number): Recor
     });
   }
   return out;
+}
+
+function transposedForm(form: ContractionOptions['form']): boolean {
+  return form === 'mmT' || form === 'batchedT';
 }
 
 export function randomContraction(rng: Rng, sets = 3): LoopCase {
