@@ -121,6 +121,8 @@ export interface LoopCheckOptions {
   readonly configs: readonly BackendConfig[];
   /** Also lower for the first input set's signature (static extents); default true. */
   readonly specialised?: boolean;
+  /** Lower without inputs (run-time extents) and run every set; default true. */
+  readonly runtimeExtents?: boolean;
   /** Extra compile options for every fused run (`poisonBuffers` is on unless this turns it off). */
   readonly compile?: CompileOptions;
   /**
@@ -141,7 +143,7 @@ export async function checkLoopCase(c: LoopCase, options: LoopCheckOptions): Pro
     return [{ where: 'parse', detail: `${header()}\n${show(outcomeOf(err))}` }];
   }
   const lowerings: { readonly name: string; readonly sets: readonly number[]; readonly signature: boolean; readonly strategy: Strategy }[] = [];
-  for (const strategy of options.strategies ?? ['ilp', 'greedy-down']) {
+  for (const strategy of options.runtimeExtents === false ? [] : (options.strategies ?? ['ilp', 'greedy-down'])) {
     lowerings.push({ name: `run-time extents, ${strategy}`, sets: c.inputs.map((_, k) => k), signature: false, strategy });
   }
   if (options.specialised !== false && c.inputs.length > 0) lowerings.push({ name: 'static extents, ilp', sets: [0], signature: true, strategy: 'ilp' });
