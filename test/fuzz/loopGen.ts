@@ -78,7 +78,8 @@ export function f64Scalar(value: number): InterfaceValue {
 
 /** An extent: the small ones (below a stencil's reach) often, odd ones, sometimes a larger one. */
 function extent(rng: Rng, rank: number): number {
-  const big = rank === 1 ? [8, 13, 17, 33] : rank === 2 ? [6, 7, 9] : [4, 5];
+  // Large enough for an interior of several points past a reach of 2 and a block of 4.
+  const big = rank === 1 ? [8, 13, 17, 33] : rank === 2 ? [6, 7, 9, 12, 16] : [4, 5, 6, 8];
   return rng.weighted<() => number>([
     [3, () => rng.pick([0, 1, 2, 3])],
     [4, () => rng.pick([4, 5, 7])],
@@ -561,7 +562,7 @@ function contractionInputs(rng: Rng, o: ContractionOptions, sets: number): Recor
     const small = (): number => rng.weighted<() => number>([
       [3, () => rng.pick([0, 1, 2, 3])],
       [4, () => rng.pick([4, 5, 7])],
-      [1, () => rng.pick([8, 9, 12])],
+      [1, () => rng.pick([8, 9, 12, 13])],
     ])();
     const n = small();
     const kk = small();
