@@ -1,5 +1,8 @@
 // `npm run test:fuzz [-- --count N --seed S --jobs J --threads T]`: a long fuzz campaign (campaign.ts).
 // `npm run test:fuzz -- --seed S --program K`: program K of seed S alone, every finding shrunk.
+// `npm run test:fuzz -- --loops N [--seed S --jobs J]`: instead, N loop-shape programs (stencils
+// and contractions, loopGen.ts), each fused on js, multicore@2 and multicore@3 and compared with
+// the interpreter bit for bit (loopCheck.ts); with `--program K`, program K of them alone.
 // Every program also runs on the multicore back end with 2 … T threads (default 3; 1: none),
 // the ILP plan, the fork threshold at 0 and chunks of `threads` iterations (check.ts
 // `threadedModes`).
@@ -14,6 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { checkProgram, threadedModes } from './check.js';
 import { fuzzCase, merge, report, reproduce, scan, secondSet, type ScanResult } from './campaign.js';
+import { loopCase, loopReport, scanLoops, type LoopScanResult } from './loopCampaign.js';
+import { checkLoopCase } from './loopCheck.js';
+import { backends } from '../runtime/backends.js';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -32,13 +38,14 @@ const jobs = Math.max(1, option('jobs', availableParallelism()));
 const worker = option('worker', -1);
 const program = option('program', -1);
 const threaded = threadedModes(option('threads', 3));
+const loops = option('loops', 0);
 
 /** Workers still running: a worker that fails ends the campaign, and takes the others along. */
 const children = new Set<ReturnType<typeof spawn>>();
 process.on('exit', () => children.forEach((c) => c.kill()));
 
-function runWorker(index: number): Promise<ScanResult> {
-  const args = [fileURLToPath(import.meta.url), '--count', String(count), '--seed', String(seed), '--jobs', String(jobs), '--threads', String(option('threads', 3)), '--worker', String(index)];
+function runWorker<R>(index: number): Promise<R> {
+  const args = [fileURLToPath(import.meta.url), '--count', String(count), '--seed', String(seed), '--jobs', String(jobs), '--threads', String(option('threads', 3)), '--loops', String(loops), '--worker', String(index)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     children.add(child);
@@ -49,12 +56,45 @@ function runWorker(index: number): Promise<ScanResult> {
     child.on('close', (code) => {
       const last = out.trim().split('\n').pop() ?? '';
       if (code !== 0 || !last.startsWith('{')) reject(new Error(`fuzz worker ${index} exited with ${code}`));
-      else resolve(JSON.parse(last) as ScanResult);
+      else resolve(JSON.parse(last) as R);
     });
   });
 }
 
-if (program >= 0) {
+/** The loop-shape campaign's slices as one. */
+function mergeLoops(parts: readonly LoopScanResult[]): LoopScanResult {
+  const groups = new Map<string, LoopScanResult['groups'][number]>();
+  for (const g of parts.flatMap((p) => p.groups)) {
+    const known = groups.get(g.where);
+    if (known === undefined) groups.set(g.where, { ...g });
+    else {
+      known.count += g.count;
+      if (g.size < known.size) Object.assign(known, { k: g.k, size: g.size, finding: g.finding });
+    }
+  }
+  return { programs: parts.reduce((s, p) => s + p.programs, 0), failed: parts.reduce((s, p) => s + p.failed, 0), groups: [...groups.values()] };
+}
+
+if (loops > 0) {
+  const solver = createSolverLoader();
+  if (program >= 0) {
+    const findings = await checkLoopCase(loopCase(seed, program), { solver, configs: backends });
+    for (const f of findings) process.stdout.write(`=== ${f.where}\n${f.detail}\n`);
+    process.stdout.write(`loop program ${program} of seed ${seed}: ${findings.length} finding(s)\n`);
+    process.exit(findings.length === 0 ? 0 : 1);
+  } else if (worker >= 0) {
+    const log = (line: string): void => void process.stderr.write(`worker ${worker}: ${line}\n`);
+    const result = await scanLoops({ seed, count: loops, solver, configs: backends, slice: { index: worker, of: jobs }, log });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exit(0);
+  } else {
+    process.stdout.write(`fuzz loops: seed ${seed}, ${loops} programs, ${jobs} worker(s), configurations ${backends.map((b) => b.name).join(', ')} (repeat with --seed ${seed})\n`);
+    const started = performance.now();
+    const result = mergeLoops(await Promise.all(Array.from({ length: jobs }, (_, w) => runWorker<LoopScanResult>(w))));
+    process.stdout.write(`${loopReport(seed, result, (performance.now() - started) / 1000)}\n`);
+    process.exit(result.failed === 0 ? 0 : 1);
+  }
+} else if (program >= 0) {
   const solver = createSolverLoader();
   const c = fuzzCase(seed, program);
   const { prog, inputs } = c;
@@ -79,7 +119,7 @@ if (program >= 0) {
   const result =
     jobs === 1
       ? await scan({ count, seed, log: (line) => process.stdout.write(`${line}\n`), threaded })
-      : merge(await Promise.all(Array.from({ length: jobs }, (_, w) => runWorker(w))));
+      : merge(await Promise.all(Array.from({ length: jobs }, (_, w) => runWorker<ScanResult>(w))));
   const seconds = (performance.now() - started) / 1000;
   const solver = createSolverLoader();
   const reproducers = [];
