@@ -12,6 +12,8 @@
 // except the ones `fastMath` allows (docs/LANGUAGE.md, "Floating-point reassociation").
 
 import type { JsStmt } from '../jsast.js';
+import { blockPass } from './block.js';
+import { rotatePass } from './rotate.js';
 
 /** What the passes may know of the function they optimise. */
 export interface LoopContext {
@@ -29,7 +31,11 @@ export interface LoopPass {
 }
 
 /** The passes, in the order they run. */
-export const loopPasses: readonly LoopPass[] = [];
+export const loopPasses: readonly LoopPass[] = [
+  // interior (interior.ts, helper c13-interior) goes here: the passes below see its checks removed.
+  rotatePass,
+  blockPass,
+];
 
 /** One cluster's statements after every pass. */
 export function optimiseLoops(stmts: readonly JsStmt[], context: LoopContext): JsStmt[] {

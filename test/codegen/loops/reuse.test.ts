@@ -1,0 +1,241 @@
+// The reuse passes on hand-built loop nests shaped like the interior pass's output (no checks,
+// row bases hoisted, loads at `base + k + c`): rotate.ts (loads carried across iterations) and
+// block.ts (unroll-and-jam of a loop over outputs around a fold). Each legal case runs the
+// original and the rewritten statements on the same inputs — extents 0 to 5 (not multiples of
+// the block), NaN, -0 and infinities — and compares the outputs' bytes; each illegal case must
+// come back unchanged.
+
+import { describe, expect, test } from 'vitest';
+import { assign, bin, call, constDecl, exprStmt, id, index, letDecl, mathCall, member, num, type JsExpr, type JsStmt } from '../../../src/codegen/jsast.js';
+import { printProgramText } from '../../../src/codegen/printer.js';
+import { blockLoop, blockPass } from '../../../src/codegen/loops/block.js';
+import type { LoopContext } from '../../../src/codegen/loops/index.js';
+import { rotatePass } from '../../../src/codegen/loops/rotate.js';
+
+let counter = 1000;
+const context = (counters = false): LoopContext => ({ fastMath: false, counters, fresh: (p) => `${p}${counter++}` });
+
+const plus = (a: JsExpr, b: JsExpr): JsExpr => bin('+', a, b);
+const times = (a: JsExpr, b: JsExpr): JsExpr => bin('*', a, b);
+const at = (a: string, e: JsExpr): JsExpr => index(id(a), e);
+const up = (i: string, from: JsExpr, to: JsExpr, body: JsStmt[]): JsStmt => ({ kind: 'for', index: i, from, to, down: false, body });
+const fault = (): JsStmt => exprStmt(call(member(id('rt'), 'oob'), [num(1), id('k')]));
+
+/** The statements as a function of `params`, run with a runtime whose `oob` throws its arguments. */
+function run(stmts: readonly JsStmt[], params: string[], args: unknown[]): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const f = new Function('rt', ...params, printProgramText(stmts)) as (...a: unknown[]) => unknown;
+  const rt = {
+    oob: (...a: unknown[]): never => {
+      throw new Error(`oob ${JSON.stringify(a)}`);
+    },
+  };
+  try {
+    f(rt, ...args);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+const bytes = (a: Float64Array | Int32Array): number[] => [...new Uint8Array(a.buffer)];
+const specials = [NaN, -0, Infinity, -Infinity, 1.5, -2.25, 1e308, 3];
+const fill = (n: number, seed: number): Float64Array => Float64Array.from({ length: n }, (_, i) => specials[(i * 7 + seed) % specials.length]! + (i % 3) * 0.1);
+const loadsIn = (stmts: readonly JsStmt[], array: string): number => (printProgramText(stmts).match(new RegExp(`\\b${array}\\[`, 'g')) ?? []).length;
+
+// ---- rotate ------------------------------------------------------------------------------------
+
+/** for (k = 1; k < n + 1; k++) { out[b + k] = a[b + k - 1] + 2 * a[b + k] + a[b + k + 1] (offsets chosen by the caller) } */
+function stencil(options: { offsets?: number[]; store?: string; conditional?: boolean; faultAt?: boolean } = {}): JsStmt[] {
+  const offsets = options.offsets ?? [-1, 0, 1];
+  const body: JsStmt[] = [constDecl('p', plus(id('b'), id('k')))];
+  if (options.faultAt === true) body.push({ kind: 'if', test: bin('===', id('k'), id('bad')), then: [fault()], else: [] });
+  offsets.forEach((c, j) => {
+    const ix = c === 0 ? id('p') : c > 0 ? plus(plus(id('b'), id('k')), num(c)) : bin('-', plus(id('b'), id('k')), num(-c));
+    body.push(constDecl(`x${j}`, at('a', ix)));
+  });
+  let sum: JsExpr = id('x0');
+  offsets.slice(1).forEach((_, j) => (sum = plus(sum, times(num(j + 2), id(`x${j + 1}`)))));
+  if (options.conditional === true) {
+    body.push({ kind: 'if', test: bin('>', id('k'), num(2)), then: [assign(at(options.store ?? 'out', id('p')), at('a', plus(id('p'), num(2))))], else: [] });
+  }
+  body.push(assign(at(options.store ?? 'out', id('p')), sum));
+  return [constDecl('b', times(id('row'), num(2))), up('k', num(1), plus(id('n'), num(1)), body)];
+}
+
+function runStencil(stmts: readonly JsStmt[], n: number, bad = -1): { out: number[]; a: number[]; error: unknown } {
+  const a = fill(2 * 3 + n + 8, 1);
+  const out = new Float64Array(2 * 3 + n + 8);
+  const error = run(stmts, ['a', 'out', 'n', 'row', 'bad'], [a, out, n, 3, bad]);
+  return { out: bytes(out), a: bytes(a), error };
+}
+
+describe('rotate: loads carried across iterations', () => {
+  test('three offsets of one row: one load per iteration, the same bytes for 0..5 points', () => {
+    const original = stencil();
+    const rotated = rotatePass.run(original, context());
+    expect(rotated).not.toEqual(original);
+    const loop = rotated.find((s) => s.kind === 'for')!;
+    expect(loop.kind === 'for' && loadsIn(loop.body, 'a')).toBe(1);
+    for (let n = 0; n <= 5; n++) expect(runStencil(rotated, n)).toEqual(runStencil(original, n));
+  });
+
+  test('offsets with a gap (-2, +1) and a wide one (+3)', () => {
+    for (const offsets of [[-2, 1], [0, 3], [3, -1, 0]]) {
+      const original = stencil({ offsets });
+      const rotated = rotatePass.run(original, context());
+      expect(rotated).not.toEqual(original);
+      for (let n = 0; n <= 5; n++) expect(runStencil(rotated, n)).toEqual(runStencil(original, n));
+    }
+  });
+
+  test('a fault in the body: the same error at the same point', () => {
+    const original = stencil({ faultAt: true });
+    const rotated = rotatePass.run(original, context());
+    expect(rotated).not.toEqual(original);
+    for (let n = 0; n <= 5; n++) for (let bad = 0; bad <= n + 1; bad++) expect(runStencil(rotated, n, bad)).toEqual(runStencil(original, n, bad));
+  });
+
+  test('a store to the loaded array: unchanged', () => {
+    const original = stencil({ store: 'a' });
+    expect(rotatePass.run(original, context())).toEqual(original);
+  });
+
+  test('a load under a condition stays a load; the others still rotate', () => {
+    const original = stencil({ conditional: true });
+    const rotated = rotatePass.run(original, context());
+    const loop = rotated.find((s) => s.kind === 'for')!;
+    // The fresh load of offset +1 and the conditional one of offset +2.
+    expect(loop.kind === 'for' && loadsIn(loop.body, 'a')).toBe(2);
+    for (let n = 0; n <= 5; n++) expect(runStencil(rotated, n)).toEqual(runStencil(original, n));
+  });
+
+  test('one offset only, the counters variant, a downward loop: unchanged', () => {
+    const single = stencil({ offsets: [1] });
+    expect(rotatePass.run(single, context())).toEqual(single);
+    const original = stencil();
+    expect(rotatePass.run(original, context(true))).toEqual(original);
+    const down = original.map((s) => (s.kind === 'for' ? { ...s, down: true } : s));
+    expect(rotatePass.run(down, context())).toEqual(down);
+  });
+
+  test('a base the loop changes: unchanged', () => {
+    const [, loop] = stencil();
+    if (loop?.kind !== 'for') throw new Error('no loop');
+    const changed: JsStmt[] = [letDecl('b', num(0)), { ...loop, body: [...loop.body, assign(id('b'), plus(id('b'), num(1)))] }];
+    expect(rotatePass.run(changed, context())).toEqual(changed);
+  });
+});
+
+// ---- block -------------------------------------------------------------------------------------
+
+interface ContractionOptions {
+  /** A fault call in pre, the fold or post. */
+  fault?: 'pre' | 'fold' | 'post' | 'pre+post';
+  /** The fold stores (into `out`). */
+  foldStore?: boolean;
+  /** Post stores into the array the fold loads (`q`). */
+  postStoresLoaded?: boolean;
+  /** The carried maximum is read in pre. */
+  carriedInPre?: boolean;
+  /** The fold's bound depends on the output index. */
+  foldBoundOnC?: boolean;
+  /** Both operands depend on the output index (nothing shared). */
+  nothingShared?: boolean;
+  /** i32 elements: products and sums wrap (Math.imul, | 0). */
+  i32?: boolean;
+}
+
+/**
+ * for (r < rows) { const qr = r * d; let mx = -inf;
+ *   for (c < cols) { const kr = c * d; let acc = 0;
+ *     for (k < d) { const x = q[qr + k]; const y = kk[kr + k]; acc = acc + x * y }
+ *     out[r * cols + c] = acc * 0.5; mx = Math.max(mx, acc) }
+ *   rowMax[r] = mx }
+ */
+function contraction(o: ContractionOptions = {}): JsStmt[] {
+  const product = o.i32 === true ? mathCall('imul', [id('x'), id('y')]) : times(id('x'), id('y'));
+  const sum = o.i32 === true ? bin('|', plus(id('acc'), product), num(0)) : plus(id('acc'), product);
+  const fold: JsStmt[] = [
+    constDecl('x', at('q', plus(id(o.nothingShared === true ? 'qc' : 'qr'), id('k')))),
+    constDecl('y', at('kk', plus(id('kr'), id('k')))),
+    assign(id('acc'), sum),
+  ];
+  if (o.fault === 'fold') fold.push({ kind: 'if', test: bin('===', id('k'), id('bad')), then: [fault()], else: [] });
+  if (o.foldStore === true) fold.push(assign(at('out', id('k')), id('acc')));
+  const pre: JsStmt[] = [constDecl('kr', times(id('c'), id('d'))), letDecl('acc', o.carriedInPre === true ? id('mx') : num(0))];
+  if (o.nothingShared === true) pre.push(constDecl('qc', plus(id('qr'), times(id('c'), num(0)))));
+  if (o.fault === 'pre' || o.fault === 'pre+post') pre.push({ kind: 'if', test: bin('===', id('c'), id('bad')), then: [fault()], else: [] });
+  const post: JsStmt[] = [
+    assign(at(o.postStoresLoaded === true ? 'q' : 'out', plus(times(id('r'), id('cols')), id('c'))), o.i32 === true ? id('acc') : times(id('acc'), num(0.5))),
+    assign(id('mx'), mathCall('max', [id('mx'), id('acc')])),
+  ];
+  if (o.fault === 'post' || o.fault === 'pre+post') post.push({ kind: 'if', test: bin('===', id('c'), plus(id('bad'), num(1))), then: [fault()], else: [] });
+  const foldTo = o.foldBoundOnC === true ? bin('-', id('d'), bin('%', id('c'), num(2))) : id('d');
+  return [
+    up('r', num(0), id('rows'), [
+      constDecl('qr', times(id('r'), id('d'))),
+      letDecl('mx', bin('/', num(-1), num(0))),
+      up('c', num(0), id('cols'), [...pre, up('k', num(0), foldTo, fold), ...post]),
+      assign(at('rowMax', id('r')), id('mx')),
+    ]),
+  ];
+}
+
+function runContraction(stmts: readonly JsStmt[], rows: number, cols: number, d: number, o: ContractionOptions = {}, bad = -1): unknown {
+  const make = (n: number, seed: number): Float64Array | Int32Array =>
+    o.i32 === true ? Int32Array.from({ length: n }, (_, i) => ((i + seed) * 0x3fffffff) | 0) : fill(n, seed);
+  const q = make(rows * d + 1, 2);
+  const kk = make(cols * d + 1, 5);
+  const out = o.i32 === true ? new Int32Array(rows * cols + d + 1) : new Float64Array(rows * cols + d + 1);
+  const rowMax = new Float64Array(rows);
+  const error = run(stmts, ['q', 'kk', 'out', 'rowMax', 'rows', 'cols', 'd', 'bad'], [q, kk, out, rowMax, rows, cols, d, bad]);
+  return { out: bytes(out), rowMax: bytes(rowMax), q: bytes(q), error };
+}
+
+describe('block: unroll-and-jam of contractions', () => {
+  const variants: [string, ContractionOptions][] = [['f64', {}], ['i32 (wrapping)', { i32: true }], ['a fault in post', { fault: 'post' }]];
+  test.each(variants)('%s: blocked by four, the same bytes for every extent 0..5 and a remainder', (_, o) => {
+    const original = contraction(o);
+    const blocked = blockPass.run(original, context());
+    expect(blocked).not.toEqual(original);
+    // The shared operand is loaded once per k for four outputs: one load of q in the jammed fold.
+    const text = printProgramText(blocked);
+    expect(text.match(/\bq\[/g)?.length).toBe(2);
+    for (const rows of [0, 1, 2])
+      for (let cols = 0; cols <= 9; cols++)
+        for (const d of [0, 1, 3]) {
+          const bads = o.fault === undefined ? [-1] : [-1, 0, 2, 4, 5, 8];
+          for (const bad of bads) expect(runContraction(blocked, rows, cols, d, o, bad)).toEqual(runContraction(original, rows, cols, d, o, bad));
+        }
+  });
+
+  const refused: [string, ContractionOptions][] = [
+    ['a fault in the fold', { fault: 'fold' }],
+    ['a fault in pre (it would run before earlier outputs\' stores)', { fault: 'pre' }],
+    ['faults in both pre and post', { fault: 'pre+post' }],
+    ['a store in the fold', { foldStore: true }],
+    ['post stores into an array the fold loads', { postStoresLoaded: true }],
+    ['a carried accumulator read in pre', { carriedInPre: true }],
+    ['a fold bound that depends on the output', { foldBoundOnC: true }],
+    ['no operand shared between outputs', { nothingShared: true }],
+  ];
+  test.each(refused)('%s: unchanged', (_, o) => {
+    const original = contraction(o);
+    expect(blockPass.run(original, context())).toEqual(original);
+  });
+
+  test('the counters variant: unchanged', () => {
+    const original = contraction();
+    expect(blockPass.run(original, context(true))).toEqual(original);
+  });
+
+  test('a loop with no fold inside, or two loops inside: not blocked', () => {
+    const flat = up('c', num(0), id('n'), [assign(at('out', id('c')), at('q', id('c')))]);
+    expect(blockLoop(flat, context())).toBeNull();
+    const [outer] = contraction();
+    if (outer?.kind !== 'for') throw new Error('no loop');
+    const two = up('z', num(0), id('n'), [outer, outer]);
+    expect(blockLoop(two, context())).toBeNull();
+  });
+});
