@@ -44,6 +44,7 @@
 import type { JsExpr, JsStmt } from '../jsast.js';
 import { add, bin, constDecl, forEachNode, id, mul, num, renameStmt, type Rename } from '../jsast.js';
 import type { LoopContext, LoopPass } from './index.js';
+import { runtimeParam } from '../runtimeHelpers.js';
 import { effectsOf, idsOfExpr, isPure } from './nestFacts.js';
 
 /** Iterations of L jammed into one fold loop. */
@@ -84,35 +85,78 @@ function blockStmt(s: JsStmt, context: LoopContext): JsStmt[] {
   }
 }
 
+type ForStmt = Extract<JsStmt, { kind: 'for' }>;
+
+/**
+ * The fold loop of L's body: one loop, or the interior pass's split of it (interior.ts), a block
+ *   { const p = …, q = …; for (k = from; k < p; k++) B; H; for (k = p; k < q; k++) B′; for (k = q; k < to; k++) B }
+ * whose general parts B may raise errors and whose interior part B′ does not.
+ */
+interface FoldRegion {
+  readonly index: string;
+  readonly from: JsExpr;
+  readonly to: JsExpr;
+  /** The split's `p`, `q` declarations (empty for one loop). */
+  readonly setup: readonly JsStmt[];
+  /** The general parts [from, p) and [q, to); null for one loop. */
+  readonly general: { readonly before: ForStmt; readonly after: ForStmt } | null;
+  /** Declarations between the general part and the interior (the interior's row-invariant part). */
+  readonly hoisted: readonly JsStmt[];
+  /** The loop jammed: the interior part, or the one loop. */
+  readonly interior: ForStmt;
+}
+
+function foldRegionOf(s: JsStmt): FoldRegion | null {
+  if (s.kind === 'for') return s.down ? null : { index: s.index, from: s.from, to: s.to, setup: [], general: null, hoisted: [], interior: s };
+  if (s.kind !== 'block') return null;
+  const loops = s.body.flatMap((x, k) => (x.kind === 'for' ? [k] : []));
+  if (loops.length !== 3 || loops[1]! + 1 !== loops[2]) return null;
+  const [before, interior, after] = loops.map((k) => s.body[k]) as [ForStmt, ForStmt, ForStmt];
+  const setup = s.body.slice(0, loops[0]);
+  const hoisted = s.body.slice(loops[0]! + 1, loops[1]);
+  if (![...setup, ...hoisted].every((x) => x.kind === 'decl' && !x.mutable)) return null;
+  if (before.down || interior.down || after.down) return null;
+  if (before.index !== interior.index || after.index !== interior.index) return null;
+  const p = before.to;
+  const q = interior.to;
+  if (p.kind !== 'id' || q.kind !== 'id') return null;
+  if (interior.from.kind !== 'id' || interior.from.name !== p.name || after.from.kind !== 'id' || after.from.name !== q.name) return null;
+  return { index: interior.index, from: before.from, to: after.to, setup, general: { before, after }, hoisted, interior };
+}
+
 /** `loop` blocked by BLOCK_FACTOR and its remainder loop, or null when the header's conditions fail. */
 export function blockLoop(loop: JsStmt, context: LoopContext): JsStmt[] | null {
   if (loop.kind !== 'for' || loop.down) return null;
-  const at = loop.body.findIndex((s) => s.kind === 'for');
-  const fold = loop.body[at];
-  if (fold === undefined || fold.kind !== 'for' || fold.down) return null;
+  const at = loop.body.findIndex((s) => foldRegionOf(s) !== null);
+  const region = at < 0 ? null : foldRegionOf(loop.body[at]!);
+  if (region === null) return null;
   const pre = loop.body.slice(0, at);
   const post = loop.body.slice(at + 1);
+  const regionStmts = [...region.setup, ...region.hoisted, region.interior, ...(region.general === null ? [] : [region.general.before, region.general.after])];
   const whole = effectsOf(loop.body);
-  const before = effectsOf([...pre, fold]);
+  const before = effectsOf([...pre, ...regionStmts]);
   const after = effectsOf(post);
-  if (whole.loops !== 1 || whole.escapes || whole.opaqueStore || whole.unknownCalls) return null;
-  if (before.stored.size > 0 || before.runtime) return null;
+  if (whole.loops !== (region.general === null ? 1 : 3) || whole.escapes || whole.opaqueStore || whole.unknownCalls) return null;
+  if (before.stored.size > 0) return null;
+  if (effectsOf([...region.setup, ...region.hoisted, region.interior]).runtime) return null;
   for (const a of after.stored) if (before.loaded.has(a)) return null;
 
   // Bounds: pure, and fixed through L (the fold's also through pre).
   const declared = declaredIn(loop.body);
-  const fixedThroughL = (e: JsExpr): boolean => isPure(e) && [...idsOfExpr(e)].every((n) => n !== loop.index && !whole.written.has(n));
-  if (!fixedThroughL(loop.from) || !fixedThroughL(loop.to) || !fixedThroughL(fold.from) || !fixedThroughL(fold.to)) return null;
+  const dependsOnL = (n: string): boolean => n === loop.index || whole.written.has(n);
+  const fixedThroughL = (e: JsExpr): boolean => isPure(e) && [...idsOfExpr(e)].every((n) => !dependsOnL(n));
+  if (!fixedThroughL(loop.from) || !fixedThroughL(loop.to) || !fixedThroughL(region.from) || !fixedThroughL(region.to)) return null;
+  if (!pre.every((s) => !effectsOf([s]).runtime || isInvariantCheck(s, fixedThroughL))) return null;
 
   // Locals of the enclosing code that L assigns: only post may touch them.
-  const carried = [...whole.written].filter((n) => !declared.has(n) && n !== loop.index && n !== fold.index);
+  const carried = [...whole.written].filter((n) => !declared.has(n) && n !== loop.index && n !== region.index);
   for (const n of carried) if (before.ids.has(n) || before.written.has(n)) return null;
 
   // Declarations whose value is the same in every copy: kept once, in copy 0.
-  const shared = sharedDeclarations([...pre, ...fold.body], loop.index, fold.index, declared, whole.written);
-  if (!foldLoadsShared(fold.body, shared)) return null;
+  const shared = sharedDeclarations([...pre, ...region.hoisted, ...region.interior.body], loop.index, region.index, declared, whole.written);
+  if (!foldLoadsShared(region.interior.body, shared)) return null;
 
-  const renamed = new Set([...declared].filter((n) => !shared.has(n) && n !== fold.index));
+  const renamed = new Set([...declared].filter((n) => !shared.has(n) && n !== region.index));
   const copies = Array.from({ length: BLOCK_FACTOR }, (_, c) => {
     const names = new Map<string, string>();
     const rename: Rename = (name) => {
@@ -124,23 +168,41 @@ export function blockLoop(loop: JsStmt, context: LoopContext): JsStmt[] | null {
       }
       return n;
     };
-    const keep = (s: JsStmt): boolean => c === 0 || !(s.kind === 'decl' && shared.has(s.name));
-    return {
-      index: c === 0 ? null : constDecl(rename(loop.index), bin('+', id(loop.index), num(c))),
-      pre: pre.filter(keep).map((s) => renameStmt(s, rename)),
-      fold: fold.body.filter(keep).map((s) => renameStmt(s, rename)),
-      post: post.map((s) => renameStmt(s, rename)),
-    };
+    const once = (s: JsStmt): boolean => c === 0 || !(s.kind === 'decl' && shared.has(s.name));
+    const copy = (stmts: readonly JsStmt[], dedupe: boolean): JsStmt[] => stmts.filter((s) => !dedupe || once(s)).map((s) => renameStmt(s, rename));
+    return { c, rename, copy };
   });
+  const all = <T>(f: (copy: (typeof copies)[number]) => T[]): T[] => copies.flatMap(f);
+  // The interior loops of the four copies jammed into one over the whole fold range.
+  const jammed: JsStmt[] = [
+    ...all((k) => k.copy(region.hoisted, true)),
+    { ...region.interior, from: region.from, to: region.to, body: all((k) => k.copy(region.interior.body, true)) },
+    ...all((k) => k.copy(post, false)),
+  ];
+  let blocked: JsStmt[];
+  if (region.general === null) blocked = jammed;
+  else {
+    // Run time: jam only when no copy has a general part (each copy's p = from and q = to);
+    // otherwise run the four iterations one after the other, as the original loop does.
+    const { before: g0, after: g1 } = region.general;
+    const p = (g0.to as { name: string }).name;
+    const q = (region.interior.to as { name: string }).name;
+    const noGeneralPart = all((k) => [bin('===', id(k.rename(p)), region.from), bin('===', id(k.rename(q)), region.to)]).reduce((a, b) => bin('&&', a, b));
+    const sequential: JsStmt[] = copies.map((k) => ({
+      kind: 'block',
+      body: [...k.copy([g0], false), ...k.copy(region.hoisted, false), ...k.copy([region.interior, g1], false), ...k.copy(post, false)],
+    }));
+    blocked = [...all((k) => k.copy(region.setup, false)), { kind: 'if', test: noGeneralPart, then: jammed, else: sequential }];
+  }
+
   const quads = context.fresh('q');
   const step = context.fresh('t');
   const span = loop.from.kind === 'num' && loop.from.value === 0 ? loop.to : bin('-', loop.to, loop.from);
   const body: JsStmt[] = [
     constDecl(loop.index, add(loop.from, mul(id(step), num(BLOCK_FACTOR)))),
-    ...copies.flatMap((c) => (c.index === null ? [] : [c.index])),
-    ...copies.flatMap((c) => c.pre),
-    { ...fold, body: copies.flatMap((c) => c.fold) },
-    ...copies.flatMap((c) => c.post),
+    ...copies.flatMap((k) => (k.c === 0 ? [] : [constDecl(k.rename(loop.index), bin('+', id(loop.index), num(k.c)))])),
+    ...all((k) => k.copy(pre, true)),
+    ...blocked,
   ];
   return [
     // (span - span % 4) / 4: the whole quads (≤ 0 when the range is empty: no quad, no remainder).
@@ -148,6 +210,16 @@ export function blockLoop(loop: JsStmt, context: LoopContext): JsStmt[] | null {
     { kind: 'for', index: step, from: num(0), to: id(quads), down: false, body },
     { ...loop, from: add(loop.from, mul(id(quads), num(BLOCK_FACTOR))) },
   ];
+}
+
+/**
+ * A check of pre that fails at L's first iteration or never: `if (test) { … }` with a pure test
+ * fixed through L. Copy 0 of the first quad runs it first, as the original's first iteration.
+ */
+function isInvariantCheck(s: JsStmt, fixedThroughL: (e: JsExpr) => boolean): boolean {
+  const raises = (x: JsStmt): boolean =>
+    x.kind === 'expr' && x.expr.kind === 'call' && x.expr.callee.kind === 'member' && x.expr.callee.object.kind === 'id' && x.expr.callee.object.name === runtimeParam;
+  return s.kind === 'if' && fixedThroughL(s.test) && s.else.length === 0 && s.then.every(raises);
 }
 
 /** Names declared anywhere in the statements (loop indices included). */
@@ -180,7 +252,7 @@ function sharedDeclarations(
     const effects = effectsOf([{ kind: 'expr', expr: s.init }]);
     if (effects.written.size > 0 || effects.runtime || effects.unknownCalls) continue;
     const fixed = [...effects.ids].every(
-      (n) => n === 'Math' || n === foldIndex || shared.has(n) || (n !== outerIndex && !declared.has(n) && !written.has(n)),
+      (n) => n === 'Math' || n === 'Number' || n === foldIndex || shared.has(n) || (n !== outerIndex && !declared.has(n) && !written.has(n)),
     );
     if (fixed) shared.add(s.name);
   }

@@ -38,7 +38,7 @@ export interface Effects {
   readonly loops: number;
   /** `break`, `return` or a nested function: control the passes do not move. */
   readonly escapes: boolean;
-  /** Calls other than `Math.*` and `rt.*` (never generated in loop bodies; refused). */
+  /** Calls other than `Math.*`, `Number.*` and `rt.*` (never generated in loop bodies; refused). */
   readonly unknownCalls: boolean;
 }
 
@@ -80,7 +80,12 @@ export function effectsOf(stmts: readonly JsStmt[]): Effects {
 }
 
 function isKnownCallee(callee: JsExpr): boolean {
-  return callee.kind === 'member' && callee.object.kind === 'id' && (callee.object.name === 'Math' || callee.object.name === runtimeParam);
+  return isPureCallee(callee) || (callee.kind === 'member' && callee.object.kind === 'id' && callee.object.name === runtimeParam);
+}
+
+/** `Math.*` and `Number.*` (the generator's `Number.isInteger`): no effect, same value for the same arguments. */
+function isPureCallee(callee: JsExpr): boolean {
+  return callee.kind === 'member' && callee.object.kind === 'id' && (callee.object.name === 'Math' || callee.object.name === 'Number');
 }
 
 /** Identifiers an expression reads. */
@@ -90,20 +95,20 @@ export function idsOfExpr(e: JsExpr): Set<string> {
 
 /**
  * An expression with no effect and the same value wherever it is evaluated while none of its
- * identifiers change: no `set`, no call but `Math.*`, no load (a load's array may be written).
+ * identifiers change: no `set`, no call but `Math.*` and `Number.*`, no load (a load's array may be written).
  */
 export function isPure(e: JsExpr): boolean {
   let pure = true;
   forEachNode([{ kind: 'expr', expr: e }], {
     expr(x) {
       if (x.kind === 'set' || x.kind === 'index') pure = false;
-      if (x.kind === 'call' && !(x.callee.kind === 'member' && x.callee.object.kind === 'id' && x.callee.object.name === 'Math')) pure = false;
+      if (x.kind === 'call' && !isPureCallee(x.callee)) pure = false;
     },
   });
   return pure;
 }
 
-/** `Σ sign·term + k·index + constant`: a load's index as a function of one loop index. */
+/** `Σ sign·term + k·index + constant` (or `Σ sign·term + ((index + constant) | 0)`): a load's index as a function of one loop index. */
 export interface Affine {
   /** Terms that do not change within the loop, in the order first met. */
   readonly terms: readonly { readonly negative: boolean; readonly expr: JsExpr }[];
@@ -111,6 +116,11 @@ export interface Affine {
   readonly k: number;
   /** An integer constant. */
   readonly constant: number;
+  /**
+   * The index part is `(index + constant) | 0` (int32 wrap, as the generator writes a shifted
+   * neighbour): still a function of index + constant alone, so offsets carry the same way.
+   */
+  readonly wrapped: boolean;
 }
 
 /**
@@ -130,20 +140,31 @@ export function affineIn(
   const go = (x: JsExpr): Affine | null => affineIn(x, index, invariant, definitions, depth + 1);
   switch (e.kind) {
     case 'num':
-      return Number.isSafeInteger(e.value) ? { terms: [], k: 0, constant: e.value } : null;
+      return Number.isSafeInteger(e.value) ? { terms: [], k: 0, constant: e.value, wrapped: false } : null;
     case 'id': {
-      if (e.name === index) return { terms: [], k: 1, constant: 0 };
+      if (e.name === index) return { terms: [], k: 1, constant: 0, wrapped: false };
       const definition = definitions.get(e.name);
       if (definition !== undefined) return go(definition);
-      return invariant(e.name) ? { terms: [{ negative: false, expr: e }], k: 0, constant: 0 } : null;
+      return invariant(e.name) ? { terms: [{ negative: false, expr: e }], k: 0, constant: 0, wrapped: false } : null;
     }
     case 'binary':
+      if (e.op === '|' && e.rhs.kind === 'num' && e.rhs.value === 0) {
+        const inner = go(e.lhs);
+        if (inner === null || inner.wrapped || inner.terms.length > 0 || inner.k !== 1) break;
+        return { ...inner, wrapped: true };
+      }
       if (e.op === '+' || e.op === '-') {
         const l = go(e.lhs);
         const r = go(e.rhs);
         if (l === null || r === null) return null;
         const sign = e.op === '-';
+        if (l.wrapped || r.wrapped) {
+          // Only invariant terms may be added to a wrapped part: B + ((k + c) | 0).
+          const [w, other] = l.wrapped ? [l, r] : [r, l];
+          if (other.k !== 0 || other.constant !== 0 || other.wrapped || (sign && w === r)) return null;
+        }
         return {
+          wrapped: l.wrapped || r.wrapped,
           terms: [...l.terms, ...r.terms.map((t) => ({ negative: t.negative !== sign, expr: t.expr }))],
           k: l.k + (sign ? -r.k : r.k),
           constant: l.constant + (sign ? -r.constant : r.constant),
@@ -156,19 +177,65 @@ export function affineIn(
   // One opaque term: pure, and made of invariant names only.
   if (!isPure(e)) return null;
   for (const name of idsOfExpr(e)) if (name === index || definitions.has(name) || !invariant(name)) return null;
-  return { terms: [{ negative: false, expr: e }], k: 0, constant: 0 };
+  return { terms: [{ negative: false, expr: e }], k: 0, constant: 0, wrapped: false };
 }
 
 /** A key that two affine forms share exactly when their terms are the same multiset. */
-export function termsKey(form: Affine): string {
-  return form.terms
-    .map((t) => `${t.negative ? '-' : '+'}${printExpr(t.expr)}`)
+export function termsKey(form: Affine, canonical: (e: JsExpr) => string = printExpr): string {
+  const terms = form.terms
+    .map((t) => `${t.negative ? '-' : '+'}${canonical(t.expr)}`)
     .sort()
     .join(' ');
+  return `${form.wrapped ? 'wrapped ' : ''}${terms}`;
+}
+
+/**
+ * Canonical text of a loop-invariant expression: names of pure `const`s expanded to their
+ * definitions (the generator names the same row base twice: `h196`, `h197`), except where a
+ * definition reads a local that is assigned somewhere (its value could differ between the two
+ * declarations).
+ */
+export function canonicalText(stmts: readonly JsStmt[]): (e: JsExpr) => string {
+  const definitions = new Map<string, JsExpr>();
+  const assigned = new Set<string>();
+  forEachNode(stmts, {
+    expr(e, target) {
+      if (e.kind === 'set') assigned.add(e.name);
+      if (target && e.kind === 'id') assigned.add(e.name);
+    },
+    stmt(s) {
+      if (s.kind === 'decl' && !s.mutable && s.init !== null && isPure(s.init)) definitions.set(s.name, s.init);
+      if (s.kind === 'decl' && s.mutable) assigned.add(s.name);
+    },
+  });
+  const expand = (e: JsExpr, depth: number): JsExpr | null => {
+    if (depth > 32) return null;
+    if (e.kind === 'id') {
+      if (assigned.has(e.name)) return null;
+      const d = definitions.get(e.name);
+      return d === undefined ? e : expand(d, depth + 1);
+    }
+    if (e.kind === 'num') return e;
+    if (e.kind === 'binary') {
+      const l = expand(e.lhs, depth + 1);
+      const r = expand(e.rhs, depth + 1);
+      return l === null || r === null ? null : { ...e, lhs: l, rhs: r };
+    }
+    return null;
+  };
+  return (e) => {
+    const x = expand(e, 0);
+    return x === null ? printExpr(e) : `=${printExpr(x)}`;
+  };
 }
 
 /** `Σ sign·term + at + constant` as an expression (integer arithmetic on doubles: exact). */
 export function affineExpr(form: Affine, at: JsExpr, constant: number): JsExpr {
+  if (form.wrapped) {
+    // B + ((at + c) | 0): the wrapped part first, as one term.
+    const part = bin('|', constant === 0 ? at : constant > 0 ? bin('+', at, num(constant)) : bin('-', at, num(-constant)), num(0));
+    return affineExpr({ ...form, wrapped: false }, part, 0);
+  }
   if (at.kind === 'num' && constant !== 0 && Number.isSafeInteger(at.value + constant) && form.terms.some((t) => !t.negative)) {
     return affineExpr(form, num(at.value + constant), 0);
   }

@@ -19,14 +19,15 @@
 //   counters variant (whose loads are counted where they are).
 // Then the value in register r_c at iteration k is the value a[B + k + c] had before the loop,
 // which is what the load would read: the same numbers, bit for bit, whatever the element type.
-// A load reads no memory a fault depends on and raises nothing itself (reading a typed array
-// out of range gives `undefined` and no error), so loading one element ahead — the prologue
-// when the loop runs no iteration — changes no value computed and no error raised.
+// A load reads no memory a fault depends on and raises nothing itself, so loading ahead changes
+// no value computed and no error raised. The rotated loop and its prologue run only when the
+// loop runs at least once (`from < to`, its bound is checked to be invariant), so the prologue
+// reads elements the first iteration reads anyway.
 
 import type { JsExpr, JsStmt } from '../jsast.js';
-import { assign, constDecl, id, index, letDecl } from '../jsast.js';
+import { assign, bin, call, constDecl, id, index, letDecl, member, num } from '../jsast.js';
 import type { LoopContext, LoopPass } from './index.js';
-import { type Affine, affineExpr, affineIn, effectsOf, isPure, termsKey } from './nestFacts.js';
+import { type Affine, affineExpr, affineIn, canonicalText, effectsOf, idsOfExpr, isPure, termsKey } from './nestFacts.js';
 
 /** Offsets further apart than this are left alone: each costs a register and a move. */
 const MAX_WINDOW = 8;
@@ -35,15 +36,17 @@ export const rotatePass: LoopPass = {
   name: 'rotate',
   run(stmts, context) {
     if (context.counters) return [...stmts];
-    return rotateList(stmts, context);
+    return rotateList(stmts, { ...context, canonical: canonicalText(stmts) });
   },
 };
 
-function rotateList(stmts: readonly JsStmt[], context: LoopContext): JsStmt[] {
+type RotateContext = LoopContext & { readonly canonical: (e: JsExpr) => string };
+
+function rotateList(stmts: readonly JsStmt[], context: RotateContext): JsStmt[] {
   return stmts.flatMap((s) => rotateStmt(s, context));
 }
 
-function rotateStmt(s: JsStmt, context: LoopContext): JsStmt[] {
+function rotateStmt(s: JsStmt, context: RotateContext): JsStmt[] {
   switch (s.kind) {
     case 'for': {
       const body = rotateList(s.body, context);
@@ -78,12 +81,15 @@ interface Load {
 
 interface Group {
   readonly array: string;
+  /** The base terms (unwrapped). */
   readonly form: Affine;
   readonly offsets: Set<number>;
+  /** Some of its loads wrap their offset (`(k + c) | 0`). */
+  wrapped: boolean;
 }
 
 /** The loop with its carried loads, preceded by their prologue; null when nothing applies. */
-function rotateLoop(loop: JsStmt, context: LoopContext): JsStmt[] | null {
+function rotateLoop(loop: JsStmt, context: RotateContext): JsStmt[] | null {
   if (loop.kind !== 'for' || loop.down) return null;
   const effects = effectsOf(loop.body);
   if (effects.loops > 0 || effects.escapes || effects.opaqueStore || effects.unknownCalls) return null;
@@ -99,15 +105,17 @@ function rotateLoop(loop: JsStmt, context: LoopContext): JsStmt[] | null {
     if (effects.stored.has(array) || !invariant(array)) return null;
     const form = affineIn(e.index, k, invariant, definitions);
     if (form === null || form.k !== 1) return null;
-    return { array, form, group: `${array}|${termsKey(form)}` };
+    // Wrapped and plain offsets of one base share a group: equal where the guard below holds.
+    return { array, form, group: `${array}|${termsKey({ ...form, wrapped: false }, context.canonical)}` };
   };
   const groups = new Map<string, Group>();
   for (const s of loop.body)
     visitUnconditional(s, (e) => {
       const load = loadOf(e);
       if (load === null) return e;
-      const g = groups.get(load.group) ?? { array: load.array, form: load.form, offsets: new Set<number>() };
+      const g = groups.get(load.group) ?? { array: load.array, form: { ...load.form, wrapped: false }, offsets: new Set<number>(), wrapped: false };
       g.offsets.add(load.form.constant);
+      if (load.form.wrapped) g.wrapped = true;
       groups.set(load.group, g);
       return e;
     });
@@ -135,13 +143,34 @@ function rotateLoop(loop: JsStmt, context: LoopContext): JsStmt[] | null {
   const prologue: JsStmt[] = [];
   const fresh: JsStmt[] = [];
   const rotation: JsStmt[] = [];
+  let wrappedLow = Infinity;
+  let wrappedHigh = -Infinity;
   for (const { group, low, high, registers } of carried.values()) {
     const at = (c: number): string => registers.get(c)!;
     for (let c = low; c < high; c++) prologue.push(letDecl(at(c), index(id(group.array), affineExpr(group.form, loop.from, c))));
     fresh.push(constDecl(at(high), index(id(group.array), affineExpr(group.form, id(k), high))));
     for (let c = low; c < high; c++) rotation.push(assign(id(at(c)), id(at(c + 1))));
+    if (group.wrapped) {
+      wrappedLow = Math.min(wrappedLow, low);
+      wrappedHigh = Math.max(wrappedHigh, high);
+    }
   }
-  return [...prologue, { ...loop, body: [...fresh, ...body, ...rotation] }];
+  const rotated: JsStmt[] = [...prologue, { ...loop, body: [...fresh, ...body, ...rotation] }];
+  // The prologue runs only when the loop runs: its loads are then elements the first iteration
+  // reads (or lie between two it reads), never past the array — an out-of-range read would give
+  // `undefined` and make V8 treat every register as possibly undefined (measured: MG 1.5x slower).
+  if (!isPure(loop.to) || [...idsOfExpr(loop.to)].some((n) => !invariant(n))) return null;
+  const runs = bin('<', loop.from, loop.to);
+  if (wrappedLow === Infinity) return [{ kind: 'if', test: runs, then: rotated, else: [] }];
+  // `(k + c) | 0` is `k + c` for every k of the loop when `from` is an integer and from + low and
+  // to - 1 + high are int32: checked once, else the loop runs as it was.
+  const guard = [
+    runs,
+    call(member(id('Number'), 'isInteger'), [loop.from]),
+    bin('>=', affineExpr({ terms: [], k: 1, constant: 0, wrapped: false }, loop.from, wrappedLow), num(-2147483648)),
+    bin('<=', affineExpr({ terms: [], k: 1, constant: 0, wrapped: false }, loop.to, wrappedHigh), num(2147483648)),
+  ].reduce((a, b) => bin('&&', a, b));
+  return [{ kind: 'if', test: guard, then: rotated, else: [loop] }];
 }
 
 /** The body's own `const`s declared at its top level (evaluated on every iteration). */

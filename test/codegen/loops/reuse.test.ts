@@ -41,6 +41,13 @@ function run(stmts: readonly JsStmt[], params: string[], args: unknown[]): unkno
 const bytes = (a: Float64Array | Int32Array): number[] => [...new Uint8Array(a.buffer)];
 const specials = [NaN, -0, Infinity, -Infinity, 1.5, -2.25, 1e308, 3];
 const fill = (n: number, seed: number): Float64Array => Float64Array.from({ length: n }, (_, i) => specials[(i * 7 + seed) % specials.length]! + (i % 3) * 0.1);
+/** The rotated loop: inside the `if` that runs it only when it runs at least once. */
+function rotatedLoop(stmts: readonly JsStmt[]): Extract<JsStmt, { kind: 'for' }> {
+  const guarded = stmts.find((s) => s.kind === 'if');
+  const loop = guarded?.kind === 'if' ? guarded.then.find((s) => s.kind === 'for') : undefined;
+  if (loop?.kind !== 'for') throw new Error('no rotated loop');
+  return loop;
+}
 const loadsIn = (stmts: readonly JsStmt[], array: string): number => (printProgramText(stmts).match(new RegExp(`\\b${array}\\[`, 'g')) ?? []).length;
 
 // ---- rotate ------------------------------------------------------------------------------------
@@ -75,8 +82,7 @@ describe('rotate: loads carried across iterations', () => {
     const original = stencil();
     const rotated = rotatePass.run(original, context());
     expect(rotated).not.toEqual(original);
-    const loop = rotated.find((s) => s.kind === 'for')!;
-    expect(loop.kind === 'for' && loadsIn(loop.body, 'a')).toBe(1);
+    expect(loadsIn(rotatedLoop(rotated).body, 'a')).toBe(1);
     for (let n = 0; n <= 5; n++) expect(runStencil(rotated, n)).toEqual(runStencil(original, n));
   });
 
@@ -96,6 +102,29 @@ describe('rotate: loads carried across iterations', () => {
     for (let n = 0; n <= 5; n++) for (let bad = 0; bad <= n + 1; bad++) expect(runStencil(rotated, n, bad)).toEqual(runStencil(original, n, bad));
   });
 
+  test('wrapped neighbours ((k ± 1) | 0) on two names of one row base, as the interior pass leaves them', () => {
+    // const h1 = row * 2, h2 = row * 2; for (k) { const m = k - 1 | 0, n = k + 1 | 0; out[h1 + k] = a[h1 + m] + a[h2 + k] * 2 + a[h2 + n] }
+    const body: JsStmt[] = [
+      constDecl('m', bin('|', bin('-', id('k'), num(1)), num(0))),
+      constDecl('p', bin('|', plus(id('k'), num(1)), num(0))),
+      assign(at('out', plus(id('h1'), id('k'))), plus(plus(at('a', plus(id('h1'), id('m'))), times(at('a', plus(id('h2'), id('k'))), num(2))), at('a', plus(id('h2'), id('p'))))),
+    ];
+    const original: JsStmt[] = [constDecl('h1', times(id('row'), num(2))), constDecl('h2', times(id('row'), num(2))), up('k', num(1), plus(id('n'), num(1)), body)];
+    const rotated = rotatePass.run(original, context());
+    // Guarded: where k ± 1 cannot wrap (an integer start, int32 ends) the three offsets are one
+    // row and one load remains; elsewhere the original loop runs.
+    expect(loadsIn(rotatedLoop(rotated).body, 'a')).toBe(1);
+    for (let n = 0; n <= 5; n++) expect(runStencil(rotated, n)).toEqual(runStencil(original, n));
+    // Starts where the guard fails: not an integer, or past int32 (the wrap is then real).
+    const [h1, h2, forLoop] = original;
+    for (const from of [0.5, 2147483647, -2147483648]) {
+      if (forLoop?.kind !== 'for') throw new Error('no loop');
+      const moved: JsStmt[] = [h1!, h2!, { ...forLoop, from: num(from), to: plus(num(from), id('n')) }];
+      const text = rotatePass.run(moved, context());
+      for (let n = 0; n <= 3; n++) expect(runStencil(text, n)).toEqual(runStencil(moved, n));
+    }
+  });
+
   test('a store to the loaded array: unchanged', () => {
     const original = stencil({ store: 'a' });
     expect(rotatePass.run(original, context())).toEqual(original);
@@ -104,9 +133,8 @@ describe('rotate: loads carried across iterations', () => {
   test('a load under a condition stays a load; the others still rotate', () => {
     const original = stencil({ conditional: true });
     const rotated = rotatePass.run(original, context());
-    const loop = rotated.find((s) => s.kind === 'for')!;
     // The fresh load of offset +1 and the conditional one of offset +2.
-    expect(loop.kind === 'for' && loadsIn(loop.body, 'a')).toBe(2);
+    expect(loadsIn(rotatedLoop(rotated).body, 'a')).toBe(2);
     for (let n = 0; n <= 5; n++) expect(runStencil(rotated, n)).toEqual(runStencil(original, n));
   });
 
