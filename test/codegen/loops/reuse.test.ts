@@ -253,6 +253,73 @@ describe('block: unroll-and-jam of contractions', () => {
     expect(blockPass.run(original, context())).toEqual(original);
   });
 
+  /**
+   * The interior pass's shape: the fold split into a general part [0, p), the interior [p, q) and
+   * a general part [q, d), where p = q = d for outputs c ≥ inside (no interior) and the general
+   * parts raise an error at k = bad; a check in pre whose test does not depend on c.
+   */
+  function splitContraction(): JsStmt[] {
+    const general = (from: JsExpr, to: JsExpr): JsStmt =>
+      up('k', from, to, [
+        { kind: 'if', test: bin('===', id('k'), id('bad')), then: [fault()], else: [] },
+        constDecl('gx', at('q', plus(id('qr'), id('k')))),
+        constDecl('gy', at('kk', plus(times(id('c'), id('d')), id('k')))),
+        assign(id('acc'), plus(id('acc'), times(id('gx'), id('gy')))),
+      ]);
+    const inside = bin('<', id('c'), id('inside'));
+    return [
+      up('r', num(0), id('rows'), [
+        constDecl('qr', times(id('r'), id('d'))),
+        letDecl('mx', bin('/', num(-1), num(0))),
+        up('c', num(0), id('cols'), [
+          { kind: 'if', test: bin('===', id('r'), id('badRow')), then: [fault()], else: [] },
+          letDecl('acc', num(0)),
+          {
+            kind: 'block',
+            body: [
+              constDecl('p', { kind: 'cond', test: inside, then: num(0), else: id('d') }),
+              constDecl('pq', { kind: 'cond', test: inside, then: id('d'), else: id('d') }),
+              general(num(0), id('p')),
+              constDecl('hq', id('qr')),
+              constDecl('hk', times(id('c'), id('d'))),
+              up('k', id('p'), id('pq'), [
+                constDecl('x', at('q', plus(id('hq'), id('k')))),
+                constDecl('y', at('kk', plus(id('hk'), id('k')))),
+                assign(id('acc'), plus(id('acc'), times(id('x'), id('y')))),
+              ]),
+              general(id('pq'), id('d')),
+            ],
+          },
+          assign(at('out', plus(times(id('r'), id('cols')), id('c'))), id('acc')),
+          assign(id('mx'), mathCall('max', [id('mx'), id('acc')])),
+        ]),
+        assign(at('rowMax', id('r')), id('mx')),
+      ]),
+    ];
+  }
+
+  test("the interior pass's split fold: jammed where every copy is all interior, in order elsewhere; same bytes and first error", () => {
+    const original = splitContraction();
+    const blocked = blockPass.run(original, context());
+    expect(blocked).not.toEqual(original);
+    const text = printProgramText(blocked);
+    expect(text).toContain('} else {');
+    const runSplit = (stmts: readonly JsStmt[], rows: number, cols: number, d: number, inside: number, bad: number, badRow: number): unknown => {
+      const q = fill(rows * d + 1, 2);
+      const kk = fill(cols * d + 1, 5);
+      const out = new Float64Array(rows * cols + 1);
+      const rowMax = new Float64Array(rows);
+      const error = run(stmts, ['q', 'kk', 'out', 'rowMax', 'rows', 'cols', 'd', 'inside', 'bad', 'badRow'], [q, kk, out, rowMax, rows, cols, d, inside, bad, badRow]);
+      return { out: bytes(out), rowMax: bytes(rowMax), error };
+    };
+    for (const rows of [1, 2])
+      for (let cols = 0; cols <= 9; cols++)
+        for (const d of [0, 1, 3])
+          for (const inside of [0, 2, 4, 5, 9])
+            for (const bad of [-1, 0, 2])
+              for (const badRow of [-1, 1]) expect(runSplit(blocked, rows, cols, d, inside, bad, badRow)).toEqual(runSplit(original, rows, cols, d, inside, bad, badRow));
+  });
+
   test('the counters variant: unchanged', () => {
     const original = contraction();
     expect(blockPass.run(original, context(true))).toEqual(original);
