@@ -5,6 +5,8 @@
 // the block), NaN, -0 and infinities — and compares the outputs' bytes; each illegal case must
 // come back unchanged.
 
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { assign, bin, call, constDecl, exprStmt, id, index, letDecl, mathCall, member, num, type JsExpr, type JsStmt } from '../../../src/codegen/jsast.js';
 import { printProgramText } from '../../../src/codegen/printer.js';
@@ -77,6 +79,16 @@ function runStencil(stmts: readonly JsStmt[], n: number, bad = -1): { out: numbe
   return { out: bytes(out), a: bytes(a), error };
 }
 
+/** const h1 = row * 2, h2 = row * 2; for (k) { const m = k - 1 | 0, p = k + 1 | 0; out[h1 + k] = a[h1 + m] + a[h2 + k] * 2 + a[h2 + p] } */
+function wrappedStencil(): JsStmt[] {
+  const body: JsStmt[] = [
+    constDecl('m', bin('|', bin('-', id('k'), num(1)), num(0))),
+    constDecl('p', bin('|', plus(id('k'), num(1)), num(0))),
+    assign(at('out', plus(id('h1'), id('k'))), plus(plus(at('a', plus(id('h1'), id('m'))), times(at('a', plus(id('h2'), id('k'))), num(2))), at('a', plus(id('h2'), id('p'))))),
+  ];
+  return [constDecl('h1', times(id('row'), num(2))), constDecl('h2', times(id('row'), num(2))), up('k', num(1), plus(id('n'), num(1)), body)];
+}
+
 describe('rotate: loads carried across iterations', () => {
   test('three offsets of one row: one load per iteration, the same bytes for 0..5 points', () => {
     const original = stencil();
@@ -103,13 +115,7 @@ describe('rotate: loads carried across iterations', () => {
   });
 
   test('wrapped neighbours ((k ± 1) | 0) on two names of one row base, as the interior pass leaves them', () => {
-    // const h1 = row * 2, h2 = row * 2; for (k) { const m = k - 1 | 0, n = k + 1 | 0; out[h1 + k] = a[h1 + m] + a[h2 + k] * 2 + a[h2 + n] }
-    const body: JsStmt[] = [
-      constDecl('m', bin('|', bin('-', id('k'), num(1)), num(0))),
-      constDecl('p', bin('|', plus(id('k'), num(1)), num(0))),
-      assign(at('out', plus(id('h1'), id('k'))), plus(plus(at('a', plus(id('h1'), id('m'))), times(at('a', plus(id('h2'), id('k'))), num(2))), at('a', plus(id('h2'), id('p'))))),
-    ];
-    const original: JsStmt[] = [constDecl('h1', times(id('row'), num(2))), constDecl('h2', times(id('row'), num(2))), up('k', num(1), plus(id('n'), num(1)), body)];
+    const original = wrappedStencil();
     const rotated = rotatePass.run(original, context());
     // Guarded: where k ± 1 cannot wrap (an integer start, int32 ends) the three offsets are one
     // row and one load remains; elsewhere the original loop runs.
@@ -221,6 +227,51 @@ function runContraction(stmts: readonly JsStmt[], rows: number, cols: number, d:
   return { out: bytes(out), rowMax: bytes(rowMax), q: bytes(q), error };
 }
 
+/**
+ * The interior pass's shape: the fold split into a general part [0, p), the interior [p, q) and
+ * a general part [q, d), where p = q = d for outputs c ≥ inside (no interior) and the general
+ * parts raise an error at k = bad; a check in pre whose test does not depend on c.
+ */
+function splitContraction(): JsStmt[] {
+  const general = (from: JsExpr, to: JsExpr): JsStmt =>
+    up('k', from, to, [
+      { kind: 'if', test: bin('===', id('k'), id('bad')), then: [fault()], else: [] },
+      constDecl('gx', at('q', plus(id('qr'), id('k')))),
+      constDecl('gy', at('kk', plus(times(id('c'), id('d')), id('k')))),
+      assign(id('acc'), plus(id('acc'), times(id('gx'), id('gy')))),
+    ]);
+  const inside = bin('<', id('c'), id('inside'));
+  return [
+    up('r', num(0), id('rows'), [
+      constDecl('qr', times(id('r'), id('d'))),
+      letDecl('mx', bin('/', num(-1), num(0))),
+      up('c', num(0), id('cols'), [
+        { kind: 'if', test: bin('===', id('r'), id('badRow')), then: [fault()], else: [] },
+        letDecl('acc', num(0)),
+        {
+          kind: 'block',
+          body: [
+            constDecl('p', { kind: 'cond', test: inside, then: num(0), else: id('d') }),
+            constDecl('pq', { kind: 'cond', test: inside, then: id('d'), else: id('d') }),
+            general(num(0), id('p')),
+            constDecl('hq', id('qr')),
+            constDecl('hk', times(id('c'), id('d'))),
+            up('k', id('p'), id('pq'), [
+              constDecl('x', at('q', plus(id('hq'), id('k')))),
+              constDecl('y', at('kk', plus(id('hk'), id('k')))),
+              assign(id('acc'), plus(id('acc'), times(id('x'), id('y')))),
+            ]),
+            general(id('pq'), id('d')),
+          ],
+        },
+        assign(at('out', plus(times(id('r'), id('cols')), id('c'))), id('acc')),
+        assign(id('mx'), mathCall('max', [id('mx'), id('acc')])),
+      ]),
+      assign(at('rowMax', id('r')), id('mx')),
+    ]),
+  ];
+}
+
 describe('block: unroll-and-jam of contractions', () => {
   const variants: [string, ContractionOptions][] = [['f64', {}], ['i32 (wrapping)', { i32: true }], ['a fault in post', { fault: 'post' }]];
   test.each(variants)('%s: blocked by four, the same bytes for every extent 0..5 and a remainder', (_, o) => {
@@ -252,51 +303,6 @@ describe('block: unroll-and-jam of contractions', () => {
     const original = contraction(o);
     expect(blockPass.run(original, context())).toEqual(original);
   });
-
-  /**
-   * The interior pass's shape: the fold split into a general part [0, p), the interior [p, q) and
-   * a general part [q, d), where p = q = d for outputs c ≥ inside (no interior) and the general
-   * parts raise an error at k = bad; a check in pre whose test does not depend on c.
-   */
-  function splitContraction(): JsStmt[] {
-    const general = (from: JsExpr, to: JsExpr): JsStmt =>
-      up('k', from, to, [
-        { kind: 'if', test: bin('===', id('k'), id('bad')), then: [fault()], else: [] },
-        constDecl('gx', at('q', plus(id('qr'), id('k')))),
-        constDecl('gy', at('kk', plus(times(id('c'), id('d')), id('k')))),
-        assign(id('acc'), plus(id('acc'), times(id('gx'), id('gy')))),
-      ]);
-    const inside = bin('<', id('c'), id('inside'));
-    return [
-      up('r', num(0), id('rows'), [
-        constDecl('qr', times(id('r'), id('d'))),
-        letDecl('mx', bin('/', num(-1), num(0))),
-        up('c', num(0), id('cols'), [
-          { kind: 'if', test: bin('===', id('r'), id('badRow')), then: [fault()], else: [] },
-          letDecl('acc', num(0)),
-          {
-            kind: 'block',
-            body: [
-              constDecl('p', { kind: 'cond', test: inside, then: num(0), else: id('d') }),
-              constDecl('pq', { kind: 'cond', test: inside, then: id('d'), else: id('d') }),
-              general(num(0), id('p')),
-              constDecl('hq', id('qr')),
-              constDecl('hk', times(id('c'), id('d'))),
-              up('k', id('p'), id('pq'), [
-                constDecl('x', at('q', plus(id('hq'), id('k')))),
-                constDecl('y', at('kk', plus(id('hk'), id('k')))),
-                assign(id('acc'), plus(id('acc'), times(id('x'), id('y')))),
-              ]),
-              general(id('pq'), id('d')),
-            ],
-          },
-          assign(at('out', plus(times(id('r'), id('cols')), id('c'))), id('acc')),
-          assign(id('mx'), mathCall('max', [id('mx'), id('acc')])),
-        ]),
-        assign(at('rowMax', id('r')), id('mx')),
-      ]),
-    ];
-  }
 
   test("the interior pass's split fold: jammed where every copy is all interior, in order elsewhere; same bytes and first error", () => {
     const original = splitContraction();
@@ -332,5 +338,27 @@ describe('block: unroll-and-jam of contractions', () => {
     if (outer?.kind !== 'for') throw new Error('no loop');
     const two = up('z', num(0), id('n'), [outer, outer]);
     expect(blockLoop(two, context())).toBeNull();
+  });
+});
+
+// Golden text of both rewrites on interior-shaped nests (the real programs' goldens change when
+// the interior pass lands). Refresh with `UPDATE_GOLDEN=1 npx vitest run test/codegen/loops/reuse.test.ts`.
+describe('golden rewrites', () => {
+  const update = process.env['UPDATE_GOLDEN'] === '1';
+  const golden = (name: string, before: readonly JsStmt[], after: readonly JsStmt[]): void => {
+    const path = fileURLToPath(new URL(`./golden/${name}.js`, import.meta.url));
+    const text = `// before\n${printProgramText(before)}// after\n${printProgramText(after)}`;
+    if (update) writeFileSync(path, text);
+    expect(text).toBe(readFileSync(path, 'utf8'));
+  };
+  test('a stencil row with wrapped neighbours (rotate)', () => {
+    counter = 1000;
+    const original = wrappedStencil();
+    golden('stencil', original, rotatePass.run(original, context()));
+  });
+  test("a contraction split by the interior pass (block)", () => {
+    counter = 1000;
+    const original = splitContraction();
+    golden('contraction', original, blockPass.run(original, context()));
   });
 });
