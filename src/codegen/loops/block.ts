@@ -21,8 +21,8 @@
 // done). The pass proves, before rewriting, that moving pre(j1) and fold(j1) before post(j0) is
 // unobservable:
 // - L counts up by one, its bounds are pure and do not change in the body; the body holds exactly
-//   one loop (the fold loop, innermost), no `break`/`return`, no store through anything but an
-//   identifier, no call but `Math.*` and `rt.*`;
+//   one fold loop (innermost) or the interior pass's split of one (below), no `break`/`return`,
+//   no store through anything but an identifier, no call but `Math.*`, `Number.*` and `rt.*`;
 // - pre and the fold store nothing, and nothing they load is stored by post (nestFacts.ts: a
 //   store to another identifier cannot write that memory inside one cluster), so no iteration
 //   sees another's writes; post's stores keep their order exactly (post copies run in L's order);
@@ -30,10 +30,17 @@
 //   are assigned only in post and not read in pre or the fold, so they see the same sequence of
 //   updates;
 // - the fold loop's bounds are pure and do not depend on j or on anything pre computes;
-// - errors: pre and the fold raise none (no `rt.` call); post may, and its copies run in L's
-//   order, so the first error raised — and every store made before it — is the same. (The
-//   interior pass removes the checks of a contraction's interior, which is what makes pre and the
-//   fold free of them.) The counters variant is never blocked.
+// - errors: the jammed fold raises none (no `rt.` call); post may, and its copies run in L's
+//   order, so the first error raised — and every store made before it — is the same. Pre raises
+//   none either, except checks `if (test) rt.…(…)` whose pure test does not depend on L: such a
+//   check fails at L's first iteration or never, and copy 0 of the first quad is that iteration.
+//   The counters variant is never blocked.
+// The interior pass (interior.ts) splits the fold into general parts that keep their checks and
+// an interior part without them: `{ const p = …, q = …; for [from, p) B; H; for [p, q) B′;
+// for [q, to) B }`. The four copies compute their p and q, and the interior parts are jammed over
+// [from, to) only when every copy has p = from and q = to (the general parts are empty); else
+// each copy runs its three parts and its post in turn, exactly as the original iteration did
+// (only pre, which stores and raises nothing observable, ran earlier).
 // Declarations of the body whose value does not depend on j (a load of the shared operand, its
 // row base) are kept once, in the first copy; every other local of the body is renamed per copy.
 // Blocking pays only when such a shared load exists in the fold, so the pass requires one.

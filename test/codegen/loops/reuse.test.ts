@@ -25,7 +25,6 @@ const fault = (): JsStmt => exprStmt(call(member(id('rt'), 'oob'), [num(1), id('
 
 /** The statements as a function of `params`, run with a runtime whose `oob` throws its arguments. */
 function run(stmts: readonly JsStmt[], params: string[], args: unknown[]): unknown {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const f = new Function('rt', ...params, printProgramText(stmts)) as (...a: unknown[]) => unknown;
   const rt = {
     oob: (...a: unknown[]): never => {
