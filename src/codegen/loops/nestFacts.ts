@@ -204,8 +204,13 @@ export function canonicalText(stmts: readonly JsStmt[]): (e: JsExpr) => string {
       if (target && e.kind === 'id') assigned.add(e.name);
     },
     stmt(s) {
-      if (s.kind === 'decl' && !s.mutable && s.init !== null && isPure(s.init)) definitions.set(s.name, s.init);
-      if (s.kind === 'decl' && s.mutable) assigned.add(s.name);
+      if (s.kind === 'decl' && !s.mutable && s.init !== null && isPure(s.init)) {
+        // A name declared twice (in two scopes) with different values is not expanded.
+        const earlier = definitions.get(s.name);
+        if (earlier !== undefined && printExpr(earlier) !== printExpr(s.init)) assigned.add(s.name);
+        definitions.set(s.name, s.init);
+      }
+      if (s.kind === 'decl' && (s.mutable || s.init === null || !isPure(s.init))) assigned.add(s.name);
     },
   });
   const expand = (e: JsExpr, depth: number): JsExpr | null => {

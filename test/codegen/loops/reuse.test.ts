@@ -130,6 +130,17 @@ describe('rotate: loads carried across iterations', () => {
     }
   });
 
+  test('one base name declared twice with different values is not taken for the other base', () => {
+    const [h1, h2, loop] = wrappedStencil();
+    if (loop?.kind !== 'for' || h1 === undefined || h2 === undefined) throw new Error('no loop');
+    // h2 is row * 2 in the scope of the loop, but row * 3 in another block: not the same as h1.
+    const other: JsStmt = { kind: 'block', body: [constDecl('h2', times(id('row'), num(3)))] };
+    const original: JsStmt[] = [other, h1, h2, loop];
+    // h2's offsets 0 and +1 still rotate; h1's -1 stays its own load.
+    expect(loadsIn(rotatedLoop(rotatePass.run(original, context())).body, 'a')).toBe(2);
+    for (let n = 0; n <= 4; n++) expect(runStencil(rotatePass.run(original, context()), n)).toEqual(runStencil(original, n));
+  });
+
   test('a store to the loaded array: unchanged', () => {
     const original = stencil({ store: 'a' });
     expect(rotatePass.run(original, context())).toEqual(original);
