@@ -83,7 +83,7 @@ function isKnownCallee(callee: JsExpr): boolean {
   return isPureCallee(callee) || (callee.kind === 'member' && callee.object.kind === 'id' && callee.object.name === runtimeParam);
 }
 
-/** `Math.*` and `Number.*` (the generator's `Number.isInteger`): no effect, same value for the same arguments. */
+/** `Math.*` and `Number.*` (`Number.isInteger`, should a pass emit one): no effect, same value for the same arguments. */
 function isPureCallee(callee: JsExpr): boolean {
   return callee.kind === 'member' && callee.object.kind === 'id' && (callee.object.name === 'Math' || callee.object.name === 'Number');
 }

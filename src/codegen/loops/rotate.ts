@@ -25,7 +25,7 @@
 // reads elements the first iteration reads anyway.
 
 import type { JsExpr, JsStmt } from '../jsast.js';
-import { assign, bin, call, constDecl, id, index, letDecl, member, num } from '../jsast.js';
+import { assign, bin, constDecl, id, index, letDecl, mathCall, num } from '../jsast.js';
 import type { LoopContext, LoopPass } from './index.js';
 import { type Affine, affineExpr, affineIn, canonicalText, effectsOf, idsOfExpr, isPure, termsKey } from './nestFacts.js';
 
@@ -166,7 +166,9 @@ function rotateLoop(loop: JsStmt, context: RotateContext): JsStmt[] | null {
   // to - 1 + high are int32: checked once, else the loop runs as it was.
   const guard = [
     runs,
-    call(member(id('Number'), 'isInteger'), [loop.from]),
+    // An integer start (`Math.floor`, not `Number.isInteger`: cluster functions see only `Math`
+    // and `Atomics` as globals, program.ts `freeIds`; ±Infinity fails `from < to` or the bound).
+    bin('===', mathCall('floor', [loop.from]), loop.from),
     bin('>=', affineExpr({ terms: [], k: 1, constant: 0, wrapped: false }, loop.from, wrappedLow), num(-2147483648)),
     bin('<=', affineExpr({ terms: [], k: 1, constant: 0, wrapped: false }, loop.to, wrappedHigh), num(2147483648)),
   ].reduce((a, b) => bin('&&', a, b));

@@ -119,6 +119,8 @@ describe('rotate: loads carried across iterations', () => {
     // Guarded: where k ± 1 cannot wrap (an integer start, int32 ends) the three offsets are one
     // row and one load remains; elsewhere the original loop runs.
     expect(loadsIn(rotatedLoop(rotated).body, 'a')).toBe(1);
+    // Cluster functions see `Math` (and `Atomics`) as their only globals (program.ts freeIds).
+    expect(printProgramText(rotated)).not.toMatch(/\b(Number|Object|globalThis)\b/);
     for (let n = 0; n <= 5; n++) expect(runStencil(rotated, n)).toEqual(runStencil(original, n));
     // Starts where the guard fails: not an integer, or past int32 (the wrap is then real).
     const [h1, h2, forLoop] = original;

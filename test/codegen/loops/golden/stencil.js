@@ -9,7 +9,7 @@ for (let k = 1; k < n + 1; k++) {
 // after
 const h1 = row * 2;
 const h2 = row * 2;
-if (1 < n + 1 && Number.isInteger(1) && 1 - 1 >= (-2147483648) && n + 1 + 1 <= 2147483648) {
+if (1 < n + 1 && Math.floor(1) === 1 && 1 - 1 >= (-2147483648) && n + 1 + 1 <= 2147483648) {
   let r1000 = a[h1];
   let r1001 = a[h1 + 1];
   for (let k = 1; k < n + 1; k++) {
