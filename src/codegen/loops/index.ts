@@ -12,6 +12,8 @@
 // except the ones `fastMath` allows (docs/LANGUAGE.md, "Floating-point reassociation").
 
 import type { JsStmt } from '../jsast.js';
+import { blockPass } from './block.js';
+import { rotatePass } from './rotate.js';
 import { reassociate } from './reassociate.js';
 
 /** What the passes may know of the function they optimise. */
@@ -31,6 +33,9 @@ export interface LoopPass {
 
 /** The passes, in the order they run. */
 export const loopPasses: readonly LoopPass[] = [
+  // interior (interior.ts, helper c13-interior) goes here: the passes below see its checks removed.
+  rotatePass,
+  blockPass,
   // Last: it splits the accumulators of the loops the passes before it leave (fastMath only).
   reassociate,
 ];
