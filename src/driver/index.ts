@@ -126,6 +126,8 @@ export interface CompilerOptions {
   /** Tests and tuning: the multicore fork threshold and carried-loop chunk length (runtime/backend.ts); other back ends ignore them. */
   readonly parallelThreshold?: number;
   readonly chunkLength?: number;
+  /** The `js` back end's WebAssembly kernels: `auto`, `on` or `off` (runtime/backend.ts CompileOptions.wasm); others ignore it. */
+  readonly wasm?: 'auto' | 'on' | 'off';
   /**
    * Fill every pooled buffer with garbage before the generated code gets it (tests), so code
    * that reads an element before writing it diverges from the interpreter.
@@ -310,13 +312,13 @@ export class Compiler {
       const program = this.lower(signature);
       const backend = backendNamed(this.backend.name);
       const { threads } = this.backend;
-      const { poisonBuffers, parallelThreshold, chunkLength } = this.options;
+      const { poisonBuffers, parallelThreshold, chunkLength, wasm } = this.options;
       compiled = this.plan(signature, options).then(async (plan) => {
         const entry = entrySizes(signature);
         const memory = planMemory(program, plan, entry);
         assertValidMemoryPlan(program, plan, memory, entry); // src/memory does not import the checker either
         // Awaited: the multicore back end's compile resolves once its workers hold the code.
-        return await backend.compile(program, plan, { file: this.file, memory, poisonBuffers, threads, parallelThreshold, chunkLength });
+        return await backend.compile(program, plan, { file: this.file, memory, poisonBuffers, threads, parallelThreshold, chunkLength, wasm });
       });
       // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
       const failed = compiled;
