@@ -39,6 +39,8 @@ export const defaultWasmMode: WasmMode = 'off';
 export interface CompiledProgram extends Executable {
   /** The generated module (the plain variant). */
   readonly source: string;
+  /** Per cluster, what its WebAssembly kernel did (CompileOptions.wasm; empty when `off`). */
+  readonly kernelStats: readonly KernelStats[];
   run(inputs: readonly InterfaceValue[], runOptions?: RunOptions): RunResult;
 }
 
@@ -271,12 +273,13 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
   const backend = 'js';
   const memory = options.memory ?? planMemory(program, plan);
   const limit = options.maxWhileIterations ?? Infinity;
+  const plain = compileModule(program, plan, memory, false, false, options.wasm ?? defaultWasmMode);
   const runner = moduleRunner({
     backend,
     program,
     memory,
     options,
-    plain: compileModule(program, plan, memory, false, false, options.wasm ?? defaultWasmMode),
+    plain,
     counted: () => compileModule(program, plan, memory, true),
     sharedPool: false,
     makeRuntime: (module, record, pool, poisoned) => new Runtime(module.tables, options.file, limit, record, pool, poisoned),
@@ -295,7 +298,8 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
   return Object.defineProperties(executable, {
     source: { get: (): string => runner.source, enumerable: false },
     disposed: { get: (): boolean => runner.disposed, enumerable: false },
-  }) as typeof executable & Pick<CompiledProgram, 'source' | 'disposed'>;
+    kernelStats: { value: plain.kernelStats, enumerable: false },
+  }) as typeof executable & Pick<CompiledProgram, 'source' | 'disposed' | 'kernelStats'>;
 }
 
 /**

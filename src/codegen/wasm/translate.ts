@@ -31,7 +31,7 @@
 // the arrays' lengths, part of the specialisation).
 
 import type { ScalarType } from '../../ir/types.js';
-import { forEachNode, renameStmt, type JsExpr, type JsStmt } from '../jsast.js';
+import { exprStmt, forEachNode, renameStmt, type JsExpr, type JsStmt } from '../jsast.js';
 import { encodeModule, f64c, i32c, memarg, Op, SatOp, ValType, voidBlock } from './encoder.js';
 
 /** A cluster function and what the code generator knows of its parameters (`rt` excluded). */
@@ -392,8 +392,8 @@ class Translator {
       case 'if': {
         const test = this.truthy(this.expr(s.test));
         this.labels.push('other');
-        const then = this.stmts(s.then);
-        const otherwise = this.stmts(s.else);
+        const then = this.narrowed(s.test, true, s.then, () => this.stmts(s.then));
+        const otherwise = this.narrowed(s.test, false, s.else, () => this.stmts(s.else));
         this.labels.pop();
         return [...test, Op.if, voidBlock, ...then, ...(otherwise.length > 0 ? [Op.else, ...otherwise] : []), Op.end];
       }
@@ -549,8 +549,8 @@ class Translator {
       case 'cond': {
         const test = this.truthy(this.expr(e.test));
         this.labels.push('other');
-        const a = this.expr(e.then);
-        const b = this.expr(e.else);
+        const a = this.narrowed(e.test, true, [exprStmt(e.then)], () => this.expr(e.then));
+        const b = this.narrowed(e.test, false, [exprStmt(e.else)], () => this.expr(e.else));
         this.labels.pop();
         const t = join(a.t, b.t);
         const bt = t.k === 'never' ? ValType.i32 : wasmType(t);
@@ -595,6 +595,33 @@ class Translator {
         return refuse(`a ${e.kind} expression as a value`);
       default:
         return e satisfies never;
+    }
+  }
+
+  /**
+   * Runs `walk` with an integer local's interval narrowed by a test `x < c`, `x >= c`, … (`c` a
+   * literal) that holds (`holds`) or fails on that branch: `x >= 0 ? x % 5 : …` is not -0. Only
+   * when the branch (`branch`) never assigns `x`: then every read in it sees the tested value.
+   */
+  private narrowed<T>(test: JsExpr, holds: boolean, branch: readonly JsStmt[], walk: () => T): T {
+    if (test.kind !== 'binary' || test.lhs.kind !== 'id' || test.rhs.kind !== 'num') return walk();
+    if (assigns(branch, test.lhs.name)) return walk();
+    const l = this.locals.get(test.lhs.name);
+    const c = test.rhs.value;
+    if (l === undefined || l.type.k !== 'int' || !Number.isInteger(c)) return walk();
+    const negate = { '<': '>=', '<=': '>', '>': '<=', '>=': '<' } as const;
+    const op = test.op === '<' || test.op === '<=' || test.op === '>' || test.op === '>=' ? (holds ? test.op : negate[test.op]) : null;
+    if (op === null) return walk();
+    const t = l.type;
+    const [lo, hi] =
+      op === '<' ? [t.lo, Math.min(t.hi, c - 1)] : op === '<=' ? [t.lo, Math.min(t.hi, c)] : op === '>' ? [Math.max(t.lo, c + 1), t.hi] : [Math.max(t.lo, c), t.hi];
+    if (lo > hi) return walk(); // a branch that never runs: keep the type as it is
+    const saved = l.type;
+    l.type = int(lo, hi, t.nz && lo <= 0 && hi >= 0);
+    try {
+      return walk();
+    } finally {
+      l.type = saved;
     }
   }
 
@@ -799,6 +826,8 @@ class Translator {
   }
 
   private unary(op: '-' | '!' | 'void', arg: JsExpr): Val {
+    // A negative literal (`-0`, `-1`): a constant.
+    if (op === '-' && arg.kind === 'num') return this.expr({ kind: 'num', value: -arg.value });
     const a = this.numeric(this.expr(arg));
     if (op === 'void') return refuse('void');
     if (op === '!') return { t: BOOL, code: [...this.truthy(a), Op.i32_eqz] };
@@ -919,6 +948,21 @@ function foldConstant(op: string, a: Val, b: Val): Val | null {
   const r = f();
   if (!Number.isInteger(r) || !fits(r, r) || Object.is(r, -0)) return null;
   return { t: int(r, r), code: [...a.code, Op.drop, ...b.code, Op.drop, ...i32c(r)] };
+}
+
+/** Whether `stmts` assign `name` (a declaration, an assignment, a `set`, a loop index). */
+function assigns(stmts: readonly JsStmt[], name: string): boolean {
+  let found = false;
+  forEachNode(stmts, {
+    stmt(s) {
+      if ((s.kind === 'decl' && s.name === name) || (s.kind === 'for' && s.index === name)) found = true;
+      if (s.kind === 'assign' && s.target.kind === 'id' && s.target.name === name) found = true;
+    },
+    expr(e) {
+      if (e.kind === 'set' && e.name === name) found = true;
+    },
+  });
+  return found;
 }
 
 /** `void 0`. */
