@@ -224,7 +224,18 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
     return true;
   };
 
+  /** `auto`: whether the call's arrays are large enough to try a kernel (a quick sum, before any key is built). */
+  const largeEnough = (args: readonly unknown[]): boolean => {
+    let elements = 0;
+    for (let k = 0; k < n; k++) if (kinds[k] === 'array') elements += (args[k] as { length?: number } | null)?.length ?? 0;
+    return elements >= autoRule.minAutoElements;
+  };
+
   return (rt: unknown, ...args: unknown[]): unknown => {
+    if (mode === 'auto' && !largeEnough(args)) {
+      stats.jsCalls++;
+      return js(rt, ...args);
+    }
     const v = variantFor(args);
     if (v !== null) {
       if (v.choice === 'wasm') {
