@@ -33,7 +33,7 @@ import {
 } from './backend.js';
 
 /** `CompileOptions.wasm` when not given (docs/EXECUTION.md, "WebAssembly": what the measurements say). */
-export const defaultWasmMode: WasmMode = 'off';
+export const defaultWasmMode: WasmMode = 'auto';
 
 /** The JavaScript back end's executable: runs synchronously, and shows the module it runs. */
 export interface CompiledProgram extends Executable {

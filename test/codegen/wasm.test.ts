@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { encodeModule, f64c, i32c, Op, s32leb, u32leb, ValType } from '../../src/codegen/wasm/encoder.js';
 import { translateKernel, type KernelSource } from '../../src/codegen/wasm/translate.js';
-import { add, assign, bin, call, cond, constDecl, exprStmt, id, index, mathCall, member, num, un, type JsExpr, type JsStmt } from '../../src/codegen/jsast.js';
+import { add, assign, bin, call, cond, constDecl, exprStmt, id, index, letDecl, mathCall, member, num, un, type JsExpr, type JsStmt } from '../../src/codegen/jsast.js';
 import { printProgramText } from '../../src/codegen/printer.js';
 import { KernelMemory, type KernelStats, wasmApi, wasmCluster, type ClusterFunction } from '../../src/runtime/wasm.js';
 import type { ScalarType } from '../../src/ir/types.js';
@@ -371,6 +371,47 @@ describe('translator: gathers, faults and refusals', () => {
       expect(Array.from(out)).toEqual(Array.from({ length: n }, (_, k) => 2 * k));
     }
     expect(stats.wasmCalls).toBe(5);
+  });
+
+  test('a loop whose bound the body changes is refused', () => {
+    const body: JsStmt[] = [
+      letDecl('m9', id('n1')),
+      {
+        kind: 'for',
+        index: 'i0',
+        from: num(0),
+        to: id('m9'),
+        down: false,
+        body: [assign(index(id('a4'), id('i0')), index(id('a3'), id('i0'))), assign(id('m9'), bin('-', id('m9'), num(1)))],
+      },
+    ];
+    const src: KernelSource = { name: 'c0', params: ['n1', 'a3', 'a4', 's5'], body, arrays: { a3: 'f64', a4: 'f64' }, extents: ['n1'] };
+    const t = translateKernel(src, { extents: { n1: 6 }, lengths: { a3: 6, a4: 6 }, intScalars: new Set() });
+    expect(t.ok ? 'accepted' : t.reason).toMatch(/bound the body changes/);
+  });
+
+  test('auto: small calls run JavaScript; large ones try both, then keep one; results never change', () => {
+    const src = mapKernel('f64', 'f64', (x, s) => add(bin('*', x, x), s));
+    const js = jsFunction(src);
+    const stats: KernelStats = { wasmCalls: 0, jsCalls: 0, faults: 0, refusal: null };
+    const wrapped = wasmCluster(src, js, 'auto', new KernelMemory(api), stats);
+    const small = Float64Array.from({ length: 100 }, (_, k) => k - 50);
+    const out = new Float64Array(100);
+    wrapped(null, 100, small, out, 0.5);
+    expect(stats).toMatchObject({ wasmCalls: 0, jsCalls: 1 });
+    const n = 10000;
+    const xs = Float64Array.from({ length: n }, (_, k) => (k % 7 === 0 ? -0 : k / 3 - 100));
+    const want = new Float64Array(n);
+    js(null, n, xs, want, 0.25);
+    for (let call = 0; call < 12; call++) {
+      const got = new Float64Array(n);
+      wrapped(null, n, xs, got, 0.25);
+      expectSameBits(want, got);
+    }
+    // Four timed calls each way, then one of them every time.
+    expect(stats.wasmCalls).toBeGreaterThanOrEqual(4);
+    expect(stats.jsCalls - 1).toBeGreaterThanOrEqual(4);
+    expect(stats.wasmCalls === 12 - 4 || stats.jsCalls - 1 === 12 - 4).toBe(true);
   });
 
   test('a module the translator makes validates', () => {

@@ -424,6 +424,13 @@ class Translator {
     if (!this.final && to.t.k === 'never') to = { t: int(0, 0), code: to.code };
     if (from.t.k !== 'int' || to.t.k !== 'int') return refuse('a loop whose bounds are not int32 integers');
     if (s.down && from.t.lo === MIN) return refuse('a downward loop that may count below int32');
+    // The bound JavaScript re-reads each iteration must not change in the body: the index's
+    // interval is taken from its value now.
+    const again = s.down ? s.from : s.to;
+    const reads: string[] = [];
+    forEachNode([exprStmt(again)], { expr: (e) => void (e.kind === 'id' && reads.push(e.name)) });
+    if (reads.some((n) => assigns(s.body, n))) return refuse('a loop bound the body changes');
+    forEachNode([exprStmt(again)], { expr: (e) => void (e.kind === 'set' && refuse('a loop bound that assigns')) });
     const l = this.locals.get(s.index)!;
     // The index runs over [from, to): its interval, whatever the bounds turn out to be.
     l.type = int(from.t.lo, Math.max(from.t.lo, to.t.hi - 1));
