@@ -3,11 +3,11 @@
 //
 //   npm run bench:wasm -- [--rounds 7] [--only mg,fa,map,examples]
 //
-// Each case compiles one executable with `wasm: 'off'` and one with `wasm: 'on'` and runs them
-// alternately (interleaved, so machine noise hits both alike), with per-cluster timing; it
-// prints each cluster's median time both ways, whether a kernel ran, and the whole runs'
-// medians, and checks that both give the same results bit for bit. `on` times include staging
-// (the copies into and out of the kernel's memory).
+// Each case compiles one executable each with `wasm: 'off'`, `'on'` and `'auto'` and runs them
+// alternately (interleaved, so machine noise hits all alike), with per-cluster timing; it
+// prints each cluster's median time off and on, and the whole runs' medians in all three modes
+// (auto's include its trial calls), and checks that all give the same results bit for bit. `on`
+// times include staging (the copies into and out of the kernel's memory).
 //
 // Inputs: MG class W's right-hand side from NPB's zran3 (bench/programs/mg-reference.ts);
 // FlashAttention n = 1024, d = 64, br = bc = 64 on seeded uniform Q, K, V; the examples on
@@ -119,20 +119,23 @@ function sameBits(a: RunResult, b: RunResult): boolean {
   });
 }
 
+type Mode = 'off' | 'on' | 'auto';
+
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 async function bench(c: Case, rounds: number): Promise<void> {
   const sig = signatureOf(c);
-  const exes: Record<'off' | 'on', Executable> = {
+  const exes: Record<Mode, Executable> = {
     off: await new Compiler(c.source, { entry: c.entry, backend: 'js', wasm: 'off' }).executable(sig),
     on: await new Compiler(c.source, { entry: c.entry, backend: 'js', wasm: 'on' }).executable(sig),
+    auto: await new Compiler(c.source, { entry: c.entry, backend: 'js', wasm: 'auto' }).executable(sig),
   };
-  const total: Record<'off' | 'on', number[]> = { off: [], on: [] };
-  const perCluster: Record<'off' | 'on', number[][]> = { off: [], on: [] };
+  const total: Record<Mode, number[]> = { off: [], on: [], auto: [] };
+  const perCluster: Record<Mode, number[][]> = { off: [], on: [], auto: [] };
   let same = true;
   for (let round = 0; round < rounds + 1; round++) {
-    const results: Partial<Record<'off' | 'on', RunResult>> = {};
-    for (const mode of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+    const results: Partial<Record<Mode, RunResult>> = {};
+    for (const mode of round % 2 === 0 ? (['off', 'on', 'auto'] as const) : (['auto', 'on', 'off'] as const)) {
       const t0 = performance.now();
       const res = await exes[mode].run(c.inputs, { timing: true });
       const dt = performance.now() - t0;
@@ -141,9 +144,13 @@ async function bench(c: Case, rounds: number): Promise<void> {
       total[mode].push(dt);
       res.stats.clusters.forEach((cl, k) => (perCluster[mode][k] ??= []).push(cl.timeMs ?? 0));
     }
-    same &&= sameBits(results.off!, results.on!);
+    same &&= sameBits(results.off!, results.on!) && sameBits(results.off!, results.auto!);
   }
-  console.log(`\n${c.name}: whole run js ${median(total.off).toFixed(2)} ms, js+wasm ${median(total.on).toFixed(2)} ms (x${(median(total.off) / median(total.on)).toFixed(2)}); results ${same ? 'bit-identical' : 'DIFFER'}`);
+  const ratio = (m: Mode): string => `x${(median(total.off) / median(total[m])).toFixed(2)}`;
+  console.log(
+    `\n${c.name}: whole run (median of ${rounds} after a warm-up) off ${median(total.off).toFixed(2)} ms, on ${median(total.on).toFixed(2)} ms (${ratio('on')}), ` +
+      `auto ${median(total.auto).toFixed(2)} ms (${ratio('auto')}); results ${same ? 'bit-identical' : 'DIFFER'}`,
+  );
   console.log('  cluster   js ms   wasm ms   speed-up');
   perCluster.off.forEach((times, k) => {
     const js = median(times);
@@ -153,6 +160,7 @@ async function bench(c: Case, rounds: number): Promise<void> {
   });
   exes.off.dispose();
   exes.on.dispose();
+  exes.auto.dispose();
 }
 
 async function main(): Promise<void> {
