@@ -33,11 +33,12 @@ const maxVariants = 16;
 /**
  * `auto`'s rule (bench/wasm/kernels.ts; docs/EXECUTION.md "WebAssembly"). A kernel is tried
  * only for calls that stage at least `minAutoElements` elements (below, the fixed cost of a
- * call — views, copies, the boundary — outweighs any gain); then the first `autoTrials` calls of
- * each specialisation alternate WebAssembly and JavaScript, timed, and the faster by median
- * (after one warm-up call of each) runs from then on.
+ * call — views, copies, the boundary — outweighs any gain); then the calls of each
+ * specialisation alternate WebAssembly and JavaScript, timed, the first of each a warm-up; as soon
+ * as one is faster by `clearRatio` (after one timed call each), or after `autoTrials` calls each,
+ * the faster by median runs from then on (a clear loser costs one timed call, not four).
  */
-export const autoRule = { minAutoElements: 4096, autoTrials: 4 } as const;
+export const autoRule = { minAutoElements: 4096, autoTrials: 4, clearRatio: 1.5 } as const;
 
 /** The typed-array class of each element type (bool is Uint8Array). */
 function classOf(elem: ScalarType): Function {
@@ -275,10 +276,14 @@ function median(xs: readonly number[]): number {
   return s[s.length >> 1]!;
 }
 
-/** auto: once both have `autoTrials` timings, keep the faster by median (the first of each dropped). */
+/** auto: after each pair of timed calls, keep the faster by median (the first of each dropped) if the choice is clear or the trials are over. */
 function decide(v: Variant): void {
-  if (v.wasmMs.length < autoRule.autoTrials || v.jsMs.length < autoRule.autoTrials) return;
-  v.choice = median(v.wasmMs.slice(1)) < median(v.jsMs.slice(1)) ? 'wasm' : 'js';
+  const n = Math.min(v.wasmMs.length, v.jsMs.length);
+  if (n < 2) return;
+  const wasm = median(v.wasmMs.slice(1, n));
+  const js = median(v.jsMs.slice(1, n));
+  const clear = wasm * autoRule.clearRatio < js || js * autoRule.clearRatio < wasm;
+  if (clear || n >= autoRule.autoTrials) v.choice = wasm < js ? 'wasm' : 'js';
 }
 
 /** Bytes one staged array takes (for the benchmark's report). */

@@ -408,10 +408,11 @@ describe('translator: gathers, faults and refusals', () => {
       wrapped(null, n, xs, got, 0.25);
       expectSameBits(want, got);
     }
-    // Four timed calls each way, then one of them every time.
-    expect(stats.wasmCalls).toBeGreaterThanOrEqual(4);
-    expect(stats.jsCalls - 1).toBeGreaterThanOrEqual(4);
-    expect(stats.wasmCalls === 12 - 4 || stats.jsCalls - 1 === 12 - 4).toBe(true);
+    // 2 to 4 calls each way (a warm-up, then timed pairs until one is clearly faster), then the chosen one every time.
+    const trials = Math.min(stats.wasmCalls, stats.jsCalls - 1);
+    expect(trials).toBeGreaterThanOrEqual(2);
+    expect(trials).toBeLessThanOrEqual(4);
+    expect(Math.max(stats.wasmCalls, stats.jsCalls - 1)).toBe(12 - trials);
   });
 
   test('a module the translator makes validates', () => {

@@ -697,6 +697,20 @@ class Translator {
       if (a.t.k === 'never') return a;
       return { t: BOOL, code: [...a.code, Op.drop, ...i32c(op === '===' ? 0 : 1)] };
     }
+    if (op === '|' && rhs.kind === 'num' && rhs.value === 0 && lhs.kind === 'binary' && (lhs.op === '+' || lhs.op === '-')) {
+      // `(a + b) | 0` of two integers: ToInt32 of the exact sum (a double holds it: |a + b| < 2^32)
+      // is the wrapping i32 sum, with no double in between.
+      const a = this.numeric(this.expr(lhs.lhs));
+      const b = this.numeric(this.expr(lhs.rhs));
+      if (a.t.k === 'int' && b.t.k === 'int') {
+        const [lo, hi] = lhs.op === '+' ? [a.t.lo + b.t.lo, a.t.hi + b.t.hi] : [a.t.lo - b.t.hi, a.t.hi - b.t.lo];
+        return { t: fits(lo, hi) ? int(lo, hi) : FULL, code: [...a.code, ...b.code, lhs.op === '+' ? Op.i32_add : Op.i32_sub] };
+      }
+      const stop = firstNever([a, b]);
+      if (stop !== null) return stop;
+      const sum = this.arith(lhs.op, a, b);
+      return { t: sum.t.k === 'int' ? int(sum.t.lo, sum.t.hi) : FULL, code: this.toInt32(sum) };
+    }
     const ra = this.expr(lhs);
     const rb = this.expr(rhs);
     if (op === '===' || op === '!==') {
@@ -862,9 +876,19 @@ class Translator {
       return { t: F64, code: [...this.f64(vs[0]!), wop] };
     };
     switch (fn) {
-      case 'imul':
+      case 'imul': {
         if (vs.length !== 2) return refuse('Math.imul arity');
-        return { t: FULL, code: [...this.toInt32(vs[0]!), ...this.toInt32(vs[1]!), Op.i32_mul] };
+        const code = [...this.toInt32(vs[0]!), ...this.toInt32(vs[1]!), Op.i32_mul];
+        const [x, y] = [vs[0]!.t, vs[1]!.t];
+        if (x.k === 'int' && y.k === 'int') {
+          // The exact product when it fits in int32 (then imul is it): `Math.imul(2, i) + 1`.
+          const corners = [x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi];
+          const lo = Math.min(...corners);
+          const hi = Math.max(...corners);
+          if (fits(lo, hi)) return { t: int(lo, hi), code };
+        }
+        return { t: FULL, code };
+      }
       case 'fround':
         if (vs.length !== 1) return refuse('Math.fround arity');
         return { t: F64, code: [...this.f64(vs[0]!), Op.f32_demote_f64, Op.f64_promote_f32] };
