@@ -16,7 +16,7 @@
 // refuses synchronous compiles of more than 4 KB, so there a kernel that large is refused
 // (`compileFailed`) and its cluster runs in JavaScript.
 
-import { translateKernel, elemBytes, type Kernel, type KernelSource, type Specialisation } from '../codegen/wasm/translate.js';
+import { translateKernel, type Kernel, type KernelSource, type Specialisation } from '../codegen/wasm/translate.js';
 import type { TypedArray } from '../ir/scalarOps.js';
 import type { ScalarType } from '../ir/types.js';
 
@@ -168,12 +168,13 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
       stats.refusal = 'too small for auto';
       return null;
     }
-    memory.ensure(kernel.memoryBytes);
     let instance: { readonly exports: Record<string, unknown> };
     try {
+      // Growing may fail (the host's limit): then, as for a refused compile, JavaScript runs.
+      memory.ensure(kernel.memoryBytes);
       instance = new api.Instance(new api.Module(kernel.bytes), { env: { memory: memory.memory } });
     } catch (err) {
-      // A browser's main thread refuses synchronous compiles above 4 KB: JavaScript runs.
+      // A browser's main thread refuses synchronous compiles above 4 KB.
       stats.refusal = `compileFailed: ${String(err)}`;
       return null;
     }
@@ -291,9 +292,4 @@ function decide(v: Variant): void {
   const js = median(v.jsMs.slice(1, n));
   const clear = wasm * autoRule.clearRatio < js || js * autoRule.clearRatio < wasm;
   if (clear || n >= autoRule.autoTrials) v.choice = wasm < js ? 'wasm' : 'js';
-}
-
-/** Bytes one staged array takes (for the benchmark's report). */
-export function stagedBytes(kernel: Kernel): number {
-  return kernel.arrays.reduce((s, a) => s + (a.read || a.written ? a.length * elemBytes(a.elem) : 0), 0);
 }

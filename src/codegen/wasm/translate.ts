@@ -74,8 +74,6 @@ export interface Kernel {
   readonly scalars: readonly string[];
   /** Bytes of memory the staged arrays need. */
   readonly memoryBytes: number;
-  /** Whether the body has an innermost loop that a SIMD kernel could widen (not done yet: see docs). */
-  readonly loops: number;
 }
 
 export type Translation = { readonly ok: true; readonly kernel: Kernel } | { readonly ok: false; readonly reason: string };
@@ -164,11 +162,10 @@ export function elemBytes(elem: ScalarType): number {
   return 1 << access(elem).log2;
 }
 
-/** Every name the body declares (decl, for index, `set` temporary), and the loops it has. */
-function declaredNames(stmts: readonly JsStmt[]): { names: Set<string>; forIndices: Set<string>; loops: number } {
+/** Every name the body declares: declarations and `set` temporaries, and loop indices. */
+function declaredNames(stmts: readonly JsStmt[]): { names: Set<string>; forIndices: Set<string> } {
   const names = new Set<string>();
   const forIndices = new Set<string>();
-  let loops = 0;
   const ex = (e: JsExpr): void => {
     switch (e.kind) {
       case 'set':
@@ -227,13 +224,11 @@ function declaredNames(stmts: readonly JsStmt[]): { names: Set<string>; forIndic
         return;
       case 'for':
         forIndices.add(s.index);
-        loops++;
         ex(s.from);
         ex(s.to);
         s.body.forEach(st);
         return;
       case 'while':
-        loops++;
         ex(s.test);
         s.body.forEach(st);
         return;
@@ -257,7 +252,7 @@ function declaredNames(stmts: readonly JsStmt[]): { names: Set<string>; forIndic
     }
   };
   stmts.forEach(st);
-  return { names, forIndices, loops };
+  return { names, forIndices };
 }
 
 class Translator {
@@ -1133,7 +1128,7 @@ export function translateKernel(src: KernelSource, spec: Specialisation): Transl
       ],
       exports: [{ name: entry, func: 1 }],
     });
-    return { ok: true, kernel: { bytes: bytesOut, entry, arrays: staged, scalars, memoryBytes: bytes, loops: declaredNames(src.body).loops } };
+    return { ok: true, kernel: { bytes: bytesOut, entry, arrays: staged, scalars, memoryBytes: bytes } };
   } catch (err) {
     if (err instanceof Refusal) return { ok: false, reason: err.message };
     throw err;
