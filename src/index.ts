@@ -95,6 +95,11 @@ export interface CompileOptions extends PlanningOptions {
    * false: every fused result is bit for bit the reference interpreter's.
    */
   readonly fastMath?: boolean;
+  /**
+   * The `js` back end: run clusters as WebAssembly kernels where measured faster (`auto`), wherever
+   * possible (`on`) or never (`off`); results are the same bit for bit (docs/EXECUTION.md, "WebAssembly").
+   */
+  readonly wasm?: 'auto' | 'on' | 'off';
 }
 
 export interface RunOptions extends PlanningOptions {
@@ -217,8 +222,8 @@ function setOwn<T>(record: Record<string, T>, name: string, value: T): void {
  * bad options (an unknown back end, a bad thread count, `threads` above 1 with `backend: 'js'`).
  */
 export function compile(source: string, options: CompileOptions = {}): FuseProgram {
-  const { fileName, entry, backend, threads, parallelThreshold, chunkLength, fastMath } = options;
-  const compiler = new Compiler(source, { fileName, entry, backend, threads, parallelThreshold, chunkLength, fastMath });
+  const { fileName, entry, backend, threads, parallelThreshold, chunkLength, fastMath, wasm } = options;
+  const compiler = new Compiler(source, { fileName, entry, backend, threads, parallelThreshold, chunkLength, fastMath, wasm });
   // Own enumerable properties only, each defined as an own property (`setOwn`), so parameters
   // named `__proto__` or `toString` are inputs like any other. A plain object, not a
   // null-prototype one: V8 keeps those in dictionary mode, slower to read on every call.

@@ -40,6 +40,7 @@ import { printProgramText } from './printer.js';
 import { applyLambda, bindAtom, compileExpr, type ArrayRef, type ExprEnv } from './scalar.js';
 import { callHelper, helperValue, rt, runtimeParam, workerHelpers } from './runtimeHelpers.js';
 import { type CounterSlot, type ErrorSite, SideTables } from './sites.js';
+import type { KernelSource } from './wasm/translate.js';
 
 /** Where a manifest array gets memory: the runtime counts times, elements and bytes per site. */
 export interface AllocationSite {
@@ -79,6 +80,12 @@ export interface GeneratedProgram {
    */
   readonly schedules: readonly ClusterSchedule[];
   readonly workFunctions: readonly WorkFunctionInfo[];
+  /**
+   * Sequential module only (empty for the parallel and counters variants): each cluster's function
+   * with the types of its parameters, by cluster number, for the WebAssembly translator
+   * (codegen/wasm; docs/EXECUTION.md "WebAssembly").
+   */
+  readonly kernels: readonly KernelSource[];
 }
 
 /**
@@ -263,6 +270,7 @@ class ProgramGen {
   readonly functions: JsStmt[] = [];
   readonly allocations: AllocationSite[] = [];
   readonly clusters: ClusterInfo[] = [];
+  readonly kernels: KernelSource[] = [];
 
   /**
    * The iteration counters of the `while` bodies being generated, innermost last (null for a
@@ -529,7 +537,9 @@ class ProgramGen {
       this.parallelCluster(number, spec, env, out);
       return;
     }
-    this.serialCluster(number, withTemps(generateCluster(spec)), out);
+    const stmts = withTemps(generateCluster(spec));
+    if (!this.counters) this.kernels[number] = kernelSource(`c${number}`, stmts, env);
+    this.serialCluster(number, stmts, out);
   }
 
   /** The cluster's function and its call in main, as the sequential module has them. */
@@ -1021,6 +1031,25 @@ function withTemps(stmts: readonly JsStmt[]): JsStmt[] {
   return [...[...temps].map((t) => letDecl(t, null)), ...stmts];
 }
 
+/**
+ * A cluster function's body with its parameters' types (`KernelSource`): the data of every array
+ * bound in `env` with its element type, and every array extent. Other parameters are scalars.
+ */
+function kernelSource(name: string, body: JsStmt[], env: Env): KernelSource {
+  const params = freeIds(body);
+  const wanted = new Set(params);
+  const arrays: Record<string, ScalarType> = Object.create(null) as Record<string, ScalarType>;
+  const extents = new Set<string>();
+  for (let e: Env | null = env; e !== null; e = e.parent) {
+    for (const b of e.vars.values()) {
+      if (b.kind !== 'array') continue;
+      if (b.ref.data.kind === 'id' && wanted.has(b.ref.data.name)) arrays[b.ref.data.name] = b.ref.elem;
+      for (const d of b.ref.dims) if (d.kind === 'id' && wanted.has(d.name)) extents.add(d.name);
+    }
+  }
+  return { name, params, body, arrays, extents: params.filter((p) => extents.has(p) && arrays[p] === undefined) };
+}
+
 /** Identifiers a cluster's statements use but do not declare: the cluster function's parameters. */
 function freeIds(stmts: readonly JsStmt[]): string[] {
   const used: string[] = [];
@@ -1075,5 +1104,6 @@ export function generateProgram(program: Program, plan: Plan, options: GenerateO
     scratchRows: gen.tables.scratchRows,
     schedules: gen.schedules,
     workFunctions: gen.workFunctions,
+    kernels: parallel ? [] : gen.kernels,
   };
 }

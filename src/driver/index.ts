@@ -129,6 +129,8 @@ export interface CompilerOptions {
   /** Tests and tuning: the multicore fork threshold and carried-loop chunk length (runtime/backend.ts); other back ends ignore them. */
   readonly parallelThreshold?: number;
   readonly chunkLength?: number;
+  /** The `js` back end's WebAssembly kernels: `auto`, `on` or `off` (runtime/backend.ts CompileOptions.wasm); others ignore it. */
+  readonly wasm?: 'auto' | 'on' | 'off';
   /**
    * Floating-point `+` and `*` folds may be regrouped (docs/LANGUAGE.md, "Floating-point
    * reassociation"); default false: fused results are bit for bit the interpreter's. Fixed per
@@ -340,13 +342,13 @@ export class Compiler {
       const program = this.lower(signature);
       const backend = backendNamed(this.backend.name);
       const { threads } = this.backend;
-      const { poisonBuffers, parallelThreshold, chunkLength, fastMath } = this.options;
+      const { poisonBuffers, parallelThreshold, chunkLength, fastMath, wasm } = this.options;
       compiled = this.plan(signature, options).then(async (plan) => {
         const entry = entrySizes(signature);
         const memory = planMemory(program, plan, entry);
         assertValidMemoryPlan(program, plan, memory, entry); // src/memory does not import the checker either
         // Awaited: the multicore back end's compile resolves once its workers hold the code.
-        return await backend.compile(program, plan, { file: this.file, memory, poisonBuffers, threads, parallelThreshold, chunkLength, fastMath });
+        return await backend.compile(program, plan, { file: this.file, memory, poisonBuffers, threads, parallelThreshold, chunkLength, fastMath, wasm });
       });
       // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
       const failed = compiled;

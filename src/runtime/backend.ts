@@ -64,6 +64,12 @@ export interface CompileOptions {
    * for bit the reference interpreter's.
    */
   readonly fastMath?: boolean;
+  /**
+   * The `js` back end: run clusters as WebAssembly kernels (docs/EXECUTION.md, "WebAssembly"):
+   * `auto` where the measured rule says they are faster, `on` wherever the translator accepts
+   * the cluster (tests), `off` never. Results are the same bit for bit. Default: `defaultWasmMode`.
+   */
+  readonly wasm?: 'auto' | 'on' | 'off';
 }
 
 /** The key of RunOptions' internal flag for inputs the driver has already checked. */

@@ -27,15 +27,21 @@ import type { MemoryPlan } from '../memory/types.js';
 import type { TypedArray } from '../ir/scalarOps.js';
 import { allocationsOf, Pool, type RunRecord, Runtime, runRecord, type RuntimeTables, type WorkFunction } from './helpers.js';
 import { checkInputs } from '../interp/index.js';
+import { type ClusterFunction, KernelMemory, type KernelStats, wasmApi, wasmCluster, type WasmMode } from './wasm.js';
 import {
   type ClusterCounts, type CompileOptions, type Executable, inputsChecked, ExecutableDisposedError, type ExecutionBackend, type RunOptions, type RunResult, type RunStats,
 } from './backend.js';
 import { elementBytes } from '../ir/scalarOps.js';
 
+/** `CompileOptions.wasm` when not given (docs/EXECUTION.md, "WebAssembly": what the measurements say). */
+export const defaultWasmMode: WasmMode = 'auto';
+
 /** The JavaScript back end's executable: runs synchronously, and shows the module it runs. */
 export interface CompiledProgram extends Executable {
   /** The generated module (the plain variant). */
   readonly source: string;
+  /** Per cluster, what its WebAssembly kernel did (CompileOptions.wasm; empty when `off`). */
+  readonly kernelStats: readonly KernelStats[];
   run(inputs: readonly InterfaceValue[], runOptions?: RunOptions): RunResult;
 }
 
@@ -50,19 +56,35 @@ export interface CompiledModule {
   readonly fns: readonly WorkFunction[];
   /** The module's helper object between runs; null while a run holds it. */
   idle: Runtime | null;
+  /** Per cluster, what its WebAssembly kernel did (empty unless the module runs kernels: `wasm`). */
+  readonly kernelStats: readonly KernelStats[];
 }
 
 /**
  * Generates and compiles one module on the calling thread: the sequential one (the `js` back
  * end, and every back end's counters variant) or the parallel one, which also defines `fns`.
  */
-export function compileModule(program: Program, plan: Plan, memory: MemoryPlan, counters: boolean, parallel = false, fastMath = false): CompiledModule {
+export function compileModule(program: Program, plan: Plan, memory: MemoryPlan, counters: boolean, parallel = false, fastMath = false, wasm: WasmMode = 'off'): CompiledModule {
   const generated = generateProgram(program, plan, { counters, memory, parallel, fastMath });
   // The text is built from the JS AST by the printer alone; no user text is in it.
   let main: Main;
   let fns: readonly WorkFunction[] = [];
+  const kernelStats: KernelStats[] = [];
   if (parallel) ({ main, fns } = new Function(`'use strict';\n${generated.text}return { main, fns };\n`)() as { main: Main; fns: readonly WorkFunction[] });
-  else main = new Function(`'use strict';\n${generated.text}return main;\n`)() as Main;
+  else if (wasm === 'off' || counters || wasmApi === null) main = new Function(`'use strict';\n${generated.text}return main;\n`)() as Main;
+  else {
+    // Each cluster function is rebound, in the module's scope, to its WebAssembly wrapper
+    // (runtime/wasm.ts); the names are the generator's own (`c12`), checked again here.
+    const kernels = generated.kernels.filter((k) => k !== undefined && /^c[0-9]+$/.test(k.name));
+    const rebind = kernels.map((k, j) => `${k.name} = wrap(${j}, ${k.name});\n`).join('');
+    const memoryOfKernels = new KernelMemory(wasmApi);
+    const wrap = (j: number, fn: ClusterFunction): ClusterFunction => {
+      const stats: KernelStats = { wasmCalls: 0, jsCalls: 0, faults: 0, refusal: null };
+      kernelStats[Number(kernels[j]!.name.slice(1))] = stats;
+      return wasmCluster(kernels[j]!, fn, wasm, memoryOfKernels, stats);
+    };
+    main = new Function('wrap', `'use strict';\n${generated.text}${rebind}return main;\n`)(wrap) as Main;
+  }
   const tables: RuntimeTables = {
     sites: generated.sites,
     slots: generated.slots,
@@ -70,7 +92,7 @@ export function compileModule(program: Program, plan: Plan, memory: MemoryPlan, 
     clusterCount: generated.clusters.length,
     results: generated.results,
   };
-  return { generated, tables, main, fns, idle: null };
+  return { generated, tables, main, fns, idle: null, kernelStats };
 }
 
 /** The generated module for a program and plan, for `arrayfuse emit` (memory planned without entry sizes unless given). */
@@ -251,12 +273,13 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
   const backend = 'js';
   const memory = options.memory ?? planMemory(program, plan);
   const limit = options.maxWhileIterations ?? Infinity;
+  const plain = compileModule(program, plan, memory, false, false, options.fastMath === true, options.wasm ?? defaultWasmMode);
   const runner = moduleRunner({
     backend,
     program,
     memory,
     options,
-    plain: compileModule(program, plan, memory, false, false, options.fastMath === true),
+    plain,
     counted: () => compileModule(program, plan, memory, true, false, options.fastMath === true),
     sharedPool: false,
     makeRuntime: (module, record, pool, poisoned) => new Runtime(module.tables, options.file, limit, record, pool, poisoned),
@@ -275,7 +298,8 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
   return Object.defineProperties(executable, {
     source: { get: (): string => runner.source, enumerable: false },
     disposed: { get: (): boolean => runner.disposed, enumerable: false },
-  }) as typeof executable & Pick<CompiledProgram, 'source' | 'disposed'>;
+    kernelStats: { value: plain.kernelStats, enumerable: false },
+  }) as typeof executable & Pick<CompiledProgram, 'source' | 'disposed' | 'kernelStats'>;
 }
 
 /**

@@ -4,7 +4,8 @@
 // an asynchronous one's promises).
 //
 // A configuration is a registered back end (src/runtime/backends.ts) with the compile options
-// it runs under: every registered back end with its defaults, except `multicore`, which runs as
+// it runs under: every registered back end with its defaults, except `js`, which also runs as
+// `js+wasm` (every cluster the WebAssembly translator accepts run as a kernel), and `multicore`, which runs as
 // `multicore@2` and `multicore@3` (2 and 3 threads, the fork threshold at 0 so
 // that the tests' tiny arrays really are split between threads; 3 threads on this 2-core machine
 // is slow but must be right). Their chunk length stays the default (16384): every test array is
@@ -24,6 +25,8 @@ export interface ThreadOptions {
   readonly threads?: number;
   readonly parallelThreshold?: number;
   readonly chunkLength?: number;
+  /** The `js` back end's WebAssembly kernels (CompileOptions.wasm). */
+  readonly wasm?: 'auto' | 'on' | 'off';
 }
 
 /** One configuration the differential tests run under. */
@@ -42,14 +45,19 @@ export const multicoreThreads = [2, 3] as const;
 
 /** A configuration of `backend` with `options` (named `name@threads` when it sets threads). */
 export function configOf(backend: ExecutionBackend, options: ThreadOptions = {}): BackendConfig {
-  const name = options.threads === undefined ? backend.name : `${backend.name}@${options.threads}`;
+  const threads = options.threads === undefined ? backend.name : `${backend.name}@${options.threads}`;
+  const name = options.wasm === 'on' ? `${threads}+wasm` : threads;
   return { name, backend, options, api: { backend: backend.name as BackendName, ...options } };
 }
 
 function allConfigs(): BackendConfig[] {
   const configs: BackendConfig[] = [];
   for (const backend of registeredBackends as readonly ExecutionBackend[]) {
-    if (backend.name !== 'multicore') configs.push(configOf(backend));
+    if (backend.name === 'js') {
+      configs.push(configOf(backend, { wasm: 'off' }));
+      // Every cluster the translator accepts runs as a WebAssembly kernel (docs/EXECUTION.md, "WebAssembly").
+      configs.push(configOf(backend, { wasm: 'on' }));
+    } else if (backend.name !== 'multicore') configs.push(configOf(backend));
     else for (const threads of multicoreThreads) configs.push(configOf(backend, { threads, parallelThreshold: 0 }));
   }
   return configs;
