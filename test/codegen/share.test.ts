@@ -168,6 +168,14 @@ def f(xs: f64[n], ys: f64[n]):
   });
 });
 
+test('x * 0.0 and x * -0.0 are two values (the keys once printed both zeros as 0 and shared them)', async () => {
+  const compiler = new Compiler('def f(xs: f64[n]):\n  p = map(lam x: x * 0.0, xs)\n  q = map(lam x: x * -0.0, xs)\n  return zipWith(lam u, v: (u, v), p, q)\n');
+  const xs = array('f64', [3], [1, -1, 2.5]);
+  const fused = await compiler.execute({ xs });
+  expectSameValues(fused.results, (await compiler.execute({ xs }, { interpret: true })).results);
+  expectSameValues(fused.results, [[array('f64', [3], [0, -0, 0]), array('f64', [3], [-0, 0, -0])]]);
+});
+
 describe('a stencil in combinator style', () => {
   // Four neighbours along two axes, each a gather through its own index map over one points
   // array: the maps share their components ((i ± 1) mod n, j, (j ± 1) mod m).
