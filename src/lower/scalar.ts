@@ -249,8 +249,8 @@ function difference(fr: Frame, op: '+' | '-', a: ScalarVal, x: Expr, t: ScalarTy
  * `x + 0` (−0 + 0 is +0), `x - -0`, `0 - x`, `x * 0` (NaN, ∞, −0). On i32 and u32 the zero
  * has no sign and `x + 0`, `x - 0`, `x * 1` are x; i32 `x * -1` wraps as −x does (−2³¹ stays).
  * A negated operand is folded into the operation (`a + -x` is `a - x`, `a - -x` is `a + x`:
- * IEEE 754 defines subtraction so, and i32 arithmetic wraps alike), which turns the signed
- * weights' `x * -1` terms of a sum into subtractions.
+ * IEEE 754 defines subtraction so, and i32 arithmetic wraps alike; `-x + y` is `y - x`, as `+`
+ * commutes), which turns the signed weights' `x * -1` terms of a sum into subtractions.
  */
 function exactIdentity(fr: Frame, op: BinaryOp, t: ScalarType, a: ScalarVal, b: ScalarVal, span: Span): ScalarVal | undefined {
   if (t === 'bool') return undefined;
@@ -272,6 +272,8 @@ function exactIdentity(fr: Frame, op: BinaryOp, t: ScalarType, a: ScalarVal, b: 
       if (isConstant(b, float ? -0 : 0)) return a;
       if (isConstant(a, float ? -0 : 0)) return b;
       if (negates && isNegation(b)) return difference(fr, '-', a, b.expr.arg, t, span);
+      // `-x + b` is `b - x`, but b is then evaluated first: only where neither can fault.
+      if (negates && isNegation(a) && a.expr.arg.kind === 'var' && b.kind === 'dyn' && b.expr.kind === 'var') return difference(fr, '-', b, a.expr.arg, t, span);
       return undefined;
     case '-':
       if (isConstant(b, 0)) return a;

@@ -121,11 +121,14 @@ describe('exact identities are dropped at lowering, with the values of the opera
     ['f64', 'y - -x', (x, y) => y - -x, 'y + x'],
     ['f64', 'y + x * -1.0', (x, y) => y + x * -1, 'y - x'],
     ['f64', 'y - x * -1.0', (x, y) => y - x * -1, 'y + x'],
-    ['f64', '-x + y', (x, y) => -x + y, '-x + y'],
+    ['f64', '-x + y', (x, y) => -x + y, 'y - x'],
+    ['f64', '-x + y * 2.0', (x, y) => -x + y * 2, '-x + y * 2'],
+    ['f64', 'x * -1.0 + y', (x, y) => x * -1 + y, 'y - x'],
+    ['i32', '-x + y', (x, y) => (-x + y) | 0, 'y - x | 0'],
     ['f32', 'y + x * -1', (x, y) => fround(y + fround(x * -1)), 'Math.fround(y - x)'],
     ['i32', 'y + -x', (x, y) => (y + (-x | 0)) | 0, 'y - x | 0'],
     ['i32', 'y - -x', (x, y) => (y - (-x | 0)) | 0, 'y + x | 0'],
-  ])('%s %s: a negated right operand folds into the sum, with the same values', async (elem, source, expected, generated) => {
+  ])('%s %s: a negated operand folds into the sum, with the same values', async (elem, source, expected, generated) => {
     expect(stored(await expectElementwise(elem, source, expected))).toBe(generated);
   });
 });
@@ -156,5 +159,23 @@ describe('cbrt', () => {
 
   test('takes one argument', async () => {
     await expect(new Compiler(program('f64', 'cbrt(x, x)')).execute({ xs: array('f64', [1], [1]) })).rejects.toThrow(/cbrt/);
+  });
+});
+
+describe('a rewrite that would evaluate operands in another order is not made where they can fault', () => {
+  test('-xs[k + 5] + ys[k + 9], both out of bounds: the first read faults first, compiled as interpreted', async () => {
+    const source = 'def main(xs: f64[n], ys: f64[n]):\n  return generate(size(xs), lam k: -xs[k + 5] + ys[k + 9])\n';
+    const inputs = { xs: array('f64', [3], [1, 2, 3]), ys: array('f64', [3], [4, 5, 6]) };
+    for (const config of backends) {
+      const compiler = new Compiler(source, { fileName: 'order.fuse', ...config.api });
+      try {
+        const message = async (interpret: boolean) => (await compiler.execute(inputs, { interpret }).then(() => 'no error', (e: unknown) => String(e)));
+        const interpreted = await message(true);
+        expect(interpreted).toMatch(/\b5\b/);
+        expect(await message(false), config.name).toBe(interpreted);
+      } finally {
+        await compiler.dispose();
+      }
+    }
   });
 });
