@@ -80,18 +80,9 @@ export class ExprKeys {
     return id;
   }
 
-  /** The key of `e`: its value up to the order of commutative operands. */
-  key(e: JsExpr): number {
-    return this.orientWithKey(e, false).key;
-  }
-
   /** `e` with each commutative operation's operands in the order first met for its value, and its key. */
   orient(e: JsExpr): { readonly expr: JsExpr; readonly key: number } {
-    return this.orientWithKey(e, true);
-  }
-
-  private orientWithKey(e: JsExpr, rewrite: boolean): { readonly expr: JsExpr; readonly key: number } {
-    const go = (x: JsExpr) => this.orientWithKey(x, rewrite);
+    const go = (x: JsExpr) => this.orient(x);
     const keyed = (expr: JsExpr, text: string) => ({ expr, key: this.intern(text) });
     switch (e.kind) {
       case 'num':
@@ -102,7 +93,7 @@ export class ExprKeys {
         const lhs = go(e.lhs);
         const rhs = go(e.rhs);
         if (commutativeBinary.has(e.op)) {
-          const [a, b] = this.order(`b${e.op}`, lhs, rhs, rewrite);
+          const [a, b] = this.order(`b${e.op}`, lhs, rhs);
           return { expr: { ...e, lhs: a.expr, rhs: b.expr }, key: this.pairKey(`b${e.op}`, lhs.key, rhs.key, lhs.expr, rhs.expr) };
         }
         return keyed({ ...e, lhs: lhs.expr, rhs: rhs.expr }, `b${e.op}(${lhs.key},${rhs.key})`);
@@ -120,7 +111,7 @@ export class ExprKeys {
         const args = e.args.map(go);
         if (isMathCall(e) && e.callee.kind === 'member' && commutativeMath.has(e.callee.prop) && args.length === 2) {
           const tag = `m${e.callee.prop}`;
-          const [a, b] = this.order(tag, args[0]!, args[1]!, rewrite);
+          const [a, b] = this.order(tag, args[0]!, args[1]!);
           return { expr: { ...e, args: [a.expr, b.expr] }, key: this.pairKey(tag, args[0]!.key, args[1]!.key, args[0]!.expr, args[1]!.expr) };
         }
         return keyed({ ...e, callee: callee.expr, args: args.map((a) => a.expr) }, `c(${callee.key};${args.map((a) => a.key).join(',')})`);
@@ -162,8 +153,8 @@ export class ExprKeys {
   }
 
   /** The operands in the order first met for this value (recorded now if it is the first). */
-  private order<T extends { readonly expr: JsExpr; readonly key: number }>(tag: string, a: T, b: T, rewrite: boolean): readonly [T, T] {
-    if (!rewrite || a.key === b.key || !ExprKeys.swappable(a.expr, b.expr)) return [a, b];
+  private order<T extends { readonly expr: JsExpr; readonly key: number }>(tag: string, a: T, b: T): readonly [T, T] {
+    if (a.key === b.key || !ExprKeys.swappable(a.expr, b.expr)) return [a, b];
     const value = this.pairKey(tag, a.key, b.key, a.expr, b.expr);
     const first = this.firstOperand.get(value);
     if (first === undefined) {

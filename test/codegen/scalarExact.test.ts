@@ -11,6 +11,7 @@
 import { describe, expect, test } from 'vitest';
 import { Compiler } from '../../src/driver/index.js';
 import type { ScalarType } from '../../src/ir/types.js';
+import type { ArrayValue, RuntimeValue } from '../../src/ir/values.js';
 import { emitJs } from '../../src/runtime/index.js';
 import { array } from '../ir/builders.js';
 import { backends } from '../runtime/backends.js';
@@ -37,7 +38,8 @@ function pairs(elem: Elem): { readonly xs: number[]; readonly ys: number[] } {
 /** Runs `body` on every back end and in the interpreter; each result must be `expected`'s, by Object.is. */
 async function expectElementwise(elem: Elem, body: string, expected: (x: number, y: number) => number, resultElem: ScalarType = elem): Promise<string> {
   const { xs, ys } = pairs(elem);
-  const inputs = body.includes('y') ? { xs: array(elem, [xs.length], xs), ys: array(elem, [ys.length], ys) } : { xs: array(elem, [xs.length], xs) };
+  const inputs: Record<string, ArrayValue> = { xs: array(elem, [xs.length], xs) };
+  if (body.includes('y')) inputs['ys'] = array(elem, [ys.length], ys);
   const want = xs.map((x, k) => expected(x, ys[k]!));
   let js = '';
   for (const config of backends) {
@@ -45,8 +47,10 @@ async function expectElementwise(elem: Elem, body: string, expected: (x: number,
     try {
     for (const interpret of [false, true]) {
       const run = await compiler.execute(inputs, { interpret });
-      const out = run.results[0]!;
-      if (Array.isArray(out) || out.kind !== 'array') throw new Error('expected one array');
+      const result = run.results[0]!;
+      if (Array.isArray(result)) throw new Error('expected one array');
+      const out = result as RuntimeValue;
+      if (out.kind !== 'array') throw new Error('expected one array');
       expect(out.elem).toBe(resultElem);
       const got = Array.from(out.data);
       const bad = got.findIndex((v, k) => !Object.is(v, want[k]));
