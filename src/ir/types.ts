@@ -49,7 +49,7 @@ export type BinaryOp =
 export type UnaryOp = 'neg' | 'not';
 
 /** Unary math functions, on f64/f32 (lowering casts integers to f64), except `abs` (any numeric). */
-export type MathFn = 'sqrt' | 'exp' | 'log' | 'sin' | 'cos' | 'tan' | 'tanh' | 'abs' | 'floor' | 'ceil';
+export type MathFn = 'sqrt' | 'cbrt' | 'exp' | 'log' | 'sin' | 'cos' | 'tan' | 'tanh' | 'abs' | 'floor' | 'ceil';
 
 export type Expr =
   | ConstExpr

@@ -205,6 +205,10 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
       if (!(e instanceof ScalarDivisionByZero)) throw e;
     }
   }
+  if (typeof t === 'string') {
+    const simpler = exactIdentity(fr, irOp, t, a, b, span);
+    if (simpler !== undefined) return simpler;
+  }
   const expr: Expr = {
     kind: 'binary',
     op: irOp,
@@ -214,6 +218,70 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
     span,
   };
   return dyn(fr, span, expr, resultTy);
+}
+
+/** Whether `v` is the constant `value` (`Object.is`: the zeros differ). */
+function isConstant(v: ScalarVal, value: number): boolean {
+  return v.kind === 'static' && Object.is(v.value, value);
+}
+
+/** Whether `v` is computed as `-x`. */
+function isNegation(v: ScalarVal): v is DynScalar & { readonly expr: Expr & { readonly kind: 'unary' } } {
+  return v.kind === 'dyn' && v.expr.kind === 'unary' && v.expr.op === 'neg';
+}
+
+/** `a op x` for `a op' -x`: IEEE 754 defines `a - x` as `a + (-x)`, and `a - (-x)` is `a + x`. */
+function difference(fr: Frame, op: '+' | '-', a: ScalarVal, x: Expr, t: ScalarType, span: Span): ScalarVal {
+  return dyn(fr, span, { kind: 'binary', op, lhs: toExpr(fr, a, span), rhs: x, type: t, span }, t);
+}
+
+/**
+ * `a op b` when one operand is a constant that makes the operation give the other operand (or
+ * its negation) for every value, bit for bit: programs meet these after inlining, where a
+ * tuple of weights such as LULESH's hourglass modes `(1.0, -1.0, …)` multiplies gathered
+ * values (`dot8(xs, gamma)`: 12 sums of 8 products, every weight ±1). Both operands already
+ * have type `t`; the other operand is returned as it is, so nothing is computed twice.
+ *
+ * Exact in IEEE 754 (and in f32, whose operands are already f32 values): `x * 1`, `1 * x`,
+ * `x / 1` are x; `x * -1`, `-1 * x`, `x / -1` are −x (also for ±0 and ±∞); `x - 0` and
+ * `x + -0`, `-0 + x` are x (−0 − 0 is −0). NaN stays a NaN (values compare by `Object.is`, where
+ * every NaN is the same; only the payload bits may differ). Not exact, so never rewritten:
+ * `x + 0` (−0 + 0 is +0), `x - -0`, `0 - x`, `x * 0` (NaN, ∞, −0). On i32 and u32 the zero
+ * has no sign and `x + 0`, `x - 0`, `x * 1` are x; i32 `x * -1` wraps as −x does (−2³¹ stays).
+ * A negated operand is folded into the operation (`a + -x` is `a - x`, `a - -x` is `a + x`:
+ * IEEE 754 defines subtraction so, and i32 arithmetic wraps alike; `-x + y` is `y - x`, as `+`
+ * commutes), which turns the signed weights' `x * -1` terms of a sum into subtractions.
+ */
+function exactIdentity(fr: Frame, op: BinaryOp, t: ScalarType, a: ScalarVal, b: ScalarVal, span: Span): ScalarVal | undefined {
+  if (t === 'bool') return undefined;
+  const float = isFloat(t);
+  const negates = float || t === 'i32';
+  switch (op) {
+    case '*':
+      if (isConstant(b, 1)) return a;
+      if (isConstant(a, 1)) return b;
+      if (negates && isConstant(b, -1)) return negate(fr, a, span);
+      if (negates && isConstant(a, -1)) return negate(fr, b, span);
+      return undefined;
+    case '/':
+      if (!float) return undefined;
+      if (isConstant(b, 1)) return a;
+      if (isConstant(b, -1)) return negate(fr, a, span);
+      return undefined;
+    case '+':
+      if (isConstant(b, float ? -0 : 0)) return a;
+      if (isConstant(a, float ? -0 : 0)) return b;
+      if (negates && isNegation(b)) return difference(fr, '-', a, b.expr.arg, t, span);
+      // `-x + b` is `b - x`, but b is then evaluated first: only where neither can fault.
+      if (negates && isNegation(a) && a.expr.arg.kind === 'var' && b.kind === 'dyn' && b.expr.kind === 'var') return difference(fr, '-', b, a.expr.arg, t, span);
+      return undefined;
+    case '-':
+      if (isConstant(b, 0)) return a;
+      if (negates && isNegation(b)) return difference(fr, '+', a, b.expr.arg, t, span);
+      return undefined;
+    default:
+      return undefined;
+  }
 }
 
 /**
