@@ -12,6 +12,7 @@
 // except the ones `fastMath` allows (docs/LANGUAGE.md, "Floating-point reassociation").
 
 import type { JsStmt } from '../jsast.js';
+import { interiorPass } from './interior.js';
 
 /** What the passes may know of the function they optimise. */
 export interface LoopContext {
@@ -29,7 +30,7 @@ export interface LoopPass {
 }
 
 /** The passes, in the order they run. */
-export const loopPasses: readonly LoopPass[] = [];
+export const loopPasses: readonly LoopPass[] = [interiorPass];
 
 /** One cluster's statements after every pass. */
 export function optimiseLoops(stmts: readonly JsStmt[], context: LoopContext): JsStmt[] {
