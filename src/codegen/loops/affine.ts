@@ -46,6 +46,11 @@ export interface AffineScope {
   isIndex(name: string): boolean;
   /** Whether `e` is pure and has the same value throughout the nest. */
   invariant(e: JsExpr): boolean;
+  /**
+   * Whether the invariant `e` may be taken for an integer: true when the caller will guard the
+   * rewrite with a run-time test that it is one (a scalar parameter of an integer type).
+   */
+  assumeInteger(e: JsExpr): boolean;
   /** The reading of a `const` declared earlier in the loop body, with its side conditions. */
   local(name: string): { readonly mono: Mono; readonly side: readonly Constraint[] } | null;
 }
@@ -125,7 +130,15 @@ function int32Side(lin: Lin): Constraint[] {
 }
 
 /** Whether `lin` takes only integer values (its index does; `a` is an integer; `b` must be). */
-const linIntegral = (lin: Lin): boolean => integral(lin.b);
+function linIntegral(lin: Lin, scope: AffineScope): boolean {
+  if (integral(lin.b)) return true;
+  // b = x + y, x − y of integers, one of them possibly a guarded name.
+  const parts = (e: JsExpr): boolean =>
+    integral(e) ||
+    (e.kind === 'binary' && (e.op === '+' || e.op === '-') && parts(e.lhs) && parts(e.rhs)) ||
+    scope.assumeInteger(e);
+  return parts(lin.b);
+}
 
 function combine(x: Lin, y: Lin, sign: 1 | -1): Lin | null {
   if (x.idx !== null && y.idx !== null && x.idx !== y.idx) return null;
@@ -177,7 +190,7 @@ function read(e: JsExpr, scope: AffineScope, side: Constraint[]): Mono | null {
         const m = read(e.lhs, scope, side);
         if (m === null) return null;
         if (m.shift > 0) return m; // already an int32
-        if (!linIntegral(m.lin)) return null;
+        if (!linIntegral(m.lin, scope)) return null;
         side.push(...int32Side(m.lin));
         return m;
       }
@@ -185,7 +198,7 @@ function read(e: JsExpr, scope: AffineScope, side: Constraint[]): Mono | null {
         const m = read(e.lhs, scope, side);
         if (m === null) return null;
         if (m.shift === 0) {
-          if (!linIntegral(m.lin)) return null;
+          if (!linIntegral(m.lin, scope)) return null;
           side.push(...int32Side(m.lin));
         }
         return { lin: m.lin, shift: m.shift + e.rhs.value };
@@ -199,7 +212,7 @@ function read(e: JsExpr, scope: AffineScope, side: Constraint[]): Mono | null {
       const x = c === q ? p : q;
       if (c === null || !Number.isInteger(c.value) || c.value < INT32_MIN || c.value >= INT32_END) return null;
       const m = lin(x);
-      if (m === null || !linIntegral(m)) return null;
+      if (m === null || !linIntegral(m, scope)) return null;
       const r: Lin = { idx: c.value === 0 ? null : m.idx, a: c.value * m.a, b: times(c.value, m.b) };
       side.push(...int32Side(m), ...int32Side(r));
       return plain(r);

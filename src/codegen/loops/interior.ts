@@ -19,8 +19,8 @@
 // Each constraint bounds one index: `i ≥ lo` or `i < hi`, evaluated once before the nest (its
 // operands are invariant in the whole nest). The interior is their intersection, per index.
 // A NaN bound makes it empty; an index whose values may not be integers (a loop from a
-// non-integer) is never read as affine (a run-time `Number.isInteger` guards a loop's start that
-// is a name). So in the interior the copy computes what the original computes, and no check it
+// non-integer) is never read as affine (a run-time `x === Math.floor(x)` guards a loop's start
+// that is a name, and a scalar offset). So in the interior the copy computes what the original computes, and no check it
 // dropped could fail there.
 //
 // What it rewrites. The innermost loop `for (k = from; k < to; k++) B` becomes
@@ -40,7 +40,7 @@
 // interior, and statements between the loops run as before.
 
 import type { JsExpr, JsStmt } from '../jsast.js';
-import { bin, call, constDecl, forEachNode, id, member, mathCall, num, renameStmt } from '../jsast.js';
+import { bin, constDecl, forEachNode, id, mathCall, num, renameStmt, seq } from '../jsast.js';
 import {
   constrain,
   flip,
@@ -161,17 +161,20 @@ function exits(stmts: readonly JsStmt[]): boolean {
 
 /**
  * How a loop's index is known to take integer values: statically (from an integer expression),
- * under a run-time guard (`Number.isInteger(name)` of an invariant name), or not at all.
+ * under a run-time guard (`name === Math.floor(name)` of an invariant name), or not at all.
  */
 function integerIndex(loop: ForStmt, nest: Nest): { readonly guard: JsExpr | null } | null {
   if (nest.assigned.has(loop.index)) return null;
   const start = loop.down ? loop.to : loop.from;
   if (integral(start)) return { guard: null };
   if (start.kind === 'id' && !nest.written.has(start.name)) {
-    return { guard: call(member(id('Number'), 'isInteger'), [start]) };
+    return { guard: isIntegerCall(start) };
   }
   return null;
 }
+
+/** `e === Math.floor(e)`: false for NaN (the generated code names no global but `Math`). */
+const isIntegerCall = (e: JsExpr): JsExpr => bin('===', e, mathCall('floor', [e]));
 
 /** The interior copy of a body and the constraints under which it computes what the body does. */
 export interface InteriorBody {
@@ -228,12 +231,23 @@ export function interiorBody(body: readonly JsStmt[], base: Omit<AffineScope, 'l
   };
 
   const foldCond = (e: Extract<JsExpr, { kind: 'cond' }>): JsExpr => {
-    // The in-range test of an indexing read: `(e >>> 0 < n && …) ? flat : rt.index(…)`.
-    const conjuncts = flatten(e.test, '&&');
+    // The in-range test of an indexing read, `((t = e), t >>> 0 < n && …) ? flat : rt.index(…)`:
+    // the temporaries keep their values, the test and the failing branch go.
+    const binds: JsExpr[] = [];
+    let test = e.test;
+    while (test.kind === 'seq' && test.first.kind === 'set') {
+      binds.push(test.first);
+      test = test.then;
+    }
+    const valueOf = (x: JsExpr): JsExpr => {
+      const bound = x.kind === 'id' ? binds.find((b) => b.kind === 'set' && b.name === x.name) : undefined;
+      return bound?.kind === 'set' ? bound.value : x;
+    };
+    const conjuncts = flatten(test, '&&');
     if (conjuncts.every((c) => inBoundsParts(c) !== null)) {
       const parts = conjuncts.map((c) => inBoundsParts(c)!);
       const saved = constraints.length;
-      if (parts.every((p) => proveInRange(p.e, p.n))) return e.then;
+      if (parts.every((p) => proveInRange(valueOf(p.e), p.n))) return binds.reduceRight<JsExpr>((acc, b) => seq(b, acc), e.then);
       constraints.length = saved;
     }
     const c = comparison(e.test);
@@ -390,7 +404,15 @@ function splitInnermost(loop: ForStmt, chain: readonly ForStmt[], nest: Nest): J
   }
   if (!usable.has(loop.index)) return null;
   const invariant = (e: JsExpr): boolean => pure(e) && [...namesOf(e)].every((n) => !nest.written.has(n));
-  const analysed = interiorBody(loop.body, { isIndex: (name) => usable.has(name), invariant });
+  // Invariant offsets read as integers that the code does not show to be (a run-time scalar):
+  // the interior is used only where they are.
+  const integerGuards: JsExpr[] = [];
+  const assumeInteger = (e: JsExpr): boolean => {
+    if (e.kind !== 'id' || !invariant(e)) return false;
+    if (!integerGuards.some((g) => same(g, isIntegerCall(e)))) integerGuards.push(isIntegerCall(e));
+    return true;
+  };
+  const analysed = interiorBody(loop.body, { isIndex: (name) => usable.has(name), invariant, assumeInteger });
   if (!analysed.changed) return null;
 
   const { fresh } = nest.context;
@@ -416,7 +438,7 @@ function splitInnermost(loop: ForStmt, chain: readonly ForStmt[], nest: Nest): J
   const own = ranges.get(loop.index);
   // Whether this row lies in the interior: the outer indices in theirs, the guards hold, and the
   // innermost range is not NaN.
-  const conditions: JsExpr[] = [...guards];
+  const conditions: JsExpr[] = [...guards, ...integerGuards];
   if (own !== undefined) conditions.push(bin('<', id(own.lo), id(own.hi)));
   for (const l of chain) {
     const r = ranges.get(l.index);
