@@ -269,7 +269,7 @@ export interface IndexBound {
 /** The integer solutions of a constraint, as one bound of its index (see the header). */
 export function indexBound(c: Constraint): IndexBound {
   const diff = minus(c.rhs, c.b);
-  const q = c.a === 1 ? diff : c.a === -1 ? negate(diff) : isNum(diff) ? num(diff.value / c.a) : bin('/', diff, num(c.a));
+  const q = c.a === 1 ? diff : c.a === -1 ? minus(c.b, c.rhs) : isNum(diff) ? num(diff.value / c.a) : bin('/', diff, num(c.a));
   const exact = isNum(q) ? Number.isInteger(q.value) : integral(q);
   const ceil = exact ? q : isNum(q) ? num(Math.ceil(q.value)) : mathCall('ceil', [q]);
   const floorPlus1 = plus(exact ? q : isNum(q) ? num(Math.floor(q.value)) : mathCall('floor', [q]), num(1));
@@ -289,10 +289,6 @@ export function indexBound(c: Constraint): IndexBound {
     default:
       return rel satisfies never;
   }
-}
-
-function negate(x: JsExpr): JsExpr {
-  return isNum(x) ? num(-x.value) : un('-', x);
 }
 
 /** The relation with its sides swapped (x rel y ⟺ y flip(rel) x). */

@@ -90,11 +90,17 @@ export function hoistInvariants(
   const variant = writtenNames(body);
   variant.add(index);
   const pre: JsStmt[] = [];
+  const seen = new Map<string, string>();
   const invariant = (e: JsExpr): boolean => pure(e) && [...namesOf(e)].every((n) => !variant.has(n));
   const lift = (e: JsExpr): JsExpr => {
     if (invariant(e)) {
       if (!worthHoisting(e)) return e;
+      // One name per value: MG's neighbours share their row bases.
+      const key = JSON.stringify(e);
+      const known = seen.get(key);
+      if (known !== undefined) return id(known);
       const name = fresh('h');
+      seen.set(key, name);
       pre.push(constDecl(name, e));
       return id(name);
     }

@@ -189,6 +189,15 @@ export interface InteriorBody {
  * functions of the indices `scope.isIndex` accepts.
  */
 export function interiorBody(body: readonly JsStmt[], base: Omit<AffineScope, 'local'>): InteriorBody {
+  // How often the body reads each temporary: one the folded read alone reads can be replaced by
+  // its (pure) value, so that the row part of the flat index can be hoisted.
+  const reads = new Map<string, number>();
+  forEachNode(body, {
+    expr(e) {
+      if (e.kind === 'id') reads.set(e.name, (reads.get(e.name) ?? 0) + 1);
+    },
+  });
+  const readsOutside = (name: string, inside: number): boolean => (reads.get(name) ?? 0) > inside;
   const constraints: Constraint[] = [];
   const locals = new Map<string, { mono: Mono; side: Constraint[] }>();
   const loads = new Map<string, JsExpr>();
@@ -247,7 +256,7 @@ export function interiorBody(body: readonly JsStmt[], base: Omit<AffineScope, 'l
     if (conjuncts.every((c) => inBoundsParts(c) !== null)) {
       const parts = conjuncts.map((c) => inBoundsParts(c)!);
       const saved = constraints.length;
-      if (parts.every((p) => proveInRange(valueOf(p.e), p.n))) return binds.reduceRight<JsExpr>((acc, b) => seq(b, acc), e.then);
+      if (parts.every((p) => proveInRange(valueOf(p.e), p.n))) return substituteTemporaries(binds, e, readsOutside);
       constraints.length = saved;
     }
     const c = comparison(e.test);
@@ -346,6 +355,44 @@ export function interiorBody(body: readonly JsStmt[], base: Omit<AffineScope, 'l
 
   const out = body.flatMap(stmt);
   return { body: out, constraints, changed };
+}
+
+/**
+ * The flat index of a folded indexing read, `((t = e), …, flat)`, with each temporary whose value
+ * is pure and that nothing but this read reads replaced by its value.
+ */
+function substituteTemporaries(
+  binds: readonly JsExpr[],
+  whole: Extract<JsExpr, { kind: 'cond' }>,
+  readsOutside: (name: string, inside: number) => boolean,
+): JsExpr {
+  const kept: JsExpr[] = [];
+  const values = new Map<string, JsExpr>();
+  for (const b of binds) {
+    if (b.kind !== 'set') continue;
+    // Reads of the temporary in this conditional (its test, the flat index, the failing call):
+    // if the body reads it nowhere else, its value can stand in for it.
+    const inside = countReads(whole.test, b.name) + countReads(whole.then, b.name) + countReads(whole.else, b.name);
+    if (pure(b.value) && !readsOutside(b.name, inside) && !values.has(b.name)) values.set(b.name, b.value);
+    else kept.push(b);
+  }
+  const replaced = renameFree(whole.then, values);
+  return kept.reduceRight<JsExpr>((acc, b) => seq(b, acc), replaced);
+}
+
+function countReads(e: JsExpr, name: string): number {
+  let n = 0;
+  forEachNode([{ kind: 'expr', expr: e }], {
+    expr(x) {
+      if (x.kind === 'id' && x.name === name) n++;
+    },
+  });
+  return n;
+}
+
+function renameFree(e: JsExpr, values: ReadonlyMap<string, JsExpr>): JsExpr {
+  if (e.kind === 'id') return values.get(e.name) ?? e;
+  return mapChildren(e, (x) => renameFree(x, values));
 }
 
 function isRel(op: string): op is Rel {
