@@ -172,6 +172,37 @@ describe('the rewrite', () => {
     }
   });
 
+  test('two innermost loops of one nest, with statements between them, each get their own interior', () => {
+    // for i { const w = wrap(i + 1); out[w] = 0; for k { out[i·n + k] = a[clamp(k − 1)] + a[w] }; for k { out[k] = a[k + s] } }
+    const i = id('i');
+    const k = id('k');
+    const original: JsStmt[] = [
+      loop('i', id('n'), [
+        constDecl('w', cond(bin('<', i, i32(bin('-', id('m'), num(1)))), i32(bin('+', i, num(1))), num(0))),
+        check(1, [id('w')], [id('m')], i),
+        loop('k', id('n'), [
+          constDecl('c', mathCall('max', [i32(bin('-', k, num(1))), num(0)])),
+          check(2, [id('c')], [id('m')], k),
+          check(3, [id('w')], [id('m')], k),
+          assign(index(id('out'), bin('+', bin('*', i, id('n')), k)), bin('+', index(id('a'), id('c')), index(id('a'), id('w')))),
+        ]),
+        loop('k', id('n'), [
+          constDecl('e', i32(bin('+', k, id('s')))),
+          check(4, [id('e')], [id('m')], k),
+          assign(index(id('out'), k), index(id('a'), id('e'))),
+        ]),
+      ]),
+    ];
+    const rewritten = interiorPass.run(original, { ...context(), fresh: context().fresh });
+    const text = printProgramText(rewritten);
+    expect(text.match(/for \(let k = p\d+; k < q\d+; k\+\+\)/g)).toHaveLength(2);
+    for (const n of [0, 1, 2, 3, 5, 8]) {
+      for (const m of [0, 1, 3, 8, 70]) {
+        for (const s of [0, 2, -1, 2147483647]) expect(runBody(rewritten, n, m, s), `n=${n} m=${m} s=${s}`).toBe(runBody(original, n, m, s));
+      }
+    }
+  });
+
   test('code it does not recognise, bodies that break, and the counters variant are left as they are', () => {
     const i = id('i');
     const plain: JsStmt[] = [loop('i', id('n'), [assign(index(id('out'), i), index(id('a'), bin('*', i, id('n'))))])];
