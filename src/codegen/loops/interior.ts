@@ -24,7 +24,7 @@
 // dropped could fail there.
 //
 // What it rewrites. The innermost loop `for (k = from; k < to; k++) B` becomes
-//   const p = inside ? max(from, min(lo_k, to)) : to, q = inside ? max(p, min(hi_k, to)) : to;
+//   const r = inside, p = r ? max(from, min(lo_k, to)) : to, q = r ? max(p, min(hi_k, to)) : to;
 //   for (k = from; k < p; k++) B;  [row-invariant part of B′]  for (k = p; k < q; k++) B′;
 //   for (k = q; k < to; k++) B
 // where `inside` says that each outer index lies in its interior (and lo_k < hi_k, which is
@@ -513,7 +513,12 @@ function splitInnermost(loop: ForStmt, chain: readonly ForStmt[], nest: Nest): J
   const to = bound(loop.to, 't');
   const lo = own === undefined ? num(-Infinity) : id(own.lo);
   const hi = own === undefined ? num(Infinity) : id(own.hi);
-  const inside = conditions.length === 0 ? null : conditions.reduce((a, b) => bin('&&', a, b));
+  let inside: JsExpr | null = null;
+  if (conditions.length > 0) {
+    const name = fresh('r');
+    out.push(constDecl(name, conditions.reduce((a, b) => bin('&&', a, b))));
+    inside = id(name);
+  }
   const pick = (yes: JsExpr, no: JsExpr): JsExpr => (inside === null ? yes : { kind: 'cond', test: inside, then: yes, else: no });
   const p = fresh('p');
   const q = fresh('q');

@@ -12,9 +12,10 @@ function c0(rt, n1, n2, n3, n4, a0, a5) {
   for (let i7 = 0; i7 < n3; i7++) {
     const b14 = i7 * n4;
     {
-      const p24 = lo17 < hi18 && i7 >= lo15 && i7 < hi16 ? Math.max(0, Math.min(lo17, n4)) : n4;
-      const q25 = lo17 < hi18 && i7 >= lo15 && i7 < hi16 ? Math.max(p24, Math.min(hi18, n4)) : n4;
-      for (let i8 = 0; i8 < p24; i8++) {
+      const r24 = lo17 < hi18 && i7 >= lo15 && i7 < hi16;
+      const p25 = r24 ? Math.max(0, Math.min(lo17, n4)) : n4;
+      const q26 = r24 ? Math.max(p25, Math.min(hi18, n4)) : n4;
+      for (let i8 = 0; i8 < p25; i8++) {
         const i6 = b14 + i8;
         const g13 = a0[((t9 = Math.min(Math.max(i7 - 1 | 0, 0), 5)), t9 >>> 0 < n1 && i8 >>> 0 < n2) ? t9 * n2 + i8 : rt.index(2, [t9, i8], [n1, n2])] + a0[((t10 = Math.min(Math.max(i7 + 1 | 0, 0), 5)), t10 >>> 0 < n1 && i8 >>> 0 < n2) ? t10 * n2 + i8 : rt.index(3, [t10, i8], [n1, n2])] + a0[((t11 = Math.min(Math.max(i8 - 1 | 0, 0), 4)), i7 >>> 0 < n1 && t11 >>> 0 < n2) ? i7 * n2 + t11 : rt.index(4, [i7, t11], [n1, n2])] + a0[((t12 = Math.min(Math.max(i8 + 1 | 0, 0), 4)), i7 >>> 0 < n1 && t12 >>> 0 < n2) ? i7 * n2 + t12 : rt.index(5, [i7, t12], [n1, n2])] - 4 * a0[i7 >>> 0 < n1 && i8 >>> 0 < n2 ? i7 * n2 + i8 : rt.index(6, [i7, i8], [n1, n2])];
         a5[i6] = g13;
@@ -22,12 +23,12 @@ function c0(rt, n1, n2, n3, n4, a0, a5) {
       const h21 = (i7 - 1 | 0) * n2;
       const h22 = (i7 + 1 | 0) * n2;
       const h23 = i7 * n2;
-      for (let i8 = p24; i8 < q25; i8++) {
+      for (let i8 = p25; i8 < q26; i8++) {
         const i19 = b14 + i8;
         const g20 = a0[h21 + i8] + a0[h22 + i8] + a0[h23 + (i8 - 1 | 0)] + a0[h23 + (i8 + 1 | 0)] - 4 * a0[h23 + i8];
         a5[i19] = g20;
       }
-      for (let i8 = q25; i8 < n4; i8++) {
+      for (let i8 = q26; i8 < n4; i8++) {
         const i6 = b14 + i8;
         const g13 = a0[((t9 = Math.min(Math.max(i7 - 1 | 0, 0), 5)), t9 >>> 0 < n1 && i8 >>> 0 < n2) ? t9 * n2 + i8 : rt.index(2, [t9, i8], [n1, n2])] + a0[((t10 = Math.min(Math.max(i7 + 1 | 0, 0), 5)), t10 >>> 0 < n1 && i8 >>> 0 < n2) ? t10 * n2 + i8 : rt.index(3, [t10, i8], [n1, n2])] + a0[((t11 = Math.min(Math.max(i8 - 1 | 0, 0), 4)), i7 >>> 0 < n1 && t11 >>> 0 < n2) ? i7 * n2 + t11 : rt.index(4, [i7, t11], [n1, n2])] + a0[((t12 = Math.min(Math.max(i8 + 1 | 0, 0), 4)), i7 >>> 0 < n1 && t12 >>> 0 < n2) ? i7 * n2 + t12 : rt.index(5, [i7, t12], [n1, n2])] - 4 * a0[i7 >>> 0 < n1 && i8 >>> 0 < n2 ? i7 * n2 + i8 : rt.index(6, [i7, i8], [n1, n2])];
         a5[i6] = g13;

@@ -4,9 +4,10 @@ function c0(rt, n1, n2, a0, n3, a4) {
   const lo11 = 1;
   const hi12 = Math.min(Math.ceil(n1 + 1), Math.ceil(n1 - 1), 3);
   {
-    const p18 = lo11 < hi12 ? Math.max(0, Math.min(lo11, n2)) : n2;
-    const q19 = lo11 < hi12 ? Math.max(p18, Math.min(hi12, n2)) : n2;
-    for (let i5 = 0; i5 < p18; i5++) {
+    const r18 = lo11 < hi12;
+    const p19 = r18 ? Math.max(0, Math.min(lo11, n2)) : n2;
+    const q20 = r18 ? Math.max(p19, Math.min(hi12, n2)) : n2;
+    for (let i5 = 0; i5 < p19; i5++) {
       const g6 = (i5 > 0 ? 1 : 0) ? i5 - 1 | 0 : 3;
       const x7 = a0[g6];
       if (x7 === void 0) {
@@ -20,7 +21,7 @@ function c0(rt, n1, n2, a0, n3, a4) {
       const m10 = x7 + 2 * x9;
       a4[i5] = m10;
     }
-    for (let i5 = p18; i5 < q19; i5++) {
+    for (let i5 = p19; i5 < q20; i5++) {
       const g13 = i5 - 1 | 0;
       const x14 = a0[g13];
       const g15 = i5 + 1 | 0;
@@ -28,7 +29,7 @@ function c0(rt, n1, n2, a0, n3, a4) {
       const m17 = x14 + 2 * x16;
       a4[i5] = m17;
     }
-    for (let i5 = q19; i5 < n2; i5++) {
+    for (let i5 = q20; i5 < n2; i5++) {
       const g6 = (i5 > 0 ? 1 : 0) ? i5 - 1 | 0 : 3;
       const x7 = a0[g6];
       if (x7 === void 0) {

@@ -4,9 +4,10 @@ function c0(rt, n1, n2, a0, a3) {
   const lo11 = Math.max(Math.floor(n1 - 2147483648) + 1, Math.floor(n1 - 1 - 2147483648) + 1, Math.floor(n1 - 1 - n1) + 1);
   const hi12 = Math.min(Math.floor(n1 + 2147483648) + 1, Math.floor(n1 - 1 + 2147483648) + 1, Math.floor(n1 - 1) + 1);
   {
-    const p19 = n1 === Math.floor(n1) && lo11 < hi12 ? Math.max(0, Math.min(lo11, n2)) : n2;
-    const q20 = n1 === Math.floor(n1) && lo11 < hi12 ? Math.max(p19, Math.min(hi12, n2)) : n2;
-    for (let i4 = 0; i4 < p19; i4++) {
+    const r19 = n1 === Math.floor(n1) && lo11 < hi12;
+    const p20 = r19 ? Math.max(0, Math.min(lo11, n2)) : n2;
+    const q21 = r19 ? Math.max(p20, Math.min(hi12, n2)) : n2;
+    for (let i4 = 0; i4 < p20; i4++) {
       const g5 = (n1 - i4 | 0) - 1 | 0;
       const x6 = a0[g5];
       if (x6 === void 0) {
@@ -18,7 +19,7 @@ function c0(rt, n1, n2, a0, a3) {
       const m10 = x6 + m8 + m9;
       a3[i4] = m10;
     }
-    for (let i4 = p19; i4 < q20; i4++) {
+    for (let i4 = p20; i4 < q21; i4++) {
       const g13 = (n1 - i4 | 0) - 1 | 0;
       const x14 = a0[g13];
       const x15 = a0[i4];
@@ -27,7 +28,7 @@ function c0(rt, n1, n2, a0, a3) {
       const m18 = x14 + m16 + m17;
       a3[i4] = m18;
     }
-    for (let i4 = q20; i4 < n2; i4++) {
+    for (let i4 = q21; i4 < n2; i4++) {
       const g5 = (n1 - i4 | 0) - 1 | 0;
       const x6 = a0[g5];
       if (x6 === void 0) {
