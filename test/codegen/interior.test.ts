@@ -203,6 +203,20 @@ describe('the rewrite', () => {
     }
   });
 
+  test('a clamp against −0 folds only where the sign of a zero cannot differ', () => {
+    // out[i] = 1 / Math.min(i − 1 | 0, −0): −∞ at i = 1 (min(+0, −0) is −0), where E alone is +0.
+    const i = id('i');
+    for (const bound of [num(-0), num(0), i32(bin('-', id('m'), num(1)))]) {
+      const original: JsStmt[] = [
+        loop('i', id('n'), [assign(index(id('out'), i), bin('/', num(1), mathCall('min', [i32(bin('-', i, num(1))), bound])))]),
+        loop('i', id('n'), [assign(index(id('out'), i), bin('/', num(1), mathCall('max', [i32(bin('-', num(1), i)), bound])))]),
+      ];
+      const rewritten = interiorPass.run(original, context());
+      expect(printProgramText(rewritten)).toMatch(/for \(let i = p\d+; i < q\d+; i\+\+\)/);
+      for (const n of [0, 1, 2, 3, 6]) for (const m of [0, 1, 4]) expect(runBody(rewritten, n, m, 0)).toBe(runBody(original, n, m, 0));
+    }
+  });
+
   test('code it does not recognise, bodies that break, and the counters variant are left as they are', () => {
     const i = id('i');
     const plain: JsStmt[] = [loop('i', id('n'), [assign(index(id('out'), i), index(id('a'), bin('*', i, id('n'))))])];

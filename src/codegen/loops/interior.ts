@@ -9,7 +9,8 @@
 //     comparison holds, B wherever it does not; the copy takes the side that depends on i (the
 //     one that does not wrap) and records the comparison (or its negation) as a constraint;
 //   - `Math.min(E, c…)` / `Math.max(E, c…)` with E affine in one index and the c invariant: E
-//     wherever E < c (> c): strictly, so that a −0 among equal zeros cannot change the result;
+//     wherever E ≤ c (≥ c); strictly (E < c) unless E and the c cannot be −0 (int32 results,
+//     literals), since min/max of +0 and −0 is not always E;
 //   - bounds check `e >>> 0 >= n` in a disjunction that guards a statement (`if (… || e >>> 0 >= n
 //     || …) rt.oob(…)`), with e affine (or ⌊affine / 2^s⌋) in one index: false wherever
 //     0 ≤ e < n, so it is dropped from the disjunction (and the statement, once none is left);
@@ -279,9 +280,12 @@ export function interiorBody(body: readonly JsStmt[], base: Omit<AffineScope, 'l
     const m = readMono(variable[0]!, scope, side);
     if (m === null || m.lin.idx === null) return e;
     const bounds: Constraint[] = [];
+    // Where E equals a bound the call returns either, the same number but for the sign of a
+    // zero: E is the result there only when neither can be −0.
+    const inclusive = neverMinusZero(variable[0]!) && e.args.every(neverMinusZero);
     for (const other of e.args) {
       if (other === variable[0]) continue;
-      const k = constrain(m, fn === 'min' ? '<' : '>', other);
+      const k = constrain(m, fn === 'min' ? (inclusive ? '<=' : '<') : inclusive ? '>=' : '>', other);
       if (k === null) return e;
       bounds.push(k);
     }
@@ -393,6 +397,13 @@ function countReads(e: JsExpr, name: string): number {
 function renameFree(e: JsExpr, values: ReadonlyMap<string, JsExpr>): JsExpr {
   if (e.kind === 'id') return values.get(e.name) ?? e;
   return mapChildren(e, (x) => renameFree(x, values));
+}
+
+/** Whether `e` is never −0: a literal other than −0, or an int32 operation's result. */
+function neverMinusZero(e: JsExpr): boolean {
+  if (e.kind === 'num') return !Object.is(e.value, -0);
+  if (e.kind === 'binary') return e.op === '|' || e.op === '&' || e.op === '^' || e.op === '>>' || e.op === '>>>';
+  return mathName(e) === 'imul';
 }
 
 function isRel(op: string): op is Rel {

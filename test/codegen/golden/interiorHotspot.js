@@ -5,10 +5,10 @@ function c0(rt, n1, n2, n3, n4, a0, a5) {
   let t10;
   let t11;
   let t12;
-  const lo15 = 2;
-  const hi16 = Math.min(Math.ceil(n1 + 1), Math.ceil(n1 - 1), Math.ceil(n1), 4);
-  const lo17 = 2;
-  const hi18 = Math.min(Math.ceil(n2), Math.ceil(n2 + 1), Math.ceil(n2 - 1), 3);
+  const lo15 = 1;
+  const hi16 = Math.min(Math.ceil(n1 + 1), Math.ceil(n1 - 1), Math.ceil(n1), 5);
+  const lo17 = 1;
+  const hi18 = Math.min(Math.ceil(n2), Math.ceil(n2 + 1), Math.ceil(n2 - 1), 4);
   for (let i7 = 0; i7 < n3; i7++) {
     const b14 = i7 * n4;
     {
