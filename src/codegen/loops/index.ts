@@ -12,6 +12,7 @@
 // except the ones `fastMath` allows (docs/LANGUAGE.md, "Floating-point reassociation").
 
 import type { JsStmt } from '../jsast.js';
+import { interiorPass } from './interior.js';
 import { blockPass } from './block.js';
 import { rotatePass } from './rotate.js';
 import { reassociate } from './reassociate.js';
@@ -33,7 +34,8 @@ export interface LoopPass {
 
 /** The passes, in the order they run. */
 export const loopPasses: readonly LoopPass[] = [
-  // interior (interior.ts, helper c13-interior) goes here: the passes below see its checks removed.
+  // First: the passes below see the interior's checks removed and its indices affine.
+  interiorPass,
   rotatePass,
   blockPass,
   // Last: it splits the accumulators of the loops the passes before it leave (fastMath only).
