@@ -522,8 +522,6 @@ function splitInnermost(loop: ForStmt, chain: readonly ForStmt[], nest: Nest): J
   };
   const from = bound(loop.from, 'f');
   const to = bound(loop.to, 't');
-  const lo = own === undefined ? num(-Infinity) : id(own.lo);
-  const hi = own === undefined ? num(Infinity) : id(own.hi);
   let inside: JsExpr | null = null;
   if (conditions.length > 0) {
     const name = fresh('r');
@@ -534,6 +532,21 @@ function splitInnermost(loop: ForStmt, chain: readonly ForStmt[], nest: Nest): J
   const p = fresh('p');
   const q = fresh('q');
   const part = (start: JsExpr, end: JsExpr, body: readonly JsStmt[]): JsStmt => ({ ...loop, from: start, to: end, body });
+  if (own === undefined) {
+    // Only outer indices are constrained: a row is interior whole or not at all, so there is no
+    // trailing general part (and no infinite bound, which would make the bounds doubles).
+    if (inside === null) {
+      out.push(...hoisted.pre, part(from, to, hoisted.body));
+      return { kind: 'block', body: out };
+    }
+    out.push(constDecl(p, pick(from, to)));
+    const general = part(from, id(p), loop.body);
+    const interior = part(id(p), to, hoisted.body);
+    out.push(...(loop.down ? [...hoisted.pre, interior, general] : [general, ...hoisted.pre, interior]));
+    return { kind: 'block', body: out };
+  }
+  const lo = id(own.lo);
+  const hi = id(own.hi);
   if (!loop.down) {
     // [from, p) general, [p, q) interior, [q, to) general.
     out.push(constDecl(p, pick(mathCall('max', [from, mathCall('min', [lo, to])]), to)));

@@ -888,11 +888,14 @@ class Translator {
         if (vs.length !== 1) return refuse('Math.fround arity');
         return { t: F64, code: [...this.f64(vs[0]!), Op.f32_demote_f64, Op.f64_promote_f32] };
       case 'floor':
-        return one(Op.f64_floor);
       case 'ceil':
-        return one(Op.f64_ceil);
-      case 'trunc':
-        return one(Op.f64_trunc);
+      case 'trunc': {
+        // Of an integer (not -0), the integer itself: the interior pass's bounds
+        // (`Math.ceil(n1 - 1)`) stay i32, so its loops are int32 loops.
+        const v = vs[0];
+        if (vs.length === 1 && v!.t.k === 'int' && !v!.t.nz) return v!;
+        return one(fn === 'floor' ? Op.f64_floor : fn === 'ceil' ? Op.f64_ceil : Op.f64_trunc);
+      }
       case 'sqrt':
         return one(Op.f64_sqrt);
       case 'abs':

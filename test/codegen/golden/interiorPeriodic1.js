@@ -21,13 +21,29 @@ function c0(rt, n1, n2, a0, n3, a4) {
       const m10 = x7 + 2 * x9;
       a4[i5] = m10;
     }
-    for (let i5 = p19; i5 < q20; i5++) {
-      const g13 = i5 - 1 | 0;
-      const x14 = a0[g13];
-      const g15 = i5 + 1 | 0;
-      const x16 = a0[g15];
-      const m17 = x14 + 2 * x16;
-      a4[i5] = m17;
+    if (p19 < q20 && Math.floor(p19) === p19 && p19 - 1 >= (-2147483648) && q20 + 1 <= 2147483648) {
+      let r21 = a0[p19 - 1];
+      let r22 = a0[p19];
+      for (let i5 = p19; i5 < q20; i5++) {
+        const r23 = a0[i5 + 1];
+        const g13 = i5 - 1 | 0;
+        const x14 = r21;
+        const g15 = i5 + 1 | 0;
+        const x16 = r23;
+        const m17 = x14 + 2 * x16;
+        a4[i5] = m17;
+        r21 = r22;
+        r22 = r23;
+      }
+    } else {
+      for (let i5 = p19; i5 < q20; i5++) {
+        const g13 = i5 - 1 | 0;
+        const x14 = a0[g13];
+        const g15 = i5 + 1 | 0;
+        const x16 = a0[g15];
+        const m17 = x14 + 2 * x16;
+        a4[i5] = m17;
+      }
     }
     for (let i5 = q20; i5 < n2; i5++) {
       const g6 = (i5 > 0 ? 1 : 0) ? i5 - 1 | 0 : 3;

@@ -23,10 +23,23 @@ function c0(rt, n1, n2, n3, n4, a0, a5) {
       const h21 = (i7 - 1 | 0) * n2;
       const h22 = (i7 + 1 | 0) * n2;
       const h23 = i7 * n2;
-      for (let i8 = p25; i8 < q26; i8++) {
-        const i19 = b14 + i8;
-        const g20 = a0[h21 + i8] + a0[h22 + i8] + a0[h23 + (i8 - 1 | 0)] + a0[h23 + (i8 + 1 | 0)] - 4 * a0[h23 + i8];
-        a5[i19] = g20;
+      if (p25 < q26 && Math.floor(p25) === p25 && p25 - 1 >= (-2147483648) && q26 + 1 <= 2147483648) {
+        let r27 = a0[h23 + p25 - 1];
+        let r28 = a0[h23 + p25];
+        for (let i8 = p25; i8 < q26; i8++) {
+          const r29 = a0[h23 + i8 + 1];
+          const i19 = b14 + i8;
+          const g20 = a0[h21 + i8] + a0[h22 + i8] + r27 + r29 - 4 * r28;
+          a5[i19] = g20;
+          r27 = r28;
+          r28 = r29;
+        }
+      } else {
+        for (let i8 = p25; i8 < q26; i8++) {
+          const i19 = b14 + i8;
+          const g20 = a0[h21 + i8] + a0[h22 + i8] + a0[h23 + (i8 - 1 | 0)] + a0[h23 + (i8 + 1 | 0)] - 4 * a0[h23 + i8];
+          a5[i19] = g20;
+        }
       }
       for (let i8 = q26; i8 < n4; i8++) {
         const i6 = b14 + i8;
