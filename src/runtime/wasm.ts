@@ -31,14 +31,22 @@ const MAX_INT = 0x7fffffff;
 const maxVariants = 16;
 
 /**
- * `auto`'s rule (bench/wasm/kernels.ts; docs/EXECUTION.md "WebAssembly"). A kernel is tried
- * only for calls that stage at least `minAutoElements` elements (below, the fixed cost of a
- * call — views, copies, the boundary — outweighs any gain); then the calls of each
- * specialisation alternate WebAssembly and JavaScript, timed, the first of each a warm-up; as soon
- * as one is faster by `clearRatio` (after one timed call each), or after `autoTrials` calls each,
- * the faster by median runs from then on (a clear loser costs one timed call, not four).
+ * `auto`'s rule (bench/wasm; docs/EXECUTION.md "WebAssembly"). A kernel is tried only for calls
+ * that stage at least `minAutoElements` elements (below, the fixed cost of a call — views,
+ * copies, the boundary — outweighs any gain). The first `jsWarmUp` calls of each specialisation
+ * run JavaScript (V8 is still optimising it: a long loop's second call measured 2–5× its
+ * steady time, which made a kernel look 1.5× faster than it is). Then the calls alternate
+ * JavaScript and WebAssembly, timed, JavaScript first. The first kernel call also times its
+ * staging (the copies in and out) alone: when that is at least `maxStagingShare` of the
+ * JavaScript call, the kernel would have to run its loops more than twice as fast as JavaScript
+ * just to break even — memory-bound loops (a reverse, a permutation, a long map) never do — so
+ * JavaScript runs from then on, and such a cluster pays for one kernel call, not four. Otherwise,
+ * the first call of each side a warm-up, as soon as one is faster by `clearRatio` (after one
+ * timed call each), or after `autoTrials` calls each, the kernel runs from then on if its median
+ * is faster by `minGain`, JavaScript otherwise (early JavaScript calls still tiering up make a
+ * close race lean towards the kernel, which then measured slower: greedyTopDownBad's fold).
  */
-export const autoRule = { minAutoElements: 4096, autoTrials: 4, clearRatio: 1.5 } as const;
+export const autoRule = { minAutoElements: 4096, jsWarmUp: 2, autoTrials: 4, clearRatio: 1.5, maxStagingShare: 0.5, minGain: 1.1 } as const;
 
 /** The typed-array class of each element type (bool is Uint8Array). */
 function classOf(elem: ScalarType): Function {
@@ -107,7 +115,15 @@ interface Variant {
   /** `auto` only: timings so far, and the choice once made. */
   readonly wasmMs: number[];
   readonly jsMs: number[];
+  /** JavaScript calls run before the trials. */
+  warmedUp: number;
   choice: 'wasm' | 'js' | null;
+}
+
+/** What one kernel call did: whether its results were kept, and how long its copies took. */
+interface KernelRun {
+  readonly kept: boolean;
+  readonly stagingMs: number;
 }
 
 /** Wraps cluster function `js` with its kernel source. */
@@ -179,7 +195,7 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
       return null;
     }
     const run = instance.exports[kernel.entry] as (...scalars: number[]) => number;
-    return { kernel, run, wasmMs: [], jsMs: [], choice: mode === 'on' ? 'wasm' : null };
+    return { kernel, run, wasmMs: [], jsMs: [], warmedUp: 0, choice: mode === 'on' ? 'wasm' : null };
   };
 
   /** Whether a written array shares bytes with another array of the call (then staging would differ). */
@@ -197,10 +213,11 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
     return false;
   };
 
-  /** Stages, runs, copies back: true when the kernel's results were kept. */
-  const runKernel = (v: Variant, args: readonly unknown[]): boolean => {
+  /** Stages, runs, copies back (timing the copies when `timed`). */
+  const runKernel = (v: Variant, args: readonly unknown[], timed: boolean): KernelRun => {
     const { kernel } = v;
-    if (overlapping(kernel, args)) return false;
+    if (overlapping(kernel, args)) return { kept: false, stagingMs: 0 };
+    const t0 = timed ? performance.now() : 0;
     const buffer = memory.memory.buffer;
     const views: (TypedArray | null)[] = [];
     for (const a of kernel.arrays) {
@@ -215,6 +232,7 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
       views.push(view);
     }
     const scalars: number[] = kernel.scalars.map((s) => args[indexOf.get(s)!] as number);
+    const t1 = timed ? performance.now() : 0;
     let code: number;
     try {
       code = v.run(...scalars);
@@ -225,12 +243,13 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
     }
     if (code !== 0) {
       stats.faults++;
-      return false;
+      return { kept: false, stagingMs: 0 };
     }
+    const t2 = timed ? performance.now() : 0;
     kernel.arrays.forEach((a, k) => {
       if (a.written) (args[indexOf.get(a.param)!] as TypedArray).set(views[k]!);
     });
-    return true;
+    return { kept: true, stagingMs: timed ? t1 - t0 + (performance.now() - t2) : 0 };
   };
 
   /** `auto`: whether the call's arrays are large enough to try a kernel (a quick sum, before any key is built). */
@@ -248,29 +267,32 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
     const v = variantFor(args);
     if (v !== null) {
       if (v.choice === 'wasm') {
-        if (runKernel(v, args)) {
+        if (runKernel(v, args, false).kept) {
           stats.wasmCalls++;
           return undefined;
         }
       } else if (v.choice === null) {
-        // auto: alternate, timed; the first call of each is a warm-up (tiers, caches).
-        const trial = v.wasmMs.length + v.jsMs.length;
-        if (trial % 2 === 0) {
-          const t0 = performance.now();
-          if (runKernel(v, args)) {
-            v.wasmMs.push(performance.now() - t0);
-            stats.wasmCalls++;
-            decide(v);
-            return undefined;
-          }
-          // A fault: JavaScript runs now (and raises it).
-        } else {
+        // auto: JavaScript alone until V8 has optimised it (the untimed calls below), then
+        // alternate, timed, JavaScript first; the first call of each is a warm-up (tiers, caches).
+        if (v.warmedUp < autoRule.jsWarmUp) v.warmedUp++;
+        else if ((v.wasmMs.length + v.jsMs.length) % 2 === 0) {
           const t0 = performance.now();
           const r = js(rt, ...args);
           v.jsMs.push(performance.now() - t0);
           stats.jsCalls++;
           decide(v);
           return r;
+        } else {
+          const t0 = performance.now();
+          const done = runKernel(v, args, true);
+          if (done.kept) {
+            v.wasmMs.push(performance.now() - t0);
+            stats.wasmCalls++;
+            if (v.wasmMs.length === 1 && done.stagingMs >= autoRule.maxStagingShare * v.jsMs[0]!) v.choice = 'js';
+            else decide(v);
+            return undefined;
+          }
+          // A fault: JavaScript runs now (and raises it).
         }
       }
     }
@@ -284,12 +306,12 @@ function median(xs: readonly number[]): number {
   return s[s.length >> 1]!;
 }
 
-/** auto: after each pair of timed calls, keep the faster by median (the first of each dropped) if the choice is clear or the trials are over. */
+/** auto: after each pair of timed calls (the first of each dropped), decide if the choice is clear or the trials are over. */
 function decide(v: Variant): void {
   const n = Math.min(v.wasmMs.length, v.jsMs.length);
   if (n < 2) return;
   const wasm = median(v.wasmMs.slice(1, n));
   const js = median(v.jsMs.slice(1, n));
   const clear = wasm * autoRule.clearRatio < js || js * autoRule.clearRatio < wasm;
-  if (clear || n >= autoRule.autoTrials) v.choice = wasm < js ? 'wasm' : 'js';
+  if (clear || n >= autoRule.autoTrials) v.choice = wasm * autoRule.minGain < js ? 'wasm' : 'js';
 }

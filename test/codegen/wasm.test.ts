@@ -8,7 +8,7 @@ import { encodeModule, f64c, i32c, Op, s32leb, u32leb, ValType } from '../../src
 import { translateKernel, type KernelSource } from '../../src/codegen/wasm/translate.js';
 import { add, assign, bin, call, cond, constDecl, exprStmt, id, index, letDecl, mathCall, member, num, un, type JsExpr, type JsStmt } from '../../src/codegen/jsast.js';
 import { printProgramText } from '../../src/codegen/printer.js';
-import { KernelMemory, type KernelStats, wasmApi, wasmCluster, type ClusterFunction } from '../../src/runtime/wasm.js';
+import { autoRule, KernelMemory, type KernelStats, wasmApi, wasmCluster, type ClusterFunction } from '../../src/runtime/wasm.js';
 import type { ScalarType } from '../../src/ir/types.js';
 import type { TypedArray } from '../../src/ir/scalarOps.js';
 import { Compiler } from '../../src/driver/index.js';
@@ -403,16 +403,22 @@ describe('translator: gathers, faults and refusals', () => {
     const xs = Float64Array.from({ length: n }, (_, k) => (k % 7 === 0 ? -0 : k / 3 - 100));
     const want = new Float64Array(n);
     js(null, n, xs, want, 0.25);
-    for (let call = 0; call < 12; call++) {
+    const sides: string[] = [];
+    for (let call = 0; call < 16; call++) {
       const got = new Float64Array(n);
+      const kernelCalls = stats.wasmCalls;
       wrapped(null, n, xs, got, 0.25);
+      sides.push(stats.wasmCalls > kernelCalls ? 'wasm' : 'js');
       expectSameBits(want, got);
     }
-    // 2 to 4 calls each way (a warm-up, then timed pairs until one is clearly faster), then the chosen one every time.
-    const trials = Math.min(stats.wasmCalls, stats.jsCalls - 1);
-    expect(trials).toBeGreaterThanOrEqual(2);
-    expect(trials).toBeLessThanOrEqual(4);
-    expect(Math.max(stats.wasmCalls, stats.jsCalls - 1)).toBe(12 - trials);
+    // JavaScript warms up (autoRule.jsWarmUp calls), then JavaScript and the kernel alternate,
+    // timed, for 1 (staging alone too slow) to autoRule.autoTrials kernel calls; then the side
+    // chosen runs every time.
+    expect(sides.slice(0, autoRule.jsWarmUp + 2)).toEqual([...sides.slice(0, autoRule.jsWarmUp + 1).map(() => 'js'), 'wasm']);
+    const trialEnd = autoRule.jsWarmUp + 2 * autoRule.autoTrials;
+    const chosen = sides.slice(trialEnd);
+    expect(new Set(chosen).size).toBe(1);
+    if (chosen[0] === 'js') expect(sides.filter((side) => side === 'wasm').length).toBeLessThanOrEqual(autoRule.autoTrials);
   });
 
   test('a module the translator makes validates', () => {

@@ -54,12 +54,17 @@ function input(elem: Elem, shape: number[], seed: number, special: boolean): Inp
   return { data, shape };
 }
 
-/** The bytes and shape of each result (so NaN payloads, -0 and f32 rounding all count). */
+/**
+ * The bytes and shape of each result (so -0 and f32 rounding count), every NaN written as the
+ * canonical one: a NaN's sign and payload are not part of its value (docs/EXECUTION.md: commuted
+ * operands and WebAssembly's arithmetic may leave a different one).
+ */
 function bytesOf(results: Record<string, Output | undefined>): unknown {
   return Object.entries(results).map(([k, o]) => {
     const out = o as { data: ArrayBufferView; shape: readonly number[] } | number;
     if (typeof out === 'number') return [k, out];
-    return [k, out.shape, [...new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength)]];
+    const data = out.data instanceof Float64Array || out.data instanceof Float32Array ? out.data.map((x) => (Number.isNaN(x) ? NaN : x)) : out.data;
+    return [k, out.shape, [...new Uint8Array(data.buffer, data.byteOffset, data.byteLength)]];
   });
 }
 
