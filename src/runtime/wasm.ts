@@ -36,11 +36,13 @@ const maxVariants = 16;
  * copies, the boundary — outweighs any gain). The first `jsWarmUp` calls of each specialisation
  * run JavaScript (V8 is still optimising it: a long loop's second call measured 2–5× its
  * steady time, which made a kernel look 1.5× faster than it is). Then the calls alternate
- * JavaScript and WebAssembly, timed, JavaScript first. The first kernel call also times its
- * staging (the copies in and out) alone: when that is at least `maxStagingShare` of the
- * JavaScript call, the kernel would have to run its loops more than twice as fast as JavaScript
- * just to break even — memory-bound loops (a reverse, a permutation, a long map) never do — so
- * JavaScript runs from then on, and such a cluster pays for one kernel call, not four. Otherwise,
+ * JavaScript and WebAssembly, timed, JavaScript first. The second kernel call also times its
+ * staging (the copies in and out) alone (the first touches freshly grown memory, whose page
+ * faults made gather's copies look three times slower): when that is at least
+ * `maxStagingShare` of the last JavaScript call, the kernel would have to run its loops more
+ * than twice as fast as JavaScript just to break even — memory-bound loops (a reverse, a
+ * permutation, a long map) never do — so JavaScript runs from then on, and such a cluster pays
+ * for two kernel calls, not four. Otherwise,
  * the first call of each side a warm-up, as soon as one is faster by `clearRatio` (after one
  * timed call each), or after `autoTrials` calls each, the kernel runs from then on if its median
  * is faster by `minGain`, JavaScript otherwise (early JavaScript calls still tiering up make a
@@ -288,7 +290,7 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
           if (done.kept) {
             v.wasmMs.push(performance.now() - t0);
             stats.wasmCalls++;
-            if (v.wasmMs.length === 1 && done.stagingMs >= autoRule.maxStagingShare * v.jsMs[0]!) v.choice = 'js';
+            if (v.wasmMs.length === 2 && done.stagingMs >= autoRule.maxStagingShare * v.jsMs[v.jsMs.length - 1]!) v.choice = 'js';
             else decide(v);
             return undefined;
           }
