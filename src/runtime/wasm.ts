@@ -85,12 +85,28 @@ export const wasmApi: WasmApi | null = (globalThis as unknown as { WebAssembly?:
 
 const isInt32 = (v: unknown): boolean => typeof v === 'number' && (v | 0) === v && !Object.is(v, -0);
 
-/** The linear memory every kernel of one module stages into (grown as needed, never shrunk). */
+/**
+ * The linear memory every kernel of one module stages into (grown as needed). A memory cannot
+ * shrink, so when no kernel instance uses it any more (auto chose JavaScript for each) it is
+ * replaced by a fresh one and the old one is left to the collector: a 64 MB staging memory kept
+ * alive after reverse's two trial calls made its JavaScript loop 1.2–1.4× slower from then on.
+ */
 export class KernelMemory {
-  readonly memory: WasmMemory;
+  memory: WasmMemory;
+  private users = 0;
 
-  constructor(api: WasmApi) {
+  constructor(private readonly api: WasmApi) {
     this.memory = new api.Memory({ initial: 1 });
+  }
+
+  /** An instance importing `memory` was made. */
+  acquire(): void {
+    this.users++;
+  }
+
+  /** An instance importing `memory` is dropped. */
+  release(): void {
+    if (--this.users === 0 && this.memory.buffer.byteLength > 65536) this.memory = new this.api.Memory({ initial: 1 });
   }
 
   ensure(bytes: number): void {
@@ -113,7 +129,8 @@ export interface KernelStats {
 
 interface Variant {
   readonly kernel: Kernel;
-  readonly run: (...scalars: number[]) => number;
+  /** The kernel's entry; null once auto has chosen JavaScript (the instance is dropped). */
+  run: ((...scalars: number[]) => number) | null;
   /** `auto` only: timings so far, and the choice once made. */
   readonly wasmMs: number[];
   readonly jsMs: number[];
@@ -191,6 +208,7 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
       // Growing may fail (the host's limit): then, as for a refused compile, JavaScript runs.
       memory.ensure(kernel.memoryBytes);
       instance = new api.Instance(new api.Module(kernel.bytes), { env: { memory: memory.memory } });
+      memory.acquire();
     } catch (err) {
       // A browser's main thread refuses synchronous compiles above 4 KB.
       stats.refusal = `compileFailed: ${String(err)}`;
@@ -237,7 +255,7 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
     const t1 = timed ? performance.now() : 0;
     let code: number;
     try {
-      code = v.run(...scalars);
+      code = v.run!(...scalars);
     } catch {
       // A trap (none is expected: divisions are guarded, truncations saturate, addresses are
       // proven or checked) would be a translator bug; JavaScript still gives the right answer.
@@ -252,6 +270,13 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
       if (a.written) (args[indexOf.get(a.param)!] as TypedArray).set(views[k]!);
     });
     return { kept: true, stagingMs: timed ? t1 - t0 + (performance.now() - t2) : 0 };
+  };
+
+  /** Once auto has chosen JavaScript, the kernel's instance (and its hold on the memory) goes. */
+  const dropIfJs = (v: Variant): void => {
+    if (v.choice !== 'js' || v.run === null) return;
+    v.run = null;
+    memory.release();
   };
 
   /** `auto`: whether the call's arrays are large enough to try a kernel (a quick sum, before any key is built). */
@@ -283,6 +308,7 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
           v.jsMs.push(performance.now() - t0);
           stats.jsCalls++;
           decide(v);
+          dropIfJs(v);
           return r;
         } else {
           const t0 = performance.now();
@@ -292,6 +318,7 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
             stats.wasmCalls++;
             if (v.wasmMs.length === 2 && done.stagingMs >= autoRule.maxStagingShare * v.jsMs[v.jsMs.length - 1]!) v.choice = 'js';
             else decide(v);
+            dropIfJs(v);
             return undefined;
           }
           // A fault: JavaScript runs now (and raises it).

@@ -421,6 +421,19 @@ describe('translator: gathers, faults and refusals', () => {
     if (chosen[0] === 'js') expect(sides.filter((side) => side === 'wasm').length).toBeLessThanOrEqual(autoRule.autoTrials);
   });
 
+  test('the kernel memory is replaced by a fresh one when its last kernel instance is dropped, not before', () => {
+    const memory = new KernelMemory(api);
+    memory.acquire();
+    memory.acquire();
+    memory.ensure(1 << 20);
+    const grown = memory.memory;
+    memory.release();
+    expect(memory.memory).toBe(grown);
+    memory.release();
+    expect(memory.memory).not.toBe(grown);
+    expect(memory.memory.buffer.byteLength).toBe(65536);
+  });
+
   test('a module the translator makes validates', () => {
     const t = translateKernel(mapKernel('f64', 'f32', (x, s) => mathCall('min', [x, s])), { extents: { n1: 10 }, lengths: { a3: 10, a4: 10 }, intScalars: new Set() });
     expect(t.ok).toBe(true);
