@@ -1,9 +1,9 @@
 // WebAssembly kernels for the `js` back end's clusters (docs/EXECUTION.md, "WebAssembly").
 //
-// `wasmClusters` wraps a module's cluster functions: a call first looks for a kernel
+// `wasmCluster` wraps a module's cluster functions: a call first looks for a kernel
 // specialised on the call's extents, array lengths and which scalars are int32
-// (codegen/wasm/translate.ts; translated and compiled the first time such a call comes, and
-// remembered, refusals too), stages the arrays the kernel touches into the kernel memory, runs
+// (codegen/wasm/translate.ts; translated the first time such a call comes, compiled when it
+// first runs, and remembered, refusals too), stages the arrays the kernel touches into the kernel memory, runs
 // it, and copies the arrays it wrote back. A kernel that stops at a fault (or at an index it
 // cannot handle) returns non-zero: its staged writes are dropped and the JavaScript function
 // runs on the untouched arrays, raising the same error as without WebAssembly (or computing
@@ -34,21 +34,20 @@ const maxVariants = 16;
  * `auto`'s rule (bench/wasm; docs/EXECUTION.md "WebAssembly"). A kernel is tried only for calls
  * that stage at least `minAutoElements` elements (below, the fixed cost of a call — views,
  * copies, the boundary — outweighs any gain). The first `jsWarmUp` calls of each specialisation
- * run JavaScript (V8 is still optimising it: a long loop's second call measured 2–5× its
- * steady time, which made a kernel look 1.5× faster than it is). Then the calls alternate
- * JavaScript and WebAssembly, timed, JavaScript first. The second kernel call also times its
- * staging (the copies in and out) alone (the first touches freshly grown memory, whose page
- * faults made gather's copies look three times slower): when that is at least
- * `maxStagingShare` of the last JavaScript call, the kernel would have to run its loops more
- * than twice as fast as JavaScript just to break even — memory-bound loops (a reverse, a
- * permutation, a long map) never do — so JavaScript runs from then on, and such a cluster pays
- * for two kernel calls, not four. Otherwise,
- * the first call of each side a warm-up, as soon as one is faster by `clearRatio` (after one
- * timed call each), or after `autoTrials` calls each, the kernel runs from then on if its median
- * is faster by `minGain`, JavaScript otherwise (early JavaScript calls still tiering up make a
- * close race lean towards the kernel, which then measured slower: greedyTopDownBad's fold).
+ * run JavaScript, timed. Then the calls alternate WebAssembly and JavaScript, timed, the kernel's
+ * first call (compilation, fresh memory) not counted. Each side is judged by its fastest call,
+ * not a median: the noise of a shared machine (collections, page faults, the other core's work)
+ * only ever adds time, and V8 takes several calls to reach its final code for a long loop (the
+ * second call measured 2–5× its steady time, which made early comparisons favour kernels). As
+ * soon as JavaScript's best is faster by `clearRatio`, JavaScript runs from then on; after
+ * `autoTrials` kernel calls, the kernel runs from then on if its best is faster by `minGain`,
+ * JavaScript otherwise. A kernel has to win over all its trials: close races went
+ * to kernels that then measured slower call after call (singleLoop and reverse: kernels
+ * 1.1× faster in their trials, 1.15–1.35× slower afterwards, the staging memory in the way of
+ * the caller's arrays). A kernel turned down is dropped, and with it its hold on the staging
+ * memory (see KernelMemory).
  */
-export const autoRule = { minAutoElements: 4096, jsWarmUp: 2, autoTrials: 4, clearRatio: 1.5, maxStagingShare: 0.5, minGain: 1.1 } as const;
+export const autoRule = { minAutoElements: 4096, jsWarmUp: 2, autoTrials: 4, clearRatio: 1.5, minGain: 1.25 } as const;
 
 /** The typed-array class of each element type (bool is Uint8Array). */
 function classOf(elem: ScalarType): Function {
@@ -129,20 +128,12 @@ export interface KernelStats {
 
 interface Variant {
   readonly kernel: Kernel;
-  /** The kernel's entry; null once auto has chosen JavaScript (the instance is dropped). */
+  /** The kernel's entry: null until auto first runs it, and again once auto chose JavaScript. */
   run: ((...scalars: number[]) => number) | null;
   /** `auto` only: timings so far, and the choice once made. */
   readonly wasmMs: number[];
   readonly jsMs: number[];
-  /** JavaScript calls run before the trials. */
-  warmedUp: number;
   choice: 'wasm' | 'js' | null;
-}
-
-/** What one kernel call did: whether its results were kept, and how long its copies took. */
-interface KernelRun {
-  readonly kept: boolean;
-  readonly stagingMs: number;
 }
 
 /** Wraps cluster function `js` with its kernel source. */
@@ -199,23 +190,31 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
       return null;
     }
     const kernel = t.kernel;
-    if (mode === 'auto' && kernel.arrays.reduce((s, a) => s + a.length, 0) < autoRule.minAutoElements) {
-      stats.refusal = 'too small for auto';
-      return null;
+    if (mode === 'auto') {
+      if (kernel.arrays.reduce((s, a) => s + a.length, 0) < autoRule.minAutoElements) {
+        stats.refusal = 'too small for auto';
+        return null;
+      }
+      return { kernel, run: null, wasmMs: [], jsMs: [], choice: null };
     }
-    let instance: { readonly exports: Record<string, unknown> };
+    const v: Variant = { kernel, run: null, wasmMs: [], jsMs: [], choice: 'wasm' };
+    return instantiate(v) ? v : null;
+  };
+
+  /** Compiles and instantiates the variant's kernel; false (and the refusal recorded) if the host will not. */
+  const instantiate = (v: Variant): boolean => {
     try {
       // Growing may fail (the host's limit): then, as for a refused compile, JavaScript runs.
-      memory.ensure(kernel.memoryBytes);
-      instance = new api.Instance(new api.Module(kernel.bytes), { env: { memory: memory.memory } });
+      memory.ensure(v.kernel.memoryBytes);
+      const instance = new api.Instance(new api.Module(v.kernel.bytes), { env: { memory: memory.memory } });
       memory.acquire();
+      v.run = instance.exports[v.kernel.entry] as (...scalars: number[]) => number;
+      return true;
     } catch (err) {
       // A browser's main thread refuses synchronous compiles above 4 KB.
       stats.refusal = `compileFailed: ${String(err)}`;
-      return null;
+      return false;
     }
-    const run = instance.exports[kernel.entry] as (...scalars: number[]) => number;
-    return { kernel, run, wasmMs: [], jsMs: [], warmedUp: 0, choice: mode === 'on' ? 'wasm' : null };
   };
 
   /** Whether a written array shares bytes with another array of the call (then staging would differ). */
@@ -233,11 +232,10 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
     return false;
   };
 
-  /** Stages, runs, copies back (timing the copies when `timed`). */
-  const runKernel = (v: Variant, args: readonly unknown[], timed: boolean): KernelRun => {
+  /** Stages, runs, copies back: true when the kernel's results were kept. */
+  const runKernel = (v: Variant, args: readonly unknown[]): boolean => {
     const { kernel } = v;
-    if (overlapping(kernel, args)) return { kept: false, stagingMs: 0 };
-    const t0 = timed ? performance.now() : 0;
+    if (overlapping(kernel, args)) return false;
     const buffer = memory.memory.buffer;
     const views: (TypedArray | null)[] = [];
     for (const a of kernel.arrays) {
@@ -252,7 +250,6 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
       views.push(view);
     }
     const scalars: number[] = kernel.scalars.map((s) => args[indexOf.get(s)!] as number);
-    const t1 = timed ? performance.now() : 0;
     let code: number;
     try {
       code = v.run!(...scalars);
@@ -263,13 +260,12 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
     }
     if (code !== 0) {
       stats.faults++;
-      return { kept: false, stagingMs: 0 };
+      return false;
     }
-    const t2 = timed ? performance.now() : 0;
     kernel.arrays.forEach((a, k) => {
       if (a.written) (args[indexOf.get(a.param)!] as TypedArray).set(views[k]!);
     });
-    return { kept: true, stagingMs: timed ? t1 - t0 + (performance.now() - t2) : 0 };
+    return true;
   };
 
   /** Once auto has chosen JavaScript, the kernel's instance (and its hold on the memory) goes. */
@@ -294,35 +290,30 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
     const v = variantFor(args);
     if (v !== null) {
       if (v.choice === 'wasm') {
-        if (runKernel(v, args, false).kept) {
+        if (runKernel(v, args)) {
           stats.wasmCalls++;
           return undefined;
         }
       } else if (v.choice === null) {
-        // auto: JavaScript alone until V8 has optimised it (the untimed calls below), then
-        // alternate, timed, JavaScript first; the first call of each is a warm-up (tiers, caches).
-        if (v.warmedUp < autoRule.jsWarmUp) v.warmedUp++;
-        else if ((v.wasmMs.length + v.jsMs.length) % 2 === 0) {
+        // auto: JavaScript for the warm-up calls, then alternate; every call timed.
+        if (v.jsMs.length < autoRule.jsWarmUp || v.wasmMs.length >= v.jsMs.length - autoRule.jsWarmUp + 1) {
           const t0 = performance.now();
           const r = js(rt, ...args);
           v.jsMs.push(performance.now() - t0);
           stats.jsCalls++;
-          decide(v);
-          dropIfJs(v);
           return r;
-        } else {
+        }
+        if (v.run !== null || instantiate(v)) {
           const t0 = performance.now();
-          const done = runKernel(v, args, true);
-          if (done.kept) {
+          if (runKernel(v, args)) {
             v.wasmMs.push(performance.now() - t0);
             stats.wasmCalls++;
-            if (v.wasmMs.length === 2 && done.stagingMs >= autoRule.maxStagingShare * v.jsMs[v.jsMs.length - 1]!) v.choice = 'js';
-            else decide(v);
+            decide(v);
             dropIfJs(v);
             return undefined;
           }
           // A fault: JavaScript runs now (and raises it).
-        }
+        } else v.choice = 'js';
       }
     }
     stats.jsCalls++;
@@ -330,17 +321,11 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
   };
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1]!;
-}
-
-/** auto: after each pair of timed calls (the first of each dropped), decide if the choice is clear or the trials are over. */
+/** auto: after each kernel call, JavaScript if its best call is clearly faster; once the trials are over, the kernel only if it wins by `minGain`. */
 function decide(v: Variant): void {
-  const n = Math.min(v.wasmMs.length, v.jsMs.length);
-  if (n < 2) return;
-  const wasm = median(v.wasmMs.slice(1, n));
-  const js = median(v.jsMs.slice(1, n));
-  const clear = wasm * autoRule.clearRatio < js || js * autoRule.clearRatio < wasm;
-  if (clear || n >= autoRule.autoTrials) v.choice = wasm * autoRule.minGain < js ? 'wasm' : 'js';
+  if (v.wasmMs.length < 2) return;
+  const wasm = Math.min(...v.wasmMs.slice(1));
+  const js = Math.min(...v.jsMs);
+  if (js * autoRule.clearRatio < wasm) v.choice = 'js';
+  else if (v.wasmMs.length >= autoRule.autoTrials) v.choice = wasm * autoRule.minGain < js ? 'wasm' : 'js';
 }

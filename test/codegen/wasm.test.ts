@@ -411,11 +411,11 @@ describe('translator: gathers, faults and refusals', () => {
       sides.push(stats.wasmCalls > kernelCalls ? 'wasm' : 'js');
       expectSameBits(want, got);
     }
-    // JavaScript warms up (autoRule.jsWarmUp calls), then JavaScript and the kernel alternate,
-    // timed, for 1 (staging alone too slow) to autoRule.autoTrials kernel calls; then the side
+    // JavaScript warms up (autoRule.jsWarmUp calls), then the kernel and JavaScript alternate,
+    // for 2 (JavaScript clearly faster) to autoRule.autoTrials kernel calls; then the side
     // chosen runs every time.
-    expect(sides.slice(0, autoRule.jsWarmUp + 2)).toEqual([...sides.slice(0, autoRule.jsWarmUp + 1).map(() => 'js'), 'wasm']);
-    const trialEnd = autoRule.jsWarmUp + 2 * autoRule.autoTrials;
+    expect(sides.slice(0, autoRule.jsWarmUp + 1)).toEqual([...Array.from({ length: autoRule.jsWarmUp }, () => 'js'), 'wasm']);
+    const trialEnd = autoRule.jsWarmUp + 2 * autoRule.autoTrials - 1;
     const chosen = sides.slice(trialEnd);
     expect(new Set(chosen).size).toBe(1);
     if (chosen[0] === 'js') expect(sides.filter((side) => side === 'wasm').length).toBeLessThanOrEqual(autoRule.autoTrials);
