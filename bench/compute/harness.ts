@@ -8,6 +8,7 @@
 // is one, is the whole child process (start, set-up, exit). EVERY call, the warm-up included, is
 // verified (verification is never inside a timed section); one wrong output fails the run.
 
+import { autoRule } from '../../src/runtime/wasm.js';
 import { collectGarbage, summarise, type Summary } from '../memory/harness.js';
 
 /** What one call of a contender reports. */
@@ -21,6 +22,9 @@ export interface Outcome {
   /** How the output was checked and how close it came (the last call's is kept). */
   readonly verified?: string;
 }
+
+/** autoRule.jsWarmUp + 2 × autoRule.autoTrials − 1 (src/runtime/wasm.ts): the calls `auto`'s trials take at most. */
+export const arrayfuseWarmUps = autoRule.jsWarmUp + 2 * autoRule.autoTrials - 1;
 
 export type ContenderKind = 'arrayfuse' | 'baseline' | 'native' | 'numpy' | 'js';
 
@@ -49,7 +53,12 @@ export interface InterleaveOptions {
   readonly repetitions: number;
   /** Names the computation in a failure's message. */
   readonly what: string;
-  /** One untimed, verified call per contender first (default true). */
+  /**
+   * Untimed, verified calls per contender first (default true): one, or for arrayfuse builds
+   * `arrayfuseWarmUps` (its `wasm: 'auto'` settles each kernel choice within that many calls;
+   * the timed calls measure the settled program, as a native binary's timed section follows
+   * its own warm-up).
+   */
   readonly warmUp?: boolean;
   readonly log?: (line: string) => void;
 }
@@ -66,7 +75,12 @@ export async function interleave(contenders: readonly Contender[], options: Inte
     if (out.problem !== null) throw new Error(`${options.what}, ${c.label}: ${out.problem}`);
     return out;
   };
-  if (options.warmUp ?? true) for (const c of contenders) await call(c);
+  if (options.warmUp ?? true) {
+    for (const c of contenders) {
+      const calls = c.kind === 'arrayfuse' || c.kind === 'baseline' ? arrayfuseWarmUps : 1;
+      for (let k = 0; k < calls; k++) await call(c);
+    }
+  }
   const kernel = contenders.map((): number[] => []);
   const wall = contenders.map((): number[] => []);
   const verified = contenders.map(() => '');

@@ -4,7 +4,7 @@
 // functions of the measurements (test/bench/compute.test.ts renders made-up ones).
 
 import { ratio, spread } from '../memory/harness.js';
-import type { ContenderTiming } from './harness.js';
+import { arrayfuseWarmUps, type ContenderTiming } from './harness.js';
 import type { PartResult } from './programs.js';
 
 /** An example is "no slower than before" within this much noise (interleaved medians). */
@@ -106,7 +106,7 @@ export function renderReport(results: readonly PartResult[], header: { command: 
   const md = [
     `Command: \`${header.command}\`  `,
     `Machine: ${header.machine}  `,
-    `Single thread each. Medians (min–max) of ${header.repetitions} interleaved repetitions after a verified warm-up; EVERY call's output is verified. ` +
+    `Single thread each. Medians (min–max) of ${header.repetitions} interleaved repetitions after verified warm-ups (one; arrayfuse: ${arrayfuseWarmUps}, the calls its WebAssembly trials take at most); EVERY call's output is verified. ` +
       "Kernel time: arrayfuse's call, a native binary's own timed section (NPB's T_BENCH, LULESH's main loop), NumPy's perf_counter; the ratios use it. Wall: the whole child process.",
   ];
   for (const r of apps) {
