@@ -312,7 +312,10 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
             dropIfJs(v);
             return undefined;
           }
-          // A fault: JavaScript runs now (and raises it).
+          // A fault (or overlapping arrays): JavaScript runs now, and from then on — the data
+          // that made this kernel give up will mostly come again, and each try costs a staging.
+          v.choice = 'js';
+          dropIfJs(v);
         } else v.choice = 'js';
       }
     }

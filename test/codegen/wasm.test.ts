@@ -324,6 +324,29 @@ describe('translator: gathers, faults and refusals', () => {
     expectSameBits(r.out1, r.out2);
   });
 
+  test('auto: a kernel that gives up in its trials (a fault) is not tried again; every call raises what JavaScript raises', () => {
+    const src = gatherKernel();
+    const js = jsFunction(src);
+    const stats: KernelStats = { wasmCalls: 0, jsCalls: 0, faults: 0, refusal: null };
+    const wrapped = wasmCluster(src, js, 'auto', new KernelMemory(api), stats);
+    const n = 8192;
+    const good = Int32Array.from({ length: n }, (_, k) => k);
+    const bad = Int32Array.from({ length: n }, (_, k) => (k === n - 1 ? n : k));
+    const data = Float64Array.from({ length: n }, (_, k) => k / 2);
+    // JavaScript's warm-up calls on good indices, then the first kernel call meets a bad one.
+    for (let call = 0; call < autoRule.jsWarmUp; call++) wrapped(faultingRt, n, good, new Float64Array(n), n, data);
+    for (let call = 0; call < 8; call++) {
+      const out = new Float64Array(n);
+      expect(() => wrapped(faultingRt, n, bad, out, n, data)).toThrow('oob');
+    }
+    expect(stats.faults).toBe(1);
+    expect(stats.wasmCalls).toBe(0);
+    const out = new Float64Array(n);
+    wrapped(faultingRt, n, good, out, n, data);
+    expect(stats.wasmCalls).toBe(0);
+    expect(out[n - 1]).toBe((n - 1) / 2);
+  });
+
   test('sizes 0 and 1', () => {
     expect(runGather([], []).stats.wasmCalls).toBe(1);
     const r = runGather([0], [4]);
