@@ -41,13 +41,13 @@ const maxVariants = 16;
  * second call measured 2–5× its steady time, which made early comparisons favour kernels). As
  * soon as JavaScript's best is faster by `clearRatio`, JavaScript runs from then on; after
  * `autoTrials` kernel calls, the kernel runs from then on if its best is faster by `minGain`,
- * JavaScript otherwise. A kernel has to win over all its trials: close races went
- * to kernels that then measured slower call after call (singleLoop and reverse: kernels
- * 1.1× faster in their trials, 1.15–1.35× slower afterwards, the staging memory in the way of
- * the caller's arrays). A kernel turned down is dropped, and with it its hold on the staging
- * memory (see KernelMemory).
+ * JavaScript otherwise. A kernel has to win over all its trials: decided early on medians,
+ * close races went to kernels that then measured slower call after call (singleLoop and
+ * reverse: 1.1× faster in their trials, 1.15–1.35× slower afterwards), while MG's stencils,
+ * whose kernels win by 1.15–1.2×, need a margin below that. A kernel turned down is dropped,
+ * and with it its hold on the staging memory (see KernelMemory).
  */
-export const autoRule = { minAutoElements: 4096, jsWarmUp: 2, autoTrials: 4, clearRatio: 1.5, minGain: 1.25 } as const;
+export const autoRule = { minAutoElements: 4096, jsWarmUp: 2, autoTrials: 4, clearRatio: 1.5, minGain: 1.1 } as const;
 
 /** The typed-array class of each element type (bool is Uint8Array). */
 function classOf(elem: ScalarType): Function {

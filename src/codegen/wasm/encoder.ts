@@ -91,6 +91,7 @@ export const Op = {
 
 /** Second bytes after `prefix_fc`. */
 export const SatOp = {
+  i32_trunc_sat_f64_s: 2,
   i32_trunc_sat_f64_u: 3,
   i64_trunc_sat_f64_s: 6,
 } as const;

@@ -90,7 +90,9 @@ const MAX = 0x7fffffff;
 type VT =
   | { readonly k: 'int'; readonly lo: number; readonly hi: number; readonly nz: boolean }
   | { readonly k: 'u32' }
-  | { readonly k: 'f64' }
+  // `integral`: a sum, difference or product of integers that may not fit in int32 (computed in
+  // f64 as JavaScript does), so an integer-valued double; `nz` as for ints.
+  | { readonly k: 'f64'; readonly integral?: { readonly nz: boolean } }
   | { readonly k: 'bool' }
   | { readonly k: 'never' };
 
@@ -126,6 +128,8 @@ function join(a: VT, b: VT): VT {
 }
 
 const fits = (lo: number, hi: number): boolean => lo >= MIN && hi <= MAX;
+/** The range an integer-valued double const is narrowed to (`narrowIntegral`). */
+const narrowLimit = 2 ** 30;
 const wasmType = (t: VT): ValType => (t.k === 'f64' ? ValType.f64 : ValType.i32);
 
 interface Val {
@@ -261,6 +265,13 @@ class Translator {
   private readonly paramCount: number;
   /** Definitions' types met in the current walk, by local name (the fixpoint's next round). */
   private defs = new Map<string, VT>();
+  /**
+   * The interval of each const's value where the walk is, from its latest declaration in this
+   * walk: a read after it (in its block: the generator never shadows a name) sees that value.
+   * Without it a chain of consts (`b = i * n; p = b + j; q = p * m`) gained one link a round
+   * and was widened to all of int32 after three, so FlashAttention's row bases became doubles.
+   */
+  private constInts = new Map<string, Extract<VT, { k: 'int' }>>();
   /** Labels of the enclosing blocks, innermost last: a loop's exit is where `break` goes. */
   private labels: ('exit' | 'other')[] = [];
   private readonly tmpI: number;
@@ -314,6 +325,7 @@ class Translator {
     for (let round = 0; ; round++) {
       if (round > 30) refuse('local types do not settle');
       this.defs = new Map();
+      this.constInts = new Map();
       this.labels = [];
       this.resetScratch();
       this.stmts(this.src.body);
@@ -338,6 +350,7 @@ class Translator {
     for (const [n, l] of assigned) this.locals.set(n, l);
     this.labels = [];
     this.defs = new Map();
+    this.constInts = new Map();
     this.resetScratch();
     this.final = true;
     const body = [...this.stmts(this.src.body), ...i32c(0)];
@@ -349,6 +362,7 @@ class Translator {
     if (l === undefined) return refuse(`assignment to ${name}, which is not a local`);
     if (l.fixed || this.forIndices.has(name)) return refuse(`assignment to parameter or loop index ${name}`);
     this.defs.set(name, join(this.defs.get(name) ?? NEVER, t));
+    this.constInts.delete(name);
     return l;
   }
 
@@ -362,7 +376,10 @@ class Translator {
     switch (s.kind) {
       case 'decl': {
         if (s.init === null) return []; // a temporary, assigned before it is read (`set`)
-        return this.store(s.name, this.expr(s.init));
+        const v = s.mutable ? this.expr(s.init) : this.narrowIntegral(this.expr(s.init));
+        const code = this.store(s.name, v);
+        if (!s.mutable && v.t.k === 'int') this.constInts.set(s.name, v.t);
+        return code;
       }
       case 'assign': {
         if (s.op !== '=') return refuse(`${s.op} assignment`);
@@ -633,7 +650,15 @@ class Translator {
     const l = this.locals.get(name);
     if (l === undefined) return refuse(`${name} is not a number the kernel knows`);
     if (this.final && l.type.k === 'never') return refuse(`${name} may be read before it is assigned`);
-    return { t: l.type, code: [Op.local_get, ...uleb(Math.max(0, this.localIndex(name)))] };
+    const code = [Op.local_get, ...uleb(Math.max(0, this.localIndex(name)))];
+    const c = this.constInts.get(name);
+    if (c !== undefined && l.type.k === 'int') {
+      // Both hold (the local's settled type, narrowed by any test around, and the value's own).
+      const lo = Math.max(c.lo, l.type.lo);
+      const hi = Math.min(c.hi, l.type.hi);
+      if (lo <= hi) return { t: int(lo, hi, c.nz && l.type.nz), code };
+    }
+    return { t: l.type, code };
   }
 
   /** JavaScript truthiness as an i32 (0 or not): NaN and ±0 are false. */
@@ -791,8 +816,35 @@ class Translator {
         const wop = op === '+' ? Op.i32_add : op === '-' ? Op.i32_sub : Op.i32_mul;
         return { t: int(lo, hi, nz), code: [...a.code, ...b.code, wop] };
       }
+      return this.f64op(op === '+' ? Op.f64_add : op === '-' ? Op.f64_sub : Op.f64_mul, a, b, { k: 'f64', integral: { nz } });
     }
-    return this.f64op(op === '+' ? Op.f64_add : op === '-' ? Op.f64_sub : Op.f64_mul, a, b);
+    const integral = (t: VT): { nz: boolean } | null => (t.k === 'int' ? { nz: t.nz } : t.k === 'f64' && t.integral !== undefined ? t.integral : null);
+    const x = integral(a.t);
+    const y = integral(b.t);
+    // An integer-valued double with another integer: still one (rounding keeps doubles past 2^53
+    // integers); -0 only as for ints, and without intervals a difference or product may be -0.
+    const t: VT = x !== null && y !== null ? { k: 'f64', integral: { nz: op === '+' ? x.nz && y.nz : true } } : F64;
+    return this.f64op(op === '+' ? Op.f64_add : op === '-' ? Op.f64_sub : Op.f64_mul, a, b, t);
+  }
+
+  /**
+   * A const whose value is an integer-valued double (index arithmetic that the intervals cannot
+   * keep in int32, such as a row base `g * n` of an unbounded scalar `g`) is held as an i32 in
+   * [-2^30, 2^30], checked once where it is computed: outside that range (no staged array is
+   * that long, so as an index it would be out of range) the kernel bails and JavaScript runs.
+   * Indices built on it then stay i32, one unsigned compare a load instead of a conversion and
+   * two compares of a double (FlashAttention's Q·Kᵀ kernel).
+   */
+  private narrowIntegral(v: Val): Val {
+    if (v.t.k !== 'f64' || v.t.integral === undefined) return v;
+    const bail = [Op.if, voidBlock, ...i32c(bailCode), Op.return, Op.end];
+    const code = [
+      ...v.code, Op.local_tee, ...uleb(this.tmpF), Op.prefix_fc, SatOp.i32_trunc_sat_f64_s, Op.local_tee, ...uleb(this.tmpI),
+      Op.f64_convert_i32_s, Op.local_get, ...uleb(this.tmpF), Op.f64_ne, ...bail,
+      Op.local_get, ...uleb(this.tmpI), ...i32c(narrowLimit), Op.i32_add, ...i32c(MIN), Op.i32_gt_u, ...bail,
+      Op.local_get, ...uleb(this.tmpI),
+    ];
+    return { t: int(-narrowLimit, narrowLimit, v.t.integral.nz), code };
   }
 
   private remainder(a: Val, b: Val): Val {
