@@ -373,6 +373,35 @@ describe('translator: gathers, faults and refusals', () => {
     expectSameBits(want, out);
   });
 
+  test('refused: a name declared again inside its own scope (one local per name), and JavaScript runs instead', () => {
+    const src = mapKernel('f64', 'f64', (x) => add(x, num(1)), [constDecl('x2', num(5))]);
+    const js = jsFunction(src);
+    const stats: KernelStats = { wasmCalls: 0, jsCalls: 0, faults: 0, refusal: null };
+    const wrapped = wasmCluster(src, js, 'on', new KernelMemory(api), stats);
+    const out = new Float64Array(3);
+    wrapped(null, 3, Float64Array.from([1, 2, 3]), out, 0);
+    expect(stats.refusal).toMatch(/x2 declared again/);
+    expect([...out]).toEqual([2, 3, 4]);
+  });
+
+  test('a const holding an integer-valued double (g = s * 65536) is an i32 where it fits, and bails to JavaScript where it does not', () => {
+    // out[i] = x + (g - g): the kernel keeps g as a checked i32 in [-2^30, 2^30].
+    const src = mapKernel('f64', 'f64', (x) => add(x, bin('-', id('g9'), id('g9'))), [constDecl('g9', bin('*', id('s5'), num(65536)))]);
+    const js = jsFunction(src);
+    const xs = Float64Array.from([1.5, -0, NaN, -7]);
+    for (const [s5, kernelRuns] of [[3, true], [-16384, true], [16385, false], [2 ** 20, false], [-(2 ** 31), false]] as const) {
+      const stats: KernelStats = { wasmCalls: 0, jsCalls: 0, faults: 0, refusal: null };
+      const wrapped = wasmCluster(src, js, 'on', new KernelMemory(api), stats);
+      const want = new Float64Array(4);
+      js(null, 4, xs, want, s5);
+      const got = new Float64Array(4);
+      wrapped(null, 4, xs, got, s5);
+      expectSameBits(want, got);
+      expect(stats.refusal).toBeNull();
+      expect(stats).toMatchObject(kernelRuns ? { wasmCalls: 1, faults: 0 } : { wasmCalls: 0, faults: 1 });
+    }
+  });
+
   test('an output that overlaps an input in memory runs in JavaScript', () => {
     const src = mapKernel('f64', 'f64', (x) => add(x, num(1)));
     const js = jsFunction(src);

@@ -166,10 +166,25 @@ export function elemBytes(elem: ScalarType): number {
   return 1 << access(elem).log2;
 }
 
-/** Every name the body declares: declarations and `set` temporaries, and loop indices. */
+/**
+ * Every name the body declares: declarations and `set` temporaries, and loop indices. A name
+ * declared again inside the scope of an earlier declaration (shadowing) is refused: the kernel
+ * keeps one local per name, and a const's reads take the interval of its latest declaration.
+ */
 function declaredNames(stmts: readonly JsStmt[]): { names: Set<string>; forIndices: Set<string> } {
   const names = new Set<string>();
   const forIndices = new Set<string>();
+  const scopes: Set<string>[] = [new Set()];
+  const declare = (name: string): void => {
+    if (scopes.some((scope) => scope.has(name))) refuse(`${name} declared again inside its own scope`);
+    scopes[scopes.length - 1]!.add(name);
+  };
+  const nested = (body: readonly JsStmt[], index?: string): void => {
+    scopes.push(new Set());
+    if (index !== undefined) declare(index);
+    body.forEach(st);
+    scopes.pop();
+  };
   const ex = (e: JsExpr): void => {
     switch (e.kind) {
       case 'set':
@@ -213,11 +228,12 @@ function declaredNames(stmts: readonly JsStmt[]): { names: Set<string>; forIndic
         e satisfies never;
     }
   };
-  const st = (s: JsStmt): void => {
+  function st(s: JsStmt): void {
     switch (s.kind) {
       case 'decl':
         names.add(s.name);
         if (s.init !== null) ex(s.init);
+        declare(s.name);
         return;
       case 'assign':
         ex(s.target);
@@ -230,19 +246,19 @@ function declaredNames(stmts: readonly JsStmt[]): { names: Set<string>; forIndic
         forIndices.add(s.index);
         ex(s.from);
         ex(s.to);
-        s.body.forEach(st);
+        nested(s.body, s.index);
         return;
       case 'while':
         ex(s.test);
-        s.body.forEach(st);
+        nested(s.body);
         return;
       case 'if':
         ex(s.test);
-        s.then.forEach(st);
-        s.else.forEach(st);
+        nested(s.then);
+        nested(s.else);
         return;
       case 'block':
-        s.body.forEach(st);
+        nested(s.body);
         return;
       case 'return':
         if (s.value !== null) ex(s.value);
