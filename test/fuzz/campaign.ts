@@ -6,7 +6,7 @@
 
 import { createSolverLoader, type SolverLoader } from '../../src/plan/ilp/solver.js';
 import type { Prog } from './ast.js';
-import { checkProgram, randomInputs, randomShape, type FindingClass, type InputSet, type ThreadedMode } from './check.js';
+import { checkProgram, modeName, randomInputs, randomShape, type FindingClass, type InputSet, type ThreadedMode } from './check.js';
 import { generateProgram } from './gen.js';
 import { printProg } from './print.js';
 import { Rng } from './rng.js';
@@ -153,7 +153,7 @@ export async function reproduce(seed: number, g: GroupRef, solver: SolverLoader,
 
 /** The counts and every group's reproducer, as `npm run test:fuzz` prints them. */
 export function report(seed: number, r: ScanResult, reproducers: readonly Reproducer[], seconds: number, threaded: readonly ThreadedMode[] = []): string {
-  const modes = ['interpreter', 'ilp', 'greedy-down', 'greedy-up', 'none', ...threaded.map((t) => `${t.strategy}@${t.threads}${t.fastMath === true ? ' fastMath' : ''}${t.threads > 1 ? ` (chunks of ${t.chunkLength})` : ''}`), 'evaluator'];
+  const modes = ['interpreter', 'ilp', 'greedy-down', 'greedy-up', 'none', ...threaded.map((t) => `${modeName(t)}${t.threads > 1 ? ` (chunks of ${t.chunkLength})` : ''}`), 'evaluator'];
   const lines = [
     `seed ${seed}: ${r.programs} programs, ${r.runs} runs (each: ${modes.join(', ')}) in ${seconds.toFixed(1)} s (${(r.programs / seconds).toFixed(1)} programs/s)`,
     `agreed ${r.agreed}, internal ${r.counts.internal}, mismatch ${r.counts.mismatch}, evaluator ${r.counts.evaluator} (runs with a finding of that class)`,

@@ -22,7 +22,11 @@ import type { Rng } from './rng.js';
 export const MODES = ['interpret', 'ilp', 'greedy-down', 'greedy-up', 'none'] as const;
 export type BaseMode = (typeof MODES)[number];
 /** A base mode, or a strategy's fused code on several threads (`ilp@2`: the ILP plan on 2 threads). */
-export type Mode = BaseMode | `${Exclude<BaseMode, 'interpret'>}@${number}` | `${Exclude<BaseMode, 'interpret'>}@${number}+fast`;
+export type Mode =
+  | BaseMode
+  | `${Exclude<BaseMode, 'interpret'>}@${number}`
+  | `${Exclude<BaseMode, 'interpret'>}@${number}+fast`
+  | `${Exclude<BaseMode, 'interpret'>}@${number}+wasm`;
 
 /**
  * A run of fused code on the multicore back end: the plan of `strategy`, `threads` threads, the
@@ -40,6 +44,11 @@ export interface ThreadedMode {
    * the js back end.
    */
   readonly fastMath?: boolean;
+  /**
+   * One thread (the js back end) with every cluster the WebAssembly translator accepts run as a
+   * kernel (`wasm: 'on'`; the default `auto` never tries the fuzzer's tiny arrays).
+   */
+  readonly wasm?: boolean;
 }
 
 /** The threaded modes for thread counts 2 … `maxThreads` (none for 1): the ILP plan, chunks of `threads` iterations. */
@@ -47,8 +56,17 @@ export function threadedModes(maxThreads: number): readonly ThreadedMode[] {
   return Array.from({ length: Math.max(0, maxThreads - 1) }, (_, k) => ({ strategy: 'ilp' as const, threads: k + 2, chunkLength: k + 2 }));
 }
 
-function modeName(t: ThreadedMode): Mode {
+export function modeName(t: ThreadedMode): Mode {
+  if (t.wasm === true) return `${t.strategy}@${t.threads}+wasm`;
   return t.fastMath === true ? `${t.strategy}@${t.threads}+fast` : `${t.strategy}@${t.threads}`;
+}
+
+/** The WebAssembly modes: the ILP plan's clusters and the unfused ones (many small kernels) as kernels, on one thread. */
+export function wasmModes(): readonly ThreadedMode[] {
+  return [
+    { strategy: 'ilp', threads: 1, chunkLength: 1, wasm: true },
+    { strategy: 'none', threads: 1, chunkLength: 1, wasm: true },
+  ];
 }
 
 /** The fastMath modes: the ILP plan on the js back end, and on 2 threads with chunks of 2. */
@@ -425,7 +443,9 @@ export async function checkProgram(
       mode,
       compiler: new Compiler(source, {
         fileName: 'fuzz.fuse', solver, verifyEachPass: true, poisonBuffers: true, fastMath: mode.fastMath === true,
-        ...(mode.threads === 1 ? { backend: 'js', threads: 1 } : { backend: 'multicore', threads: mode.threads, parallelThreshold: 0, chunkLength: mode.chunkLength }),
+        ...(mode.threads === 1
+          ? { backend: 'js', threads: 1, wasm: mode.wasm === true ? 'on' : 'off' }
+          : { backend: 'multicore', threads: mode.threads, parallelThreshold: 0, chunkLength: mode.chunkLength }),
       }),
     }));
   } catch (err) {

@@ -5,12 +5,14 @@
 // the count per seed and the first of the four seeds (a failure prints the seed and a shrunk reproducer per group).
 // FUZZ_THREADED_PROGRAMS programs (default 100) of a fifth seed also run on the multicore back
 // end with 2 and 3 threads (check.ts `threadedModes`), and as many of a sixth seed with fastMath
-// (check.ts `fastMathModes`: float folds regrouped, within the float tolerance).
+// (check.ts `fastMathModes`: float folds regrouped, within the float tolerance), and as many of a
+// seventh seed with every cluster the WebAssembly translator accepts run as a kernel (check.ts
+// `wasmModes`).
 
 import { describe, expect, test } from 'vitest';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import { report, reproduce, scan } from './campaign.js';
-import { fastMathModes, threadedModes, type ThreadedMode } from './check.js';
+import { fastMathModes, threadedModes, wasmModes, type ThreadedMode } from './check.js';
 
 const programs = Number(process.env.FUZZ_PROGRAMS ?? 500);
 const firstSeed = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -43,5 +45,9 @@ describe('source-level differential fuzzing', () => {
 
   test(`${threadedPrograms} random programs (seed ${firstSeed + 5}) also agree with fastMath, on js and on 2 threads (chunks of 2)`, async () => {
     await campaign(firstSeed + 5, threadedPrograms, fastMathModes());
+  }, 600_000);
+
+  test(`${threadedPrograms} random programs (seed ${firstSeed + 6}) also agree with WebAssembly kernels (wasm 'on'), fused by the ILP and unfused`, async () => {
+    await campaign(firstSeed + 6, threadedPrograms, wasmModes());
   }, 600_000);
 });

@@ -5,7 +5,8 @@
 // the interpreter bit for bit (loopCheck.ts); with `--program K`, program K of them alone.
 // Every program also runs on the multicore back end with 2 … T threads (default 3; 1: none),
 // the ILP plan, the fork threshold at 0 and chunks of `threads` iterations (check.ts
-// `threadedModes`).
+// `threadedModes`), and on one thread with every cluster the WebAssembly translator accepts run
+// as a kernel, fused by the ILP and unfused (`wasmModes`).
 // J worker processes (default: one per CPU) each check every J-th program and send back
 // counts and groups; this process merges them, shrinks each group's smallest program and
 // prints the counts per class and one reproducer per group. Exit status 1 when anything was
@@ -15,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
-import { checkProgram, threadedModes } from './check.js';
+import { checkProgram, modeName, threadedModes, wasmModes } from './check.js';
 import { fuzzCase, merge, report, reproduce, scan, secondSet, type ScanResult } from './campaign.js';
 import { loopCase, loopReport, scanLoops, type LoopScanResult } from './loopCampaign.js';
 import { checkLoopCase } from './loopCheck.js';
@@ -37,7 +38,7 @@ const seed = option('seed', Date.now() % 1_000_000);
 const jobs = Math.max(1, option('jobs', availableParallelism()));
 const worker = option('worker', -1);
 const program = option('program', -1);
-const threaded = threadedModes(option('threads', 3));
+const threaded = [...threadedModes(option('threads', 3)), ...wasmModes()];
 const loops = option('loops', 0);
 
 /** Workers still running: a worker that fails ends the campaign, and takes the others along. */
@@ -113,7 +114,7 @@ if (loops > 0) {
   const result = await scan({ count, seed, slice: { index: worker, of: jobs }, log, threaded });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
-  const threads = threaded.length === 0 ? 'no threaded modes' : `threaded modes ${threaded.map((t) => `${t.strategy}@${t.threads}`).join(', ')}`;
+  const threads = threaded.length === 0 ? 'no threaded modes' : `threaded modes ${threaded.map(modeName).join(', ')}`;
   process.stdout.write(`fuzz: seed ${seed}, ${count} programs, ${jobs} worker(s), ${threads} (repeat with --seed ${seed})\n`);
   const started = performance.now();
   const result =
