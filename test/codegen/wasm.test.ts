@@ -384,12 +384,27 @@ describe('translator: gathers, faults and refusals', () => {
     expect([...out]).toEqual([2, 3, 4]);
   });
 
-  test('a const holding an integer-valued double (g = s * 65536) is an i32 where it fits, and bails to JavaScript where it does not', () => {
-    // out[i] = x + (g - g): the kernel keeps g as a checked i32 in [-2^30, 2^30].
-    const src = mapKernel('f64', 'f64', (x) => add(x, bin('-', id('g9'), id('g9'))), [constDecl('g9', bin('*', id('s5'), num(65536)))]);
+  /** out[i] = a[i + (g - g)] + …, with `const g = s * 65536` (s a scalar): g reaches an index. */
+  function rowBaseKernel(): KernelSource {
+    const body: JsStmt[] = [
+      constDecl('g9', bin('*', id('s5'), num(65536))),
+      {
+        kind: 'for',
+        index: 'i0',
+        from: num(0),
+        to: id('n1'),
+        down: false,
+        body: [constDecl('x2', index(id('a3'), add(id('i0'), bin('-', id('g9'), id('g9'))))), assign(index(id('a4'), id('i0')), add(id('x2'), num(1)))],
+      },
+    ];
+    return { name: 'c0', params: ['n1', 'a3', 'a4', 's5'], body, arrays: { a3: 'f64', a4: 'f64' }, extents: ['n1'] };
+  }
+
+  test('a const holding an integer-valued double that reaches an index is an i32 where it fits, and bails to JavaScript where it does not', () => {
+    const src = rowBaseKernel();
     const js = jsFunction(src);
     const xs = Float64Array.from([1.5, -0, NaN, -7]);
-    for (const [s5, kernelRuns] of [[3, true], [-16384, true], [16385, false], [2 ** 20, false], [-(2 ** 31), false]] as const) {
+    for (const [s5, kernelRuns] of [[3, true], [-16384, true], [16384, true], [16385, false], [2 ** 20, false], [-(2 ** 31), false]] as const) {
       const stats: KernelStats = { wasmCalls: 0, jsCalls: 0, faults: 0, refusal: null };
       const wrapped = wasmCluster(src, js, 'on', new KernelMemory(api), stats);
       const want = new Float64Array(4);
@@ -400,6 +415,55 @@ describe('translator: gathers, faults and refusals', () => {
       expect(stats.refusal).toBeNull();
       expect(stats).toMatchObject(kernelRuns ? { wasmCalls: 1, faults: 0 } : { wasmCalls: 0, faults: 1 });
     }
+  });
+
+  test('an integer-valued double that is only data keeps its double: -0 and magnitudes past 2^30, in the kernel', () => {
+    // out[i] = i * s: 0 * -3 is -0, 3 * 2^29 is past 2^30.
+    const src = mapKernel('f64', 'f64', () => id('g9'), []);
+    const body: JsStmt[] = [{ ...(src.body[0] as Extract<JsStmt, { kind: 'for' }>), body: [constDecl('g9', bin('*', id('i0'), id('s5'))), assign(index(id('a4'), id('i0')), id('g9'))] }];
+    const dataOnly = { ...src, body };
+    const js = jsFunction(dataOnly);
+    for (const s5 of [-3, 2 ** 29, -(2 ** 31)]) {
+      const stats: KernelStats = { wasmCalls: 0, jsCalls: 0, faults: 0, refusal: null };
+      const wrapped = wasmCluster(dataOnly, js, 'on', new KernelMemory(api), stats);
+      const want = new Float64Array(4);
+      js(null, 4, new Float64Array(4), want, s5);
+      const got = new Float64Array(4);
+      wrapped(null, 4, new Float64Array(4), got, s5);
+      expectSameBits(want, got);
+      expect(stats).toMatchObject({ wasmCalls: 1, faults: 0, refusal: null });
+    }
+  });
+
+  test('a local whose later definitions are not integer-valued loses the integral tag (inference does not settle on a stale one)', () => {
+    // let y; let x; for (i) { x = i === 0 ? i * 1e9 : y; const c = x; out[i] = c + a[i + (c - c)] * 0; y = a[i]; }
+    // The first round sees only the integer-valued product; later rounds must widen x to any double.
+    const body: JsStmt[] = [
+      letDecl('y', null),
+      letDecl('x', null),
+      {
+        kind: 'for',
+        index: 'i0',
+        from: num(0),
+        to: id('n1'),
+        down: false,
+        body: [
+          assign(id('x'), cond(bin('===', id('i0'), num(0)), bin('*', id('i0'), num(1e9)), id('y'))),
+          constDecl('c', id('x')),
+          assign(index(id('a4'), id('i0')), id('c')),
+          assign(id('y'), index(id('a3'), add(id('i0'), bin('-', id('c'), id('c'))))),
+        ],
+      },
+    ];
+    const src: KernelSource = { name: 'c0', params: ['n1', 'a3', 'a4'], body, arrays: { a3: 'f64', a4: 'f64' }, extents: ['n1'] };
+    const js = jsFunction(src);
+    const a = Float64Array.from([-0, 7, 3, 4]);
+    const want = new Float64Array(4);
+    js(null, 4, a, want);
+    const stats: KernelStats = { wasmCalls: 0, jsCalls: 0, faults: 0, refusal: null };
+    const got = new Float64Array(4);
+    wasmCluster(src, js, 'on', new KernelMemory(api), stats)(null, 4, a, got);
+    expectSameBits(want, got);
   });
 
   test('an output that overlaps an input in memory runs in JavaScript', () => {

@@ -111,6 +111,7 @@ function refuse(why: string): never {
 function sameType(a: VT, b: VT): boolean {
   if (a.k !== b.k) return false;
   if (a.k === 'int' && b.k === 'int') return a.lo === b.lo && a.hi === b.hi && a.nz === b.nz;
+  if (a.k === 'f64' && b.k === 'f64') return a.integral?.nz === b.integral?.nz;
   return true;
 }
 
@@ -275,6 +276,44 @@ function declaredNames(stmts: readonly JsStmt[]): { names: Set<string>; forIndic
   return { names, forIndices };
 }
 
+/**
+ * The names whose values reach an array index: read in an index expression, or flowing (by a
+ * declaration, an assignment or a `set`) into a name that does. Only these consts are narrowed
+ * to i32 (`narrowIntegral`): a value that is data keeps its double (its -0, its magnitude).
+ */
+function indexFeeding(stmts: readonly JsStmt[]): ReadonlySet<string> {
+  const sources = new Map<string, Set<string>>();
+  const roots: string[] = [];
+  const namesIn = (e: JsExpr): string[] => {
+    const out: string[] = [];
+    forEachNode([exprStmt(e)], { expr: (x) => void (x.kind === 'id' && out.push(x.name)) });
+    return out;
+  };
+  const flow = (name: string, value: JsExpr): void => {
+    const from = sources.get(name) ?? new Set<string>();
+    for (const n of namesIn(value)) from.add(n);
+    sources.set(name, from);
+  };
+  forEachNode(stmts, {
+    stmt(s) {
+      if (s.kind === 'decl' && s.init !== null) flow(s.name, s.init);
+      if (s.kind === 'assign' && s.target.kind === 'id') flow(s.target.name, s.value);
+    },
+    expr(e) {
+      if (e.kind === 'set') flow(e.name, e.value);
+      if (e.kind === 'index') roots.push(...namesIn(e.index));
+    },
+  });
+  const feeding = new Set<string>();
+  while (roots.length > 0) {
+    const n = roots.pop()!;
+    if (feeding.has(n)) continue;
+    feeding.add(n);
+    roots.push(...(sources.get(n) ?? []));
+  }
+  return feeding;
+}
+
 class Translator {
   private readonly locals = new Map<string, Local>();
   private readonly localTypes: ValType[] = [];
@@ -293,6 +332,7 @@ class Translator {
   private readonly tmpI: number;
   private readonly tmpF: number;
   private readonly forIndices: ReadonlySet<string>;
+  private readonly indexFeeding: ReadonlySet<string>;
   /** The emission walk (after the types settled): a local still without a type is refused. */
   private final = false;
   readonly read = new Set<string>();
@@ -311,6 +351,7 @@ class Translator {
     this.paramCount = scalars.length;
     const { names, forIndices } = declaredNames(src.body);
     this.forIndices = forIndices;
+    this.indexFeeding = indexFeeding(src.body);
     for (const n of names) {
       if (this.locals.has(n) || forIndices.has(n) || this.isParam(n)) refuse(`${n} is declared twice`);
       this.addLocal(n, NEVER, false);
@@ -392,7 +433,7 @@ class Translator {
     switch (s.kind) {
       case 'decl': {
         if (s.init === null) return []; // a temporary, assigned before it is read (`set`)
-        const v = s.mutable ? this.expr(s.init) : this.narrowIntegral(this.expr(s.init));
+        const v = s.mutable || !this.indexFeeding.has(s.name) ? this.expr(s.init) : this.narrowIntegral(this.expr(s.init));
         const code = this.store(s.name, v);
         if (!s.mutable && v.t.k === 'int') this.constInts.set(s.name, v.t);
         return code;
@@ -844,15 +885,18 @@ class Translator {
   }
 
   /**
-   * A const whose value is an integer-valued double (index arithmetic that the intervals cannot
-   * keep in int32, such as a row base `g * n` of an unbounded scalar `g`) is held as an i32 in
+   * A const whose value is an integer-valued double, not -0, that reaches an array index (index
+   * arithmetic that the intervals cannot keep in int32, such as a row base `g * n` of an
+   * unbounded scalar `g`: `indexFeeding`) is held as an i32 in
    * [-2^30, 2^30], checked once where it is computed: outside that range (no staged array is
    * that long, so as an index it would be out of range) the kernel bails and JavaScript runs.
    * Indices built on it then stay i32, one unsigned compare a load instead of a conversion and
    * two compares of a double (FlashAttention's Q·Kᵀ kernel).
    */
   private narrowIntegral(v: Val): Val {
-    if (v.t.k !== 'f64' || v.t.integral === undefined) return v;
+    // Only a value that cannot be -0: an i32 has no -0, and one that may be -0 could not go
+    // where -0 and +0 differ.
+    if (v.t.k !== 'f64' || v.t.integral === undefined || v.t.integral.nz) return v;
     const bail = [Op.if, voidBlock, ...i32c(bailCode), Op.return, Op.end];
     const code = [
       ...v.code, Op.local_tee, ...uleb(this.tmpF), Op.prefix_fc, SatOp.i32_trunc_sat_f64_s, Op.local_tee, ...uleb(this.tmpI),
