@@ -295,8 +295,9 @@ export function wasmCluster(source: KernelSource, js: ClusterFunction, mode: Exc
           return undefined;
         }
       } else if (v.choice === null) {
-        // auto: JavaScript for the warm-up calls, then alternate; every call timed.
-        if (v.jsMs.length < autoRule.jsWarmUp || v.wasmMs.length >= v.jsMs.length - autoRule.jsWarmUp + 1) {
+        // auto: JavaScript for the warm-up calls, then the kernel and JavaScript in turn; every call timed.
+        const jsTurn = v.jsMs.length < autoRule.jsWarmUp || v.wasmMs.length > v.jsMs.length - autoRule.jsWarmUp;
+        if (jsTurn) {
           const t0 = performance.now();
           const r = js(rt, ...args);
           v.jsMs.push(performance.now() - t0);

@@ -530,7 +530,6 @@ function splitInnermost(loop: ForStmt, chain: readonly ForStmt[], nest: Nest): J
   }
   const pick = (yes: JsExpr, no: JsExpr): JsExpr => (inside === null ? yes : { kind: 'cond', test: inside, then: yes, else: no });
   const p = fresh('p');
-  const q = fresh('q');
   const part = (start: JsExpr, end: JsExpr, body: readonly JsStmt[]): JsStmt => ({ ...loop, from: start, to: end, body });
   if (own === undefined) {
     // Only outer indices are constrained: a row is interior whole or not at all, so there is no
@@ -545,6 +544,7 @@ function splitInnermost(loop: ForStmt, chain: readonly ForStmt[], nest: Nest): J
     out.push(...(loop.down ? [...hoisted.pre, interior, general] : [general, ...hoisted.pre, interior]));
     return { kind: 'block', body: out };
   }
+  const q = fresh('q');
   const lo = id(own.lo);
   const hi = id(own.hi);
   if (!loop.down) {

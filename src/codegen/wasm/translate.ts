@@ -83,6 +83,8 @@ const faultHelpers = new Set(['index', 'divzero', 'oob', 'shapes', 'size', 'loop
 export const faultCode = 1;
 /** An index the kernel cannot prove in range and finds out of range: JavaScript decides. */
 export const bailCode = 2;
+/** `if (top of stack) return bailCode`: a check that failed hands the call to JavaScript. */
+const bailIf = [Op.if, voidBlock, ...i32c(bailCode), Op.return, Op.end];
 
 const MIN = -0x80000000;
 const MAX = 0x7fffffff;
@@ -566,19 +568,18 @@ class Translator {
     const { log2 } = access(a.elem);
     const ix = this.expr(index);
     const code: number[] = [];
-    const bail = [Op.if, voidBlock, ...i32c(bailCode), Op.return, Op.end];
     const t = this.tmpI;
     if (ix.t.k === 'never') return { code: ix.code, a };
     if (ix.t.k === 'int' || ix.t.k === 'u32') {
       code.push(...ix.code);
       const proven = ix.t.k === 'int' && ix.t.lo >= 0 && ix.t.hi < a.length;
-      if (!proven) code.push(Op.local_tee, ...uleb(t), ...i32c(a.length), Op.i32_ge_u, ...bail, Op.local_get, ...uleb(t));
+      if (!proven) code.push(Op.local_tee, ...uleb(t), ...i32c(a.length), Op.i32_ge_u, ...bailIf, Op.local_get, ...uleb(t));
     } else if (ix.t.k === 'f64') {
       // An integer-valued double in [0, length): anything else (fractions, NaN, -1) bails.
       code.push(
         ...ix.code, Op.local_tee, ...uleb(this.tmpF), Op.prefix_fc, SatOp.i32_trunc_sat_f64_u, Op.local_tee, ...uleb(t),
-        Op.f64_convert_i32_u, Op.local_get, ...uleb(this.tmpF), Op.f64_ne, ...bail,
-        Op.local_get, ...uleb(t), ...i32c(a.length), Op.i32_ge_u, ...bail, Op.local_get, ...uleb(t),
+        Op.f64_convert_i32_u, Op.local_get, ...uleb(this.tmpF), Op.f64_ne, ...bailIf,
+        Op.local_get, ...uleb(t), ...i32c(a.length), Op.i32_ge_u, ...bailIf, Op.local_get, ...uleb(t),
       );
     } else return refuse('a boolean index');
     if (log2 > 0) code.push(...i32c(log2), Op.i32_shl);
@@ -897,11 +898,10 @@ class Translator {
     // Only a value that cannot be -0: an i32 has no -0, and one that may be -0 could not go
     // where -0 and +0 differ.
     if (v.t.k !== 'f64' || v.t.integral === undefined || v.t.integral.nz) return v;
-    const bail = [Op.if, voidBlock, ...i32c(bailCode), Op.return, Op.end];
     const code = [
       ...v.code, Op.local_tee, ...uleb(this.tmpF), Op.prefix_fc, SatOp.i32_trunc_sat_f64_s, Op.local_tee, ...uleb(this.tmpI),
-      Op.f64_convert_i32_s, Op.local_get, ...uleb(this.tmpF), Op.f64_ne, ...bail,
-      Op.local_get, ...uleb(this.tmpI), ...i32c(narrowLimit), Op.i32_add, ...i32c(MIN), Op.i32_gt_u, ...bail,
+      Op.f64_convert_i32_s, Op.local_get, ...uleb(this.tmpF), Op.f64_ne, ...bailIf,
+      Op.local_get, ...uleb(this.tmpI), ...i32c(narrowLimit), Op.i32_add, ...i32c(MIN), Op.i32_gt_u, ...bailIf,
       Op.local_get, ...uleb(this.tmpI),
     ];
     return { t: int(-narrowLimit, narrowLimit, v.t.integral.nz), code };
@@ -917,7 +917,7 @@ class Translator {
     const hi = a.t.hi > 0 ? Math.min(a.t.hi, m) : 0;
     const t = int(lo, hi, a.t.lo < 0 || a.t.nz);
     if (b.t.lo > 0 || b.t.hi < 0) return { t, code: [...a.code, ...b.code, Op.i32_rem_s] };
-    const guard = [Op.local_tee, ...uleb(this.tmpI), Op.i32_eqz, Op.if, voidBlock, ...i32c(bailCode), Op.return, Op.end, Op.local_get, ...uleb(this.tmpI)];
+    const guard = [Op.local_tee, ...uleb(this.tmpI), Op.i32_eqz, ...bailIf, Op.local_get, ...uleb(this.tmpI)];
     return { t, code: [...a.code, ...b.code, ...guard, Op.i32_rem_s] };
   }
 
