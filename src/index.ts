@@ -32,6 +32,8 @@ export type { Plan, BlockPlan, Cluster, Order, Strategy, SolverStats, SolveStatu
 export type { CostSpec, CostTerm, CostWeights } from './plan/cost.js';
 export type { PlanOptions } from './plan/index.js';
 export type { PlanningOptions } from './driver/index.js';
+/** Progress of a long ILP planning call (`onProgress` in the planning options; docs/PLANNING.md, "Solving"). */
+export type { PlanProgress, PlanStage, ProgressListener } from './plan/progress.js';
 export type { InputSignature } from './lower/index.js';
 export { parseCost } from './plan/cost.js';
 /** Planner internals for compiler engineers: a plan with the graphs it was made from, for the renderers and the checker. */
@@ -389,6 +391,8 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
       strategy: runOptions.strategy ?? options.strategy,
       cost: runOptions.cost ?? options.cost,
       timeLimitSeconds: runOptions.timeLimitSeconds ?? options.timeLimitSeconds,
+      onProgress: runOptions.onProgress ?? options.onProgress,
+      progressEveryMs: runOptions.progressEveryMs ?? options.progressEveryMs,
       interpret: runOptions.interpret,
       out: runOptions.out,
       donate: runOptions.donate,
@@ -407,6 +411,8 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
     strategy: planOptions.strategy ?? options.strategy,
     cost: planOptions.cost ?? options.cost,
     timeLimitSeconds: planOptions.timeLimitSeconds ?? options.timeLimitSeconds,
+    onProgress: planOptions.onProgress ?? options.onProgress,
+    progressEveryMs: planOptions.progressEveryMs ?? options.progressEveryMs,
   });
   const planned = async (inputs: Readonly<Record<string, Input>> | undefined, planOptions: PlanningOptions) => {
     const given = signature(inputs);

@@ -22,12 +22,14 @@ import { THREADS_ENV, type BackendChoice } from '../driver/threads.js';
 import { planMemory, type MemoryPlan } from '../memory/index.js';
 import { costNames, defaultCostText } from '../plan/cost.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js';
+import { DEFAULT_PROGRESS_EVERY_MS, type PlanProgress } from '../plan/progress.js';
 import { emitLp, emitMps, renderPlan, type PlanFormat } from '../report/render.js';
 import type { Strategy } from '../plan/types.js';
 import { emitJs, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
 import { parseCost } from '../plan/cost.js';
 import { bugReport } from './bugReport.js';
+import { progressLine } from './progress.js';
 import { runDemo } from './demo.js';
 import { formatValue } from './format.js';
 import { cachedMachine, machineLine, machineSource, renderRoofline, type CachedMachine } from './roofline.js';
@@ -100,11 +102,19 @@ interface PlanFlags {
   strategy: Strategy;
   cost: string;
   timeLimit?: string;
+  /** false with --no-progress. */
+  progress: boolean;
 }
 
-function planningOptions(flags: PlanFlags): PlanningOptions {
+/** The planning options of the flags; progress lines go to `term.err` unless --no-progress. */
+function planningOptions(flags: PlanFlags, term: Terminal): PlanningOptions {
   usage(() => parseCost(flags.cost));
-  return { strategy: flags.strategy, cost: flags.cost, timeLimitSeconds: parseTimeLimit(flags.timeLimit) };
+  return {
+    strategy: flags.strategy,
+    cost: flags.cost,
+    timeLimitSeconds: parseTimeLimit(flags.timeLimit),
+    ...(flags.progress ? { onProgress: (p: PlanProgress) => term.err(progressLine(p)) } : {}),
+  };
 }
 
 /** `--shape name=f64[1000,64]` (and `--shape m=1000` for a scalar) → a signature. */
@@ -184,7 +194,12 @@ export function buildProgram(term: Terminal): Command {
     new Option('--strategy <name>', 'fusion strategy').choices(strategies as string[]).default('ilp');
   const costOption = () => new Option('--cost <cost>', `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes"`).default(defaultCostText);
   const timeLimitOption = () =>
-    new Option('--time-limit <seconds>', `stop the ILP solver after this long and keep its best plan, with its gap (default ${DEFAULT_TIME_LIMIT_SECONDS})`);
+    new Option(
+      '--time-limit <seconds>',
+      `limit the ILP strategy's whole planning (graphs, greedy walks, building and solving every block's ILP; loading HiGHS aside) to this long, within a small overshoot, and keep the best plan found, with its bound and gap (default ${DEFAULT_TIME_LIMIT_SECONDS})`,
+    );
+  const progressOption = () =>
+    new Option('--no-progress', `do not report a planning call that runs past ${DEFAULT_PROGRESS_EVERY_MS} ms on stderr (block, incumbent, bound, gap, every ${DEFAULT_PROGRESS_EVERY_MS} ms)`);
   const threadsOption = () =>
     new Option(
       '--threads <n>',
@@ -231,12 +246,13 @@ export function buildProgram(term: Terminal): Command {
     .addOption(strategyOption())
     .addOption(costOption())
     .addOption(timeLimitOption())
+    .addOption(progressOption())
     .option('--shape <name=type[dims]>', 'input shapes, for size-weighted costs (repeatable)', collect, [])
     .addOption(new Option('--format <format>', 'output format; graph-json prints the dependence graph for planGraph').choices(['text', 'json', 'dot', 'svg', 'graph-json']).default('text'))
     .option('--emit-lp <file>', 'also write the ILP in CPLEX LP format')
     .option('--emit-mps <file>', 'also write the ILP in MPS format')
     .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; format: string; emitLp?: string; emitMps?: string }) => {
-      const options = planningOptions(flags);
+      const options = planningOptions(flags, term);
       // The driver returns the graphs each plan was made from; the reports below draw on them.
       let planned: PlannedGraphs;
       let name: string;
@@ -274,6 +290,7 @@ export function buildProgram(term: Terminal): Command {
     .addOption(strategyOption())
     .addOption(costOption())
     .addOption(timeLimitOption())
+    .addOption(progressOption())
     .addOption(threadsOption())
     .addOption(fastMathOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')
@@ -283,7 +300,7 @@ export function buildProgram(term: Terminal): Command {
     )
     .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; threads?: number; fastMath?: boolean; interpret?: boolean; stats?: boolean }) => {
       const compiler = compilerFor(file, flags.entry, flags.threads, flags.fastMath === true);
-      const planning = planningOptions(flags);
+      const planning = planningOptions(flags, term);
       const inputs = gatherInputs(compiler, flags);
       // The output directory exists before the run, so that a bad --out fails before the work.
       if (flags.out !== undefined) ensureDirectory(flags.out);
@@ -320,11 +337,12 @@ export function buildProgram(term: Terminal): Command {
     .addOption(strategyOption())
     .addOption(costOption())
     .addOption(timeLimitOption())
+    .addOption(progressOption())
     .addOption(fastMathOption())
     .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; fastMath?: boolean }) => {
       const compiler = compilerFor(file, flags.entry);
       const signature = shapeSignature(compiler, flags.shape);
-      const plan = await compiler.plan(signature, planningOptions(flags));
+      const plan = await compiler.plan(signature, planningOptions(flags, term));
       const program = compiler.lower(signature);
       // The memory plan a run with these shapes uses (as `plan` shows it), so the code printed is the code run.
       term.out(emitJs(program, plan, planMemory(program, plan, signature === undefined ? undefined : entrySizes(signature)), flags.fastMath === true));

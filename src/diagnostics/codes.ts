@@ -120,6 +120,7 @@ export const diagnosticCodes = {
   E600: 'bad time limit',
   E601: 'two scatters into one destination',
   E602: 'destination read after its scatter',
+  E603: 'bad progress interval',
   E609: 'bad weight',
   // a dependence graph given as JSON
   E610: 'graph JSON: not valid JSON',

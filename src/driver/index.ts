@@ -28,6 +28,7 @@ import { planFrom, type PlannedGraphs, type PlanOptions } from '../plan/index.js
 import type { SolverLoader } from '../plan/ilp/solver.js';
 import { assertValidGraphPlan, assertValidMemoryPlan, assertValidPlan } from '../check/index.js';
 import type { Plan, Strategy } from '../plan/types.js';
+import type { ProgressListener } from '../plan/progress.js';
 import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
@@ -101,6 +102,13 @@ export interface PlanningOptions {
   readonly strategy?: Strategy;
   readonly cost?: string;
   readonly timeLimitSeconds?: number;
+  /**
+   * Progress of a long ILP planning call (PlanOptions.onProgress). Plans are cached per
+   * signature and options, this listener aside: a call that finds its plan cached reports nothing.
+   */
+  readonly onProgress?: ProgressListener;
+  /** Milliseconds before the first progress report and between reports (PlanOptions.progressEveryMs); default 500. */
+  readonly progressEveryMs?: number;
 }
 
 export interface CompilerOptions {
@@ -314,6 +322,8 @@ export class Compiler {
         strategy: options.strategy,
         cost: options.cost,
         timeLimitSeconds: options.timeLimitSeconds,
+        onProgress: options.onProgress,
+        progressEveryMs: options.progressEveryMs,
         shapes: signature === undefined ? undefined : entrySizes(signature),
         // The shared loader is looked up when planning, so a later `configureSolver` applies.
         solver: this.options.solver,

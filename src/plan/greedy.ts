@@ -148,6 +148,21 @@ export type GreedyDirection = 'down' | 'up';
 
 /** Greedy fusion: the edges in walking order, each kept fused when still feasible. */
 export function greedyAssignment(graph: DependenceGraph, direction: GreedyDirection): Assignment {
+  return greedyWalk(graph, direction, () => false).assignment;
+}
+
+/** A greedy walk's plan, and whether the walk reached its end or was stopped. */
+export interface GreedyWalk {
+  readonly assignment: Assignment;
+  readonly complete: boolean;
+}
+
+/**
+ * The greedy walk of `greedyAssignment`, asking `stop` before each feasibility check: the plan
+ * after any prefix of the walk is valid (each step keeps a feasible closure), so a stopped walk
+ * returns the plan it had reached — no fusion at all when stopped before the first edge.
+ */
+export function greedyWalk(graph: DependenceGraph, direction: GreedyDirection, stop: () => boolean): GreedyWalk {
   const ctx = feasibilityContext(graph);
   const candidates = graph.edges
     .map((e, k) => ({ k, p: ctx.ends[k]![0], c: ctx.ends[k]![1], fusible: e.fusible }))
@@ -161,11 +176,12 @@ export function greedyAssignment(graph: DependenceGraph, direction: GreedyDirect
     // Already fused by what was chosen before (one cluster): the closure, and so the plan, is
     // the same with it (the check is monotone), so skip the check. Most edges of large blocks.
     if (best.cluster[p] === best.cluster[c]) continue;
+    if (stop()) return { assignment: best, complete: false };
     const next = closeFused(ctx, chosen);
     if (next === null) chosen.delete(k);
     else best = next;
   }
-  return best;
+  return { assignment: best, complete: true };
 }
 
 /** No fusion: every node alone, manifest, in order 0 (scanr 1). */

@@ -21,12 +21,13 @@ import type { EntrySizes } from '../graph/sizes.js';
 import type { Program } from '../ir/types.js';
 import { blockPlanFromAssignment, splitByPi, type Assignment } from './clusters.js';
 import { defaultCostText, parseCost, type CostSpec } from './cost.js';
-import { elideCopies, greedyAssignment, noFusionAssignment } from './greedy.js';
-import { buildModel, gatherFactor, type IlpModel } from './ilp/model.js';
+import { elideCopies, greedyAssignment, greedyWalk, noFusionAssignment } from './greedy.js';
+import { buildModelUnless, gatherFactor, type IlpModel } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
 import { startFromAssignment } from './ilp/start.js';
 import { defaultSolverLoader, solveModel, type HighsOptionValues, type SolverHandle, type SolverLoader } from './ilp/solver.js';
 import { blockPlanCost } from './objective.js';
+import { DEFAULT_PROGRESS_EVERY_MS, relativeGap, throttledReporter, type BlockState, type PlanStage, type ProgressListener } from './progress.js';
 import type { BlockPlan, Plan, SolveStatus, Strategy } from './types.js';
 
 export interface PlanOptions {
@@ -34,11 +35,20 @@ export interface PlanOptions {
   /** Cost text (`reads+writes`, `2*reads + writes`) or a parsed spec. Default `defaultCostText` (reads+writes+recompute). */
   readonly cost?: string | CostSpec;
   /**
-   * Wall-clock limit for the ILP over all blocks, in seconds. Negative → E600. Absent: the
-   * default, DEFAULT_TIME_LIMIT_SECONDS (a JIT cannot wait for a proof forever; see
-   * docs/PLANNING.md "Solving").
+   * Wall-clock limit of the ILP strategy's whole planning call, in seconds: making the graphs,
+   * the greedy walks, building and solving every block's model (loading HiGHS excluded), within
+   * the overshoot of docs/PLANNING.md "Solving". Negative or not finite → E600. Absent: the
+   * default, DEFAULT_TIME_LIMIT_SECONDS (a JIT cannot wait for a proof forever).
    */
   readonly timeLimitSeconds?: number;
+  /**
+   * Progress of the ILP strategy (src/plan/progress.ts): the block, stage, incumbent, bound,
+   * gap, nodes and elapsed time, once planning has run `progressEveryMs` and then at most once
+   * per `progressEveryMs`. An error it throws stops planning and is rethrown.
+   */
+  readonly onProgress?: ProgressListener;
+  /** Milliseconds before the first progress report and between reports; default 500. Negative or not finite → E603. */
+  readonly progressEveryMs?: number;
   /** Entry array shapes (and scalar values) for `bytes`. */
   readonly shapes?: EntrySizes;
   readonly weights?: CostWeights;
@@ -78,6 +88,13 @@ export function checkTimeLimit(seconds: number | undefined): void {
   }
 }
 
+/** E603 for a progress interval that is negative or not finite. */
+export function checkProgressEvery(ms: number | undefined): void {
+  if (ms !== undefined && !(ms >= 0 && Number.isFinite(ms))) {
+    throw userError('E603', `the progress interval must be a non-negative number of milliseconds, not ${ms}`);
+  }
+}
+
 /** E609 for a weight that is negative or not finite: costs are sums of non-negative terms. */
 export function checkWeights(weights: CostWeights | undefined): void {
   for (const [kind, table] of [['array', weights?.arrays], ['edge', weights?.edges]] as const) {
@@ -100,6 +117,9 @@ type BoundSource =
   /** 0: every cost term is non-negative (no model was built in time). */
   | 'zero';
 
+/** How far a block's greedy walks got before the deadline. */
+type WalkExtent = 'complete' | 'stopped';
+
 /** Which plan a block uses under the ILP strategy. */
 type Choice = 'ilp' | 'greedy-down' | 'greedy-up';
 
@@ -112,6 +132,8 @@ interface BlockOutcome {
   readonly notes: readonly string[];
   readonly choice?: Choice;
   readonly boundSource?: BoundSource;
+  /** ILP strategy: whether the block's greedy walks were stopped by the deadline. */
+  readonly walks?: WalkExtent;
 }
 
 /** The ILP assignment of one block from a solved model. */
@@ -166,7 +188,8 @@ function allBlocks(root: BlockGraphs): BlockGraphs[] {
 
 /**
  * The part of the limit kept back for what follows the last solve and cannot be stopped:
- * HiGHS running past its own limit (it checks the clock between phases), extracting the plan,
+ * HiGHS running past its deadline (its presolve checks the clock between passes, its MIP
+ * search at each callback checkpoint), extracting the plan,
  * and the caller's validation of it (src/driver), which took 25–130 µs per node and edge on a
  * loaded 2-core machine (bench/plan/time-limit.test.ts). 3 % of the limit plus 0.1 ms per node
  * and edge, at most half the limit.
@@ -192,25 +215,58 @@ function blockDeadline(bg: BlockGraphs, budget: TimeBudget): number {
 }
 
 /**
- * One block under the ILP strategy, within its share of the time limit. Both greedy walks run
- * first, to the end: the better of their plans
- * starts HiGHS, so its incumbent is never worse, and is the plan if HiGHS is stopped with
- * nothing better or there is no time left to build the model. The block's plan is the
- * cheapest of the ILP's incumbent and the two greedy plans; its bound is HiGHS' when it has
- * one, else the model's box bound, else 0.
+ * The block being planned under the ILP strategy: its deadline, and its state for progress
+ * reports, which go out (throttled) whenever the planner checks the deadline or HiGHS reports.
  */
-function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: SolverHandle, budget: TimeBudget, tuning: IlpTuning): BlockOutcome {
+class BlockWatch {
+  private state: BlockState;
+
+  constructor(
+    block: number,
+    blocks: number,
+    /** performance.now() milliseconds: this block's share of the time limit ends. */
+    readonly deadline: number,
+    private readonly report: (state: BlockState) => void,
+  ) {
+    this.state = { block, blocks, stage: 'greedy', incumbent: null, bound: null, nodes: 0 };
+  }
+
+  /** Whether the deadline has passed; reports progress first. A property: walks and model building call it. */
+  readonly expired = (): boolean => {
+    this.report(this.state);
+    return performance.now() >= this.deadline;
+  };
+
+  update(change: { readonly stage?: PlanStage; readonly incumbent?: number | null; readonly bound?: number | null; readonly nodes?: number }): void {
+    this.state = { ...this.state, ...change };
+    this.report(this.state);
+  }
+}
+
+/**
+ * One block under the ILP strategy, within its share of the time limit. Both greedy walks run
+ * first, stopped by the deadline with the plan they had reached (no fusion at worst): the
+ * better of their plans starts HiGHS, so its incumbent is never worse, and is the plan if
+ * HiGHS is stopped with nothing better or there is no time left to build the model (building
+ * stops at the deadline too). The block's plan is the cheapest of the ILP's incumbent and the
+ * two greedy plans; its bound is HiGHS' when it has one, else the model's box bound, else 0.
+ */
+function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: SolverHandle, watch: BlockWatch, tuning: IlpTuning): BlockOutcome {
   const { graph } = bg;
-  const deadline = blockDeadline(bg, budget);
-  // The walks are not stopped by the deadline: their plans are the floor every block's plan
-  // must reach (about 0.3 s each at 1,000 combinators; bench/plan/time-limit.test.ts).
-  const walks = (['down', 'up'] as const).map((direction) => {
-    const assignment = elideCopies(graph, greedyAssignment(graph, direction), cost);
+  const walk = (direction: 'down' | 'up') => {
+    const walked = greedyWalk(graph, direction, watch.expired);
+    const assignment = elideCopies(graph, walked.assignment, cost);
     const plan = blockPlanFromAssignment(graph, assignment);
-    return { choice: `greedy-${direction}` as const, assignment, plan, objective: blockPlanCost(graph, plan, cost) };
-  });
+    return { choice: `greedy-${direction}` as const, assignment, plan, objective: blockPlanCost(graph, plan, cost), complete: walked.complete };
+  };
+  // Greedy-up only when greedy-down finished in time: after the deadline it would stop at once
+  // with no fusion at all, and costing that plan is time past the limit.
+  const down = walk('down');
+  const walks = down.complete ? [down, walk('up')] : [down];
   // The better greedy plan; greedy-down on a tie.
-  const greedy = walks[1]!.objective < walks[0]!.objective ? walks[1]! : walks[0]!;
+  const greedy = walks.reduce((best, w) => (w.objective < best.objective ? w : best));
+  const walked: WalkExtent = walks.every((w) => w.complete) ? 'complete' : 'stopped';
+  watch.update({ incumbent: greedy.objective });
   const fallback = (status: SolveStatus, bound: number, boundSource: BoundSource, nodes: number): BlockOutcome => ({
     plan: greedy.plan,
     status,
@@ -220,16 +276,23 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: SolverHandle, bud
     notes: [],
     choice: greedy.choice,
     boundSource,
+    walks: walked,
   });
-  if (performance.now() >= deadline) return fallback('fallback-greedy', 0, 'zero', 0);
-  const model = buildModel(graph, cost, { cuts: tuning.cuts ?? true });
-  if (performance.now() >= deadline) return fallback('fallback-greedy', boxBound(model), 'box', 0);
+  if (watch.expired()) return fallback('fallback-greedy', 0, 'zero', 0);
+  watch.update({ stage: 'model' });
+  const model = buildModelUnless(graph, cost, { cuts: tuning.cuts ?? true }, watch.expired);
+  if (model === null) return fallback('fallback-greedy', 0, 'zero', 0);
+  if (watch.expired()) return fallback('fallback-greedy', boxBound(model), 'box', 0);
   const start = (tuning.warmStart ?? true) ? startFromAssignment(graph, model, greedy.assignment) : null;
+  watch.update({ stage: 'solve' });
   const result = solveModel(loaded, model, {
     feasibilityJump: tuning.feasibilityJump ?? false,
-    // HiGHS checks its clock between phases and overran its limit by up to 8 % at 1,000
-    // combinators (bench/plan/time-limit.test.ts): it gets 90 % of the block's time left.
-    timeLimitSeconds: Math.max(0, (0.9 * (deadline - performance.now())) / 1000),
+    // HiGHS checks its own limit between phases (presolve included) and overran it by up to 8 %
+    // at 1,000 combinators (bench/plan/time-limit.test.ts): it gets 90 % of the block's time
+    // left. The deadline itself interrupts it at its next MIP checkpoint.
+    timeLimitSeconds: Math.max(0, (0.9 * (watch.deadline - performance.now())) / 1000),
+    deadline: watch.deadline,
+    onProgress: (p) => watch.update({ incumbent: p.incumbent === null ? greedy.objective : Math.min(greedy.objective, p.incumbent), bound: p.bound, nodes: p.nodes }),
     ...(start === null ? {} : { start }),
     ...(tuning.highsOptions === undefined ? {} : { highsOptions: tuning.highsOptions }),
   });
@@ -253,10 +316,10 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: SolverHandle, bud
     if (greedy.objective < objective - 1e-6 * Math.max(1, Math.abs(objective))) {
       throw new CompilerBug('plan/ilp', `${greedy.choice}'s plan costs ${greedy.objective}, below the ILP's proven optimum ${objective}`);
     }
-    return { plan, status: 'optimal', objective, bound: objective, nodes: result.nodes, notes: [], choice: 'ilp', boundSource: 'optimal' };
+    return { plan, status: 'optimal', objective, bound: objective, nodes: result.nodes, notes: [], choice: 'ilp', boundSource: 'optimal', walks: walked };
   }
   if (greedy.objective < objective) return fallback('time-limit', bound, boundSource, result.nodes);
-  return { plan, status: 'time-limit', objective, bound, nodes: result.nodes, notes: [], choice: 'ilp', boundSource };
+  return { plan, status: 'time-limit', objective, bound, nodes: result.nodes, notes: [], choice: 'ilp', boundSource, walks: walked };
 }
 
 function planBlockHeuristic(bg: BlockGraphs, cost: CostSpec, strategy: Exclude<Strategy, 'ilp'>): BlockOutcome {
@@ -271,11 +334,11 @@ function planBlockHeuristic(bg: BlockGraphs, cost: CostSpec, strategy: Exclude<S
  * Plans every block, children included; outcomes in visiting order (root first). Without
  * recursion: blocks may nest deeply. Plans are assembled bottom-up once every block has one.
  */
-function planTree(root: BlockGraphs, planBlock: (bg: BlockGraphs) => BlockOutcome, outcomes: BlockOutcome[]): BlockPlan {
+function planTree(root: BlockGraphs, planBlock: (bg: BlockGraphs, position: number, count: number) => BlockOutcome, outcomes: BlockOutcome[]): BlockPlan {
   const blocks = allBlocks(root);
   const own = new Map<BlockGraphs, BlockOutcome>();
-  for (const bg of blocks) {
-    const outcome = planBlock(bg);
+  for (const [position, bg] of blocks.entries()) {
+    const outcome = planBlock(bg, position, blocks.length);
     own.set(bg, outcome);
     outcomes.push(outcome);
   }
@@ -301,6 +364,8 @@ function ilpNotes(outcomes: readonly BlockOutcome[]): string[] {
   if (skipped > 0) notes.push(`the time limit left the ILP no plan in ${blocks(skipped)}; each uses the cheaper of greedy-down's and greedy-up's plans`);
   const greedyBetter = count((o) => o.status === 'time-limit' && o.choice !== 'ilp');
   if (greedyBetter > 0) notes.push(`in ${blocks(greedyBetter)} a greedy plan is cheaper than the ILP's incumbent when time ran out, and is used instead`);
+  const stopped = count((o) => o.walks === 'stopped');
+  if (stopped > 0) notes.push(`the time limit stopped the greedy walks in ${blocks(stopped)}; each starts from the plan its walks had reached (no fusion at worst)`);
   const box = count((o) => o.boundSource === 'box');
   const zero = count((o) => o.boundSource === 'zero');
   if (box + zero > 0) {
@@ -330,6 +395,7 @@ export async function planFrom<Made extends { readonly graphs: BlockGraphs }>(ma
   const strategy = options.strategy ?? 'ilp';
   const cost = resolveCost(options.cost);
   checkTimeLimit(options.timeLimitSeconds);
+  checkProgressEvery(options.progressEveryMs);
   checkWeights(options.weights);
   const solver = strategy === 'ilp' ? await (options.solver ?? defaultSolverLoader()).load() : null;
   const started = performance.now();
@@ -360,7 +426,12 @@ function planGraphsSince(
   if (strategy === 'ilp') {
     if (solver === null) throw new CompilerBug('plan', 'the ILP strategy was given no solver');
     const budget = timeBudget(graphs, started, options.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS);
-    root = planTree(graphs, (bg) => planBlockIlp(bg, cost, solver, budget, options.ilpTuning ?? {}), outcomes);
+    const report = throttledReporter(options.onProgress, started, options.progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS);
+    root = planTree(
+      graphs,
+      (bg, position, count) => planBlockIlp(bg, cost, solver, new BlockWatch(position + 1, count, blockDeadline(bg, budget), report), options.ilpTuning ?? {}),
+      outcomes,
+    );
   } else {
     root = planTree(graphs, (bg) => planBlockHeuristic(bg, cost, strategy), outcomes);
   }
@@ -376,7 +447,7 @@ function planGraphsSince(
       status,
       objective,
       bound,
-      gap: bound === null ? null : Math.max(0, (objective - bound) / Math.max(1, Math.abs(objective))),
+      gap: relativeGap(objective, bound),
       nodes: strategy === 'ilp' ? outcomes.reduce((s, o) => s + o.nodes, 0) : null,
       timeMs,
       notes: [...(strategy === 'ilp' ? ilpNotes(outcomes) : []), ...unknownFactorNotes(graphs, cost)],

@@ -240,6 +240,27 @@ describe('errors: one diagnostic with a location and the right exit code', () =>
   });
 });
 
+describe('progress on stderr', () => {
+  const mg = join(repo, 'bench', 'programs', 'mg.fuse');
+  const shapes = ['--shape', 'v=f64[32,32,32]', '--shape', 'nit=4'];
+
+  it('plan of NAS MG (over 0.5 s to plan): progress lines on stderr, stdout the JSON plan alone; none with --no-progress', async () => {
+    const { code, out, err } = await cli('plan', mg, ...shapes, '--format', 'json');
+    expect(code).toBe(0);
+    expect(() => JSON.parse(out)).not.toThrow();
+    const lines = err.split('\n').filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^planning \d+\.\d s: block \d+ of 3, (greedy walks|building the ILP|solving): incumbent (\d+|none yet), bound (\S+|none yet)(, gap \d+\.\d %)?, \d+ nodes?$/);
+    const quiet = await cli('plan', mg, ...shapes, '--format', 'json', '--no-progress');
+    expect([quiet.code, quiet.err]).toEqual([0, '']);
+  });
+
+  it('a fast plan says nothing on stderr', async () => {
+    const { code, err } = await cli('plan', example('simple1.fuse'));
+    expect([code, err]).toEqual([0, '']);
+  });
+});
+
 describe('the installed command', () => {
   it('bin/arrayfuse.js runs singleLoop with --random as=f64[10] and prints ten numbers', () => {
     const out = execFileSync(process.execPath, [join(repo, 'bin', 'arrayfuse.js'), 'run', example('singleLoop.fuse'), '--random', 'as=f64[10]'], {

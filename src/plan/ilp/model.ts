@@ -161,6 +161,30 @@ export interface Affine {
 
 /** Builds the ILP of one block's graph for a cost function. */
 export function buildModel(graph: DependenceGraph, cost: CostSpec, options: ModelOptions = {}): IlpModel {
+  return buildModelChecked(graph, cost, options, () => false);
+}
+
+/** Thrown at a checkpoint of buildModelChecked when its `stop` says so; caught by buildModelUnless. */
+class ModelStopped extends Error {}
+
+/**
+ * buildModel for a planner under a deadline: `stop` is asked at checkpoints between parts of
+ * the work (at most a few milliseconds apart on blocks of a thousand nodes), and the model is
+ * abandoned, null, when it says so.
+ */
+export function buildModelUnless(graph: DependenceGraph, cost: CostSpec, options: ModelOptions, stop: () => boolean): IlpModel | null {
+  try {
+    return buildModelChecked(graph, cost, options, stop);
+  } catch (e) {
+    if (e instanceof ModelStopped) return null;
+    throw e;
+  }
+}
+
+function buildModelChecked(graph: DependenceGraph, cost: CostSpec, options: ModelOptions, stop: () => boolean): IlpModel {
+  const checkpoint = (): void => {
+    if (stop()) throw new ModelStopped('stopped');
+  };
   const cuts = options.cuts ?? true;
   const columns: Column[] = [];
   const rows: Row[] = [];
@@ -181,6 +205,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
   const n = graph.nodes.length;
   const idx = new Map(graph.nodes.map((node) => [node.id, node.index]));
   const st = blockStructure(graph);
+  checkpoint();
   const canShareCluster = (a: number, b: number): boolean =>
     a === b ||
     (!st.strictlyAfter[a]!.has(b) && !st.strictlyAfter[b]!.has(a) && st.piLower[a]! <= st.piUpper[b]! && st.piLower[b]! <= st.piUpper[a]!);
@@ -269,6 +294,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
     ]);
   }
 
+  checkpoint();
   const elide = addElisions();
 
   // Costs. clusters: π_max + 1 per non-empty block.
@@ -295,6 +321,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
   }
   // reads: distinct memory read streams per array group.
   for (const group of graph.groups) {
+    checkpoint();
     const w = groupCoefficient(cost, 'reads', group);
     if (w === 0) continue;
     offset += addReadStreams(group.index, w);
@@ -359,6 +386,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
       if (e.fusible && !fixedUnfused(k) && e.reads.some((r) => r.order === 'output')) inEdges[idx.get(e.to)!]!.push(k);
     });
     for (const g of graph.nodes) {
+      checkpoint();
       const factor = gatherFactor(graph, g);
       if (g.label === null || factor === null || factor <= 1) continue;
       const label = g.label;
@@ -433,6 +461,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
     const outOf = graph.nodes.map(() => [] as number[]);
     for (const k of edgeAt.values()) outOf[idx.get(graph.edges[k]!.from)!]!.push(k);
     // Triangles a→b→c with a→c: fusing two sides fuses the third (π equal along all three).
+    checkpoint();
     for (const kac of edgeAt.values()) {
       const a = graph.edges[kac]!.from;
       const c = graph.edges[kac]!.to;
@@ -476,6 +505,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
     });
     const ancestors = graph.nodes.map(() => emptyWords(n));
     for (let u = 0; u < n; u++) {
+      if (u % 64 === 0) checkpoint();
       const reach = st.after[u]!.words;
       for (let v = 0; v < n; v++) if (hasBit(reach, v)) addBit(ancestors[v]!, u);
     }
@@ -501,6 +531,7 @@ export function buildModel(graph: DependenceGraph, cost: CostSpec, options: Mode
     };
     // Pairs i < j with a touched member, in the order (i, j) of the plain double loop.
     for (let i = 0; i < equalities.length; i++) {
+      checkpoint();
       if (touched[i]) {
         for (let j = i + 1; j < equalities.length; j++) tryPair(i, j);
       } else {

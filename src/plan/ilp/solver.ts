@@ -3,13 +3,15 @@
 // default loader, whose wasm location `configureSolver` sets), passes an IlpModel to HiGHS as sparse
 // CSR arrays with the typed `createModel` API, solves with an optional time limit, and reads
 // back the status, the incumbent, the objective, the best bound, the gap and the node count.
+// During a solve, HiGHS' MIP callbacks report progress and stop it at a deadline: HiGHS checks
+// its own `time_limit` only between phases, the interrupt callback at every MIP checkpoint.
 //
 // HiGHS' types stay inside this module: a loaded solver is a handle whose methods close over
 // the HiGHS instance, and options for HiGHS are plain name → value records, so nothing the
 // public API reaches (PlanOptions.solver, PlanOptions.ilpTuning) names the `highs` package.
 
 import * as highsModule from 'highs';
-import type { Highs } from 'highs';
+import type { Highs, HighsCallbackMap, CallbackData } from 'highs';
 import type { IlpModel } from './model.js';
 
 /**
@@ -188,9 +190,27 @@ export interface SolveResult {
   readonly modelStatus: number;
 }
 
+/** What HiGHS knows at a MIP checkpoint (each null until HiGHS has one). */
+export interface SolverProgress {
+  /** The incumbent's objective. */
+  readonly incumbent: number | null;
+  /** The best proven lower bound. */
+  readonly bound: number | null;
+  readonly gap: number | null;
+  /** Branch-and-bound nodes so far. */
+  readonly nodes: number;
+}
+
 export interface SolveOptions {
-  /** Seconds; absent for no limit. */
+  /** Seconds; absent for no limit. HiGHS checks it between phases only: see `deadline`. */
   readonly timeLimitSeconds?: number;
+  /**
+   * performance.now() milliseconds after which the solve is interrupted at HiGHS' next MIP
+   * checkpoint (its callbacks), with the incumbent kept as for the time limit.
+   */
+  readonly deadline?: number;
+  /** Called at HiGHS' MIP checkpoints and with each improving solution; must not throw for long. */
+  readonly onProgress?: (progress: SolverProgress) => void;
   /**
    * Run HiGHS' feasibility-jump heuristic. Default false: on our models it costs tens of
    * milliseconds of set-up per solve and never found a plan the root LP did not (bench/plan).
@@ -209,6 +229,53 @@ function infoNumber(model: { info: { get(name: string): number | bigint } }, nam
   } catch {
     return null;
   }
+}
+
+/** A finite number of a callback's data, else null (HiGHS sends null, ±inf or a bigint count). */
+function finiteOf(value: number | bigint | null | undefined): number | null {
+  const v = typeof value === 'bigint' ? Number(value) : value;
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function progressOf(data: CallbackData): SolverProgress {
+  return {
+    incumbent: finiteOf(data.mip_primal_bound),
+    bound: finiteOf(data.mip_dual_bound),
+    gap: finiteOf(data.mip_gap),
+    nodes: finiteOf(data.mip_node_count) ?? 0,
+  };
+}
+
+/**
+ * The callbacks of one run: the interrupt checkpoint reports progress and stops the solve at the
+ * deadline; logging and improving-solution events report progress. A handler that throws is
+ * not let unwind through WebAssembly: its error is kept in `failure`, the solve interrupted at
+ * the next checkpoint, and the caller rethrows it.
+ */
+function progressCallbacks(highs: Highs, options: SolveOptions, failure: { error?: unknown }): HighsCallbackMap {
+  const { deadline, onProgress } = options;
+  const report = (data: CallbackData): void => {
+    if (onProgress === undefined || 'error' in failure) return;
+    try {
+      onProgress(progressOf(data));
+    } catch (e) {
+      failure.error = e;
+    }
+  };
+  const types = highs.constants.callbackType;
+  const callbacks: { -readonly [K in keyof HighsCallbackMap]: HighsCallbackMap[K] } = {};
+  if (deadline !== undefined || onProgress !== undefined) {
+    callbacks[types.mipInterrupt] = (event) => {
+      report(event.data);
+      if ('error' in failure || (deadline !== undefined && performance.now() >= deadline)) event.interrupt();
+      return undefined;
+    };
+  }
+  if (onProgress !== undefined) {
+    callbacks[types.mipLogging] = (event) => (report(event.data), undefined);
+    callbacks[types.mipImprovingSolution] = (event) => (report(event.data), undefined);
+  }
+  return callbacks;
 }
 
 /** Solves a model (minimisation). Never throws for infeasibility: the caller decides. */
@@ -266,7 +333,10 @@ function solveWith(highs: Highs, ilp: IlpModel, options: SolveOptions = {}): Sol
     if (options.timeLimitSeconds !== undefined) model.options.set('time_limit', options.timeLimitSeconds);
     if (options.highsOptions !== undefined) model.options.set(options.highsOptions);
     if (options.start !== undefined) model.setSolution({ colValue: options.start });
-    model.run();
+    const failure: { error?: unknown } = {};
+    model.run(progressCallbacks(highs, options, failure));
+    // A progress handler that threw interrupted the solve; its error is the caller's.
+    if ('error' in failure) throw failure.error;
     const status = model.getModelStatus();
     const codes = highs.constants.modelStatus;
     const hasPrimal = infoNumber(model, 'primal_solution_status') === 2;
