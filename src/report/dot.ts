@@ -7,7 +7,7 @@
 //   the block (an entry parameter, an outer block's array) is an ellipse.
 // - Every read edge goes from the array (its producer, or the ellipse) to its reader and is
 //   labelled with the order of the read when the read is a memory stream (from an ellipse or
-//   across clusters): `in order`, `reversed`, `by ℓk (gather g)`, `by index`. Fusible edges are
+//   across clusters): `in order`, `reversed`, `by ℓk (gather 'g')`, `by index`. Fusible edges are
 //   solid; infusible ones double dashed, labelled with why.
 // - An `if` or `while` is a box of its own holding one box per block (then/else, cond/body),
 //   each drawn the same way, nested as the blocks nest. Edges to and from it meet its box.
@@ -36,9 +36,13 @@ export interface PlanDotOptions {
 
 export const defaultCollapseAbove = 16;
 
-/** A DOT double-quoted string: backslashes, quotes and line breaks escaped, so no name can end it or inject escapes (`\N`, `\l`). */
+/**
+ * A DOT double-quoted string: backslashes, quotes and line breaks escaped, so that no name can
+ * end the string or inject Graphviz's escapes (`\N`, `\l`); and `&` written `&amp;`, because
+ * Graphviz decodes entities in every label (a name `&lt;` would otherwise be drawn as `<`).
+ */
 export function dotString(s: string): string {
-  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r\n|\r|\n/g, '\\n')}"`;
+  return `"${s.replace(/&/g, '&amp;').replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r\n|\r|\n/g, '\\n')}"`;
 }
 
 /** A label of several lines: each line escaped, joined by DOT's centred line break. */
@@ -113,14 +117,14 @@ function nodeLabel(scope: BlockScope, n: GraphNode, written: boolean): string {
   return dotLines(last === '' ? lines : [...lines, last]);
 }
 
-/** `cluster 3: 27 nodes fused away` and their kinds, most frequent first, three to a line. */
-function summaryLabel(index: number, hidden: readonly GraphNode[]): string {
+/** `27 nodes fused away` and their kinds, most frequent first, three to a line. */
+function summaryLabel(hidden: readonly GraphNode[]): string {
   const counts = new Map<string, number>();
   for (const n of hidden) counts.set(n.kind, (counts.get(n.kind) ?? 0) + 1);
   const kinds = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, c]) => `${c} ${k}`);
   const rows: string[] = [];
   for (let k = 0; k < kinds.length; k += 3) rows.push(kinds.slice(k, k + 3).join(', '));
-  return dotLines([`cluster ${index + 1}: ${hidden.length} nodes fused away`, ...rows]);
+  return dotLines([`${hidden.length} nodes fused away`, ...rows]);
 }
 
 /**
@@ -162,7 +166,7 @@ function drawBlock(scope: BlockScope, canvas: Canvas, indent: string): string[] 
     }
     const hidden = members.length > canvas.collapseAbove ? members.filter((n) => !isControl(n) && !written(n)) : [];
     if (hidden.length > 0) {
-      lines.push(`${inner}${summaryId(scope, i)} [label=${summaryLabel(i, hidden)}, style="rounded,filled", fillcolor=gray95];`);
+      lines.push(`${inner}${summaryId(scope, i)} [label=${summaryLabel(hidden)}, style="rounded,filled", fillcolor=gray95];`);
       ids.push(summaryId(scope, i));
       for (const n of hidden) drawn.set(n.id, { head: summaryId(scope, i), tail: summaryId(scope, i) });
     }
@@ -319,16 +323,21 @@ function drawEdges(scope: BlockScope, canvas: Canvas, drawn: ReadonlyMap<NodeId,
  */
 function legend(): string[] {
   const id = (s: string): string => dotString(`legend/${s}`);
+  const orders = [
+    'edge labels: how a read traverses its array: in order (0), reversed (1),',
+    "by ℓk (gather 'g') = in the order gather g reads its source, by index = random access.",
+    'A rounded box is one loop (a fusion cluster); a bold box is an if/while with its blocks.',
+  ];
   return [
     `  subgraph "cluster_legend" {`,
     `    label="legend"; style=rounded; color=gray40; fontsize=10;`,
     `    node [fontsize=9]; edge [fontsize=9];`,
     `    { rank=same; ${id('array')}; ${id('fused')}; ${id('written')}; ${id('later')}; }`,
-    `    ${id('array')} [label="array from\nmemory", shape=ellipse];`,
-    `    ${id('fused')} [label="fused away\n(no memory)"];`,
-    `    ${id('written')} [label="written to\nmemory", style=bold, penwidth=2];`,
-    `    ${id('later')} [label="later\nloop"];`,
-    `    ${id('orders')} [shape=plaintext, label="edge labels: how a read traverses its array: in order (0), reversed (1),\nby ℓk (gather g) = in the order gather g reads its source, by index = random access.\nA rounded box is one loop (a fusion cluster); a bold box is an if/while with its blocks."];`,
+    `    ${id('array')} [label=${dotLines(['array from', 'memory'])}, shape=ellipse];`,
+    `    ${id('fused')} [label=${dotLines(['fused away', '(no memory)'])}];`,
+    `    ${id('written')} [label=${dotLines(['written to', 'memory'])}, style=bold, penwidth=2];`,
+    `    ${id('later')} [label=${dotLines(['later', 'loop'])}];`,
+    `    ${id('orders')} [shape=plaintext, label=${dotLines(orders)}];`,
     `    ${id('array')} -> ${id('fused')} [label="read"];`,
     `    ${id('fused')} -> ${id('written')} [label="fusible"];`,
     `    ${id('written')} -> ${id('later')} [${infusibleStyle}, label="infusible"];`,

@@ -52,7 +52,7 @@ export function gatherLabel(graph: DependenceGraph, gather: NodeId): string {
   return `ℓ${nodeOf(graph, gather)?.label ?? '?'}`;
 }
 
-/** The gather's source name, for `ℓ2 = gather bs (#1)`. */
+/** The gather's name (its output's), for `ℓ2 = gather 'bs' (#1)`. */
 export function gatherName(graph: DependenceGraph, gather: NodeId): string {
   return nodeOf(graph, gather)?.name ?? `#${gather}`;
 }
@@ -75,7 +75,7 @@ export function orderShort(graph: DependenceGraph, order: ReadOrder): string {
   }
 }
 
-/** The picture's wording: `in order`, `reversed`, `by ℓk (gather bs)`, `by index`. */
+/** The picture's wording: `in order`, `reversed`, `by ℓk (gather 'bs')`, `by index`. */
 export function orderPhrase(graph: DependenceGraph, order: ReadOrder): string {
   switch (order.kind) {
     case 'forward':
@@ -83,7 +83,7 @@ export function orderPhrase(graph: DependenceGraph, order: ReadOrder): string {
     case 'backward':
       return 'reversed';
     case 'gather':
-      return `by ${gatherLabel(graph, order.gather)} (gather ${gatherName(graph, order.gather)})`;
+      return `by ${gatherLabel(graph, order.gather)} (gather '${gatherName(graph, order.gather)}')`;
     case 'index':
       return 'by index';
     case 'unplanned':
@@ -93,9 +93,9 @@ export function orderPhrase(graph: DependenceGraph, order: ReadOrder): string {
   }
 }
 
-/** The key of a gather label for the text plan: `ℓ2 = gather bs (#1)`. */
+/** The key of a gather label for the text plan: `ℓ2 = gather 'bs' (#1)`. */
 export function gatherKey(graph: DependenceGraph, gather: NodeId): string {
-  return `${gatherLabel(graph, gather)} = gather ${gatherName(graph, gather)} (#${gather})`;
+  return `${gatherLabel(graph, gather)} = gather '${gatherName(graph, gather)}' (#${gather})`;
 }
 
 /**
