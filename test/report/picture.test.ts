@@ -185,6 +185,25 @@ describe('big plans stay readable', () => {
   }, 120_000);
 });
 
+describe('edge cases', () => {
+  it('an empty program draws its empty root block and renders', async () => {
+    const file = new SourceFile('empty.fuse', 'def f(xs):\n  return xs\n');
+    const program = lowerModule(parseModule(file), file);
+    const p = await plan(program, { solver });
+    const dot = renderPlanDot(programGraphs(program), p);
+    expect(dot).toContain('"b/empty" [label="no array work", shape=plaintext];');
+    expect(await renderPlanSvg(programGraphs(program), p)).toContain('no array work');
+  });
+
+  it('without a plan: no cluster boxes, no orders; reads say they follow their reader', async () => {
+    const program = lower('simple1');
+    const dot = renderPlanDot(programGraphs(program), undefined, { legend: false });
+    expect(dot).not.toContain('subgraph');
+    expect(dot).toContain(`label="in its reader's order"`);
+    expect(dot).not.toContain('fused away');
+  });
+});
+
 describe('hostile names are escaped', () => {
   const names = ['a"b', 'back\\slash\\n', '<script>&amp;', 'line\nbreak', '__proto__', 'ℓ2', 'x\\"];y'];
   const graph: GraphJson = {
