@@ -45,6 +45,7 @@ export type { BlockGraphs } from './graph/program.js';
 export { graphToJson } from './graph/toJson.js';
 export { renderPlan, renderPlanJson, renderPlanText, renderPlanDot, renderPlanSvg, emitLp, emitMps } from './report/render.js';
 export type { PlanFormat, PlanJson, ClusterJson, MemoryJson } from './report/render.js';
+export type { PlanDotOptions } from './report/dot.js';
 export { planMemory } from './memory/index.js';
 /** `.npy` files as bytes (format versions 1–3): read any NumPy array of a supported type, write one NumPy reads back exactly. */
 export { readNpy, writeNpy, type ReadNpyOptions, type WriteNpyOptions } from './runtime/io/npy.js';

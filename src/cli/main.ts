@@ -248,7 +248,7 @@ export function buildProgram(term: Terminal): Command {
     .addOption(timeLimitOption())
     .addOption(progressOption())
     .option('--shape <name=type[dims]>', 'input shapes, for size-weighted costs (repeatable)', collect, [])
-    .addOption(new Option('--format <format>', 'output format; graph-json prints the dependence graph for planGraph').choices(['text', 'json', 'dot', 'svg', 'graph-json']).default('text'))
+    .addOption(new Option('--format <format>', 'output format; dot and svg draw the plan picture (docs/PLAN-FORMAT.md), graph-json prints the dependence graph for planGraph').choices(['text', 'json', 'dot', 'svg', 'graph-json']).default('text'))
     .option('--emit-lp <file>', 'also write the ILP in CPLEX LP format')
     .option('--emit-mps <file>', 'also write the ILP in MPS format')
     .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; format: string; emitLp?: string; emitMps?: string }) => {

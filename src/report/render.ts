@@ -1,9 +1,10 @@
 // Plan output: text (for people), JSON (versioned, docs/PLAN-FORMAT.md), DOT and SVG (via
 // @viz-js/viz), and the ILP as CPLEX LP / free MPS text for --emit-lp / --emit-mps.
 
-import { toDot } from './dot.js';
+import { planToDot, type PlanDotOptions } from './dot.js';
 import { graphToJson } from '../graph/toJson.js';
-import type { DependenceGraph, GraphNode, GraphRead, InfusibleReason } from '../graph/types.js';
+import type { DependenceGraph, GraphNode, InfusibleReason } from '../graph/types.js';
+import { gatherKey, orderOf, orderShort, readOrder, type ReadOrder } from './orders.js';
 import type { NodeId } from '../ir/types.js';
 import type { BlockGraphs } from '../graph/program.js';
 import { resolveCost } from '../plan/index.js';
@@ -17,29 +18,14 @@ function nodeOf(graph: DependenceGraph, id: NodeId): GraphNode {
   return graph.nodes.find((n) => n.id === id)!;
 }
 
-function orderText(graph: DependenceGraph, o: Order | undefined): string {
-  if (o === undefined) return '-';
-  if (typeof o === 'number') return String(o);
-  const g = graph.nodes.find((n) => n.id === o.gather);
-  return `ℓ${g?.label ?? '?'}`;
+/** The text form of a node's output order (`-` for a node without one). */
+function outputOrderText(graph: DependenceGraph, o: Order | undefined): string {
+  return o === undefined ? '-' : orderShort(graph, orderOf(o));
 }
 
-/** The order a read traverses its array in, under a plan (docs/PLANNING.md's read table). */
-function readOrderText(graph: DependenceGraph, plan: BlockPlan, read: GraphRead): string {
-  switch (read.order) {
-    case 'output':
-      return orderText(graph, plan.orders[read.consumer]);
-    case 'zero':
-      return '0';
-    case 'one':
-      return '1';
-    case 'label':
-      return `ℓ${nodeOf(graph, read.consumer).label ?? '?'}`;
-    case 'unordered':
-      return 'by index';
-    default:
-      return read.order satisfies never;
-  }
+/** The gathers whose labels an order names (none, or one). */
+function labelledGathers(o: ReadOrder): NodeId[] {
+  return o.kind === 'gather' ? [o.gather] : [];
 }
 
 /**
@@ -55,11 +41,15 @@ function blockText(bg: BlockGraphs, plan: BlockPlan, indent: string, out: string
     const manifest = new Set(c.manifest);
     const inCluster = new Set(c.nodes);
     const streams = new Set<string>();
+    // The gathers whose labels this cluster's lines mention, keyed on the `labels` line.
+    const labelled = new Set<NodeId>();
     for (const r of graph.reads) {
       if (!inCluster.has(r.consumer)) continue;
       const producer = graph.groups[r.group]!.producer;
       if (producer !== null && inCluster.has(producer) && r.order !== 'unordered') continue; // from a register
-      streams.add(`${graph.groups[r.group]!.name}:${readOrderText(graph, plan, r)}`);
+      const order = readOrder(plan, r);
+      labelledGathers(order).forEach((g) => labelled.add(g));
+      streams.add(`${graph.groups[r.group]!.name}:${orderShort(graph, order)}`);
     }
     const computes = c.nodes.map((id) => {
       const n = nodeOf(graph, id);
@@ -67,12 +57,16 @@ function blockText(bg: BlockGraphs, plan: BlockPlan, indent: string, out: string
       const written = n.outs.some((o) => manifest.has(o));
       // An elided copy (BlockPlan.elided) is no loop: its scatter updates the copy's input in place.
       if (plan.elided?.includes(id) === true) return `${n.name} (elided: ${nodeOf(graph, graph.edges.find((e) => e.from === id)?.to ?? id).name} updates ${graph.elidableCopies?.find((c) => c.copy === id)?.sources.join(', ') ?? '?'} in place)`;
-      return `${n.name}:${orderText(graph, plan.orders[id])}${written ? '' : ' (fused away)'}`;
+      const o = plan.orders[id];
+      if (o !== undefined) labelledGathers(orderOf(o)).forEach((g) => labelled.add(g));
+      return `${n.name}:${outputOrderText(graph, o)}${written ? '' : ' (fused away)'}`;
     });
+    const labels = [...labelled].sort((a, b) => (nodeOf(graph, a).label ?? 0) - (nodeOf(graph, b).label ?? 0));
     out.push(`${indent}cluster ${i + 1}`);
     out.push(`${indent}  reads    ${[...streams].join(', ') || '-'}`);
     out.push(`${indent}  computes ${computes.join(', ')}`);
     out.push(`${indent}  writes   ${c.manifest.join(', ') || '-'}`);
+    if (labels.length > 0) out.push(`${indent}  labels   ${labels.map((g) => gatherKey(graph, g)).join(', ')}`);
     for (const id of c.nodes) {
       const children = bg.children[id];
       const plans = plan.children[id];
@@ -130,7 +124,7 @@ export function memorySummary(memory: MemoryPlan): string {
  * stats, and (when planned from a program) a line on the memory plan.
  */
 export function renderPlanText(graphs: BlockGraphs, plan: Plan, memory?: MemoryPlan): string {
-  const out = [`plan: strategy ${plan.strategy}, cost ${plan.cost}; orders 0 forward, 1 backward, ℓk as gather k reads`];
+  const out = [`plan: strategy ${plan.strategy}, cost ${plan.cost}; orders 0 forward, 1 backward, ℓk as gather k reads its source (each cluster's labels line names the gathers)`];
   blockText(graphs, plan.root, '  ', out);
   const s = plan.stats;
   const proof = s.bound === null ? '' : `, bound ${s.bound}, gap ${s.gap ?? '-'}, ${s.nodes ?? '-'} branch-and-bound nodes`;
@@ -228,16 +222,16 @@ export function renderPlanJson(graphs: BlockGraphs, plan: Plan, memory?: MemoryP
   return memory === undefined ? base : { ...base, memory: memoryJson(memory) };
 }
 
-/** DOT of the root block with the plan's clusters. */
-export function renderPlanDot(graphs: BlockGraphs, plan?: Plan): string {
-  return toDot(graphs.graph, plan?.root);
+/** The plan picture as DOT (docs/PLAN-FORMAT.md, "The plan picture"): every block, nested, with a legend. */
+export function renderPlanDot(graphs: BlockGraphs, plan?: Plan, options?: PlanDotOptions): string {
+  return planToDot(graphs, plan?.root, options);
 }
 
-/** SVG rendered from the DOT with @viz-js/viz (loaded on demand). */
-export async function renderPlanSvg(graphs: BlockGraphs, plan?: Plan): Promise<string> {
+/** The plan picture as SVG, laid out by Graphviz (@viz-js/viz, loaded on demand). */
+export async function renderPlanSvg(graphs: BlockGraphs, plan?: Plan, options?: PlanDotOptions): Promise<string> {
   const viz = await import('@viz-js/viz');
   const instance = await viz.instance();
-  return instance.renderString(renderPlanDot(graphs, plan), { format: 'svg' });
+  return instance.renderString(renderPlanDot(graphs, plan, options), { format: 'svg' });
 }
 
 /** The root block's ILP as CPLEX LP text (--emit-lp). */

@@ -111,8 +111,8 @@ describe('renderers', () => {
     const p = greedyTopDownBad();
     const result = await plan(p, { solver });
     const dot = renderPlanDot(programGraphs(p), result);
-    expect(dot).toContain('subgraph cluster_1');
-    expect(dot).toMatch(/style=dashed.*label="indexed"/);
+    expect(dot).toContain('subgraph "cluster_b/c1"');
+    expect(dot).toMatch(/style=dashed, color="black:invis:black", label="by index\\n\(indexed\)"/);
     expect(await renderPlanSvg(programGraphs(p), result)).toContain('<svg');
   });
 });
