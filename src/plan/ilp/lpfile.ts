@@ -120,6 +120,9 @@ function flatten(blocks: readonly ModelBlock[]): FlatModel {
     }
   }
   comments.push(`${constantName}: fixed at 1; its cost is the objective's constant`);
+  // GLPK's LP reader rejects an empty Subject To section (a program with no combinator): the
+  // constant column's bound, stated once more as a row, keeps every file non-empty.
+  if (constraints.length === 0) constraints.push({ name: unique(`${OBJECTIVE_CONSTANT_COLUMN}_fixed`), sense: 'E', rhs: 1, cols: [0], coefs: [1] });
   return { columns: [{ name: constantName, lower: 1, upper: 1, integer: false, cost: constant }, ...columns], constraints, comments };
 }
 
