@@ -8,13 +8,14 @@
 // program, nested if/while blocks, a chain of hundreds of nested blocks, a negative and
 // fractional objective constant, repeated names.
 //
-// At most two solver processes run at a time (the LP and the MPS of one case).
+// At most two solver processes run at a time, beside the planning of the next cases.
 
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { Compiler } from '../../src/driver/index.js';
 import type { BlockGraphs } from '../../src/graph/program.js';
 import type { DependenceGraph } from '../../src/graph/types.js';
@@ -111,8 +112,9 @@ interface Exported {
   readonly graphs: BlockGraphs;
   readonly lp: string;
   readonly mps: string;
-  /** Paths of the LP and MPS files as emitted. */
-  readonly files: { readonly lp: string; readonly mps: string };
+  /** CBC's and GLPK's solutions of the LP and MPS files, started as soon as the files exist. */
+  readonly cbc: Promise<readonly [Solved, Solved]> | null;
+  readonly glpk: Promise<readonly [Solved, Solved]> | null;
 }
 
 const exports = new Map<Case, Promise<Exported>>();
@@ -127,12 +129,20 @@ function exported(c: Case): Promise<Exported> {
       const { graphs, plan } = await compiler.planned(c.signature, { cost: c.cost, timeLimitSeconds: 300 });
       expect(plan.stats.status, 'the planner proves its optimum').toBe('optimal');
       const base = join(dir, `case${fileCount++}`);
-      const files = { lp: `${base}.lp`, mps: `${base}.mps` };
       const lp = emitLp(graphs, c.cost);
       const mps = emitMps(graphs, c.cost);
-      writeFileSync(files.lp, lp);
-      writeFileSync(files.mps, mps);
-      return { objective: plan.stats.objective, graphs, lp, mps, files };
+      writeFileSync(`${base}.lp`, lp);
+      writeFileSync(`${base}.mps`, mps);
+      // The external solvers run beside the next cases' planning (two processes at most).
+      const both = (solve: (path: string) => Promise<Solved>): Promise<readonly [Solved, Solved]> => Promise.all([solve(`${base}.lp`), solve(`${base}.mps`)]);
+      return {
+        objective: plan.stats.objective,
+        graphs,
+        lp,
+        mps,
+        cbc: cbcFound ? both(solveWithCbc) : null,
+        glpk: glpkFound ? both(solveWithGlpk) : null,
+      };
     })();
     exports.set(c, pending);
   }
@@ -158,7 +168,22 @@ interface Solved {
   readonly output: string;
 }
 
-function run(command: string, args: readonly string[]): Promise<string> {
+/** Solver processes running now, and those waiting for one to end (at most two run at once). */
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function run(command: string, args: readonly string[]): Promise<string> {
+  if (running >= 2) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await spawnOnce(command, args);
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+function spawnOnce(command: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve) => {
     execFile(command, args, { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
       resolve(`${stdout}\n${stderr}${error === null ? '' : `\n(exit: ${error.message})`}`);
@@ -218,8 +243,8 @@ describe('every block in one model, read back by HiGHS to the plan objective', (
 
 describe.skipIf(!cbcFound)('CBC solves every exported LP and MPS to the plan objective', () => {
   it.each(cases.map((c) => [caseName(c), c] as const))('%s', async (_, c) => {
-    const { objective, files } = await exported(c);
-    const [lp, mps] = await Promise.all([solveWithCbc(files.lp), solveWithCbc(files.mps)]);
+    const { objective, cbc } = await exported(c);
+    const [lp, mps] = await cbc!;
     expectSameObjective(lp, objective, 'CBC, LP');
     expectSameObjective(mps, objective, 'CBC, MPS');
   });
@@ -227,8 +252,8 @@ describe.skipIf(!cbcFound)('CBC solves every exported LP and MPS to the plan obj
 
 describe.skipIf(!glpkFound)('GLPK solves every exported LP and MPS to the plan objective', () => {
   it.each(cases.map((c) => [caseName(c), c] as const))('%s', async (_, c) => {
-    const { objective, files } = await exported(c);
-    const [lp, mps] = await Promise.all([solveWithGlpk(files.lp), solveWithGlpk(files.mps)]);
+    const { objective, glpk } = await exported(c);
+    const [lp, mps] = await glpk!;
     expectSameObjective(lp, objective, 'GLPK, LP');
     expectSameObjective(mps, objective, 'GLPK, MPS');
   });
@@ -237,7 +262,7 @@ describe.skipIf(!glpkFound)('GLPK solves every exported LP and MPS to the plan o
 describe.runIf(!cbcFound || !glpkFound)('external solvers', () => {
   it('are skipped where missing', () => {
     const missing = [...(cbcFound ? [] : ['`cbc` (apt-get install coinor-cbc)']), ...(glpkFound ? [] : ['`glpsol` (apt-get install glpk-utils)'])];
-    console.warn(`test/plan/lpExport.test.ts: ${missing.join(' and ')} not on PATH, so the LP/MPS cross-check with that solver is skipped`);
+    console.warn(`test/plan/lpExport.test.ts: ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not on PATH, so the LP/MPS cross-check with ${missing.length === 1 ? 'it' : 'them'} is skipped`);
     expect(missing.length).toBeGreaterThan(0);
   });
 });
@@ -391,5 +416,27 @@ describe('deep nesting', () => {
     const rootOptimum = handle.solveText('lp', toLpText(blocks[0]!.model), { mip_rel_gap: 0 }).objective;
     const bodyOptimum = handle.solveText('lp', toLpText(blocks[2 * depth]!.model), { mip_rel_gap: 0 }).objective;
     expectSameObjective(await highsOf('lp', emitLp(chain, cost)), depth * rootOptimum + bodyOptimum, 'HiGHS, LP');
+  });
+});
+
+describe('the CLI', () => {
+  it('`plan --emit-lp/--emit-mps` write the one model of every block, whose optimum is the JSON objective', async () => {
+    const lpPath = join(dir, 'cli.lp');
+    const mpsPath = join(dir, 'cli.mps');
+    let out = '';
+    const argv = ['plan', join(import.meta.dirname, '..', '..', 'bench', 'programs', 'flashAttention.fuse'), '--format', 'json', '--emit-lp', lpPath, '--emit-mps', mpsPath];
+    const code = await main(argv, { out: (t) => (out += t), err: () => undefined });
+    expect(code).toBe(0);
+    const { objective } = JSON.parse(out) as { objective: number };
+    const { lp, mps, objective: planned } = await exported(flash);
+    expect(objective).toBe(planned);
+    expect(readFileSync(lpPath, 'utf8')).toBe(lp);
+    expect(readFileSync(mpsPath, 'utf8')).toBe(mps);
+    await everySolver('cli', lp, mps, objective);
+  });
+  it('`plan --help` says the export holds every block', async () => {
+    let out = '';
+    await main(['plan', '--help'], { out: (t) => (out += t), err: (t) => (out += t) });
+    expect(out).toMatch(/--emit-lp <file>\s+also write the ILP of every block/);
   });
 });

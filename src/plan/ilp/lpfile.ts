@@ -8,8 +8,8 @@
 //
 // The objective's constant is the cost of a column `objconst` fixed at 1, in both formats:
 // CBC's LP reader rejects a bare constant, and an MPS right-hand side on the objective row is
-// read as +constant by some readers and −constant by others (GLPK and HiGHS disagree), so a
-// fixed column is the one spelling every reader takes the same way.
+// read as −constant by CBC and HiGHS but as +constant by GLPK, so a fixed column is the one
+// spelling every reader takes the same way.
 //
 // Comments (LP `\`, MPS `*`) carry a legend of the columns; any text in them is made safe for
 // line-based readers (control, format and line-separator characters escaped), so array names
