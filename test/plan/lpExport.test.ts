@@ -311,28 +311,31 @@ describe('the text of the export', () => {
 
   it('writes the constant as a column fixed at 1, never as an RHS of the objective row', async () => {
     const { lp, mps } = await exported(flash);
-    expect(lp).toMatch(/^ obj: \+ \d+ objconst /m);
+    expect(lp).toMatch(/^ obj: \d+ objconst /m);
     expect(lp).toMatch(/^ objconst = 1$/m);
     expect(mps).toMatch(/^ objconst obj \d+$/m);
     expect(mps).toMatch(/^ FX BND objconst 1$/m);
     expect(mps).not.toMatch(/^ RHS obj /m);
   });
 
-  it('a negative, fractional constant and fractional costs read the same in every solver', async () => {
-    // x ≥ 1 (integer, cost 1), y ≥ 2 (integer, cost 1/3), constant −3.5: optimum −3.5 + 1 + 2/3.
+  it('a negative, fractional constant, fractional costs and a column twice in a row read the same in every solver', async () => {
+    // x + x ≥ 3 (x integer, cost 1: x = 2; GLPK rejects a column named twice in a row, so the
+    // writer merges the terms), 2 ≤ y ≤ 10 (integer, cost 1/3), constant −3.5: −3.5 + 2 + 2/3.
     const model: IlpModel = {
       columns: [
         { name: 'x', lower: 0, upper: 5, integer: true, cost: 1 },
         { name: 'y', lower: 0, upper: 3, integer: true, cost: 1 / 3 },
       ],
       rows: [
-        { name: 'rx', lower: 1, upper: Infinity, cols: [0], coefs: [1] },
+        { name: 'rx', lower: 3, upper: Infinity, cols: [0, 0], coefs: [1, 1] },
         { name: 'ry', lower: 2, upper: 10, cols: [1], coefs: [1] },
       ],
       offset: -3.5,
       layout: { pi: [], order: [], manifest: [], fused: [], piMax: -1, streams: [], recompute: [], elide: [] },
     };
-    await everySolver('constant', toLpText(model), toMpsText(model), -3.5 + 1 + 2 / 3);
+    const lp = toLpText(model);
+    expect(lp).toMatch(/^ rx: 2 x >= 3$/m);
+    await everySolver('constant', lp, toMpsText(model), -3.5 + 2 + 2 / 3);
   });
 
   it('repeated names in one file get a suffix, and each block counts', async () => {
@@ -368,7 +371,7 @@ function renamed(bg: BlockGraphs, rename: (name: string) => string): BlockGraphs
   return { graph, children };
 }
 
-const oddNames = ['say "hi"', 'a<b>&c', 'ℓ→∑ 数组', '__proto__', 'line\nbreak', 'cr\rreturn', '\u202Eevil', 'back\\slash', 'tab\there', 'sep\u2028ara', '* star', '\\ comment', 'zero\u200Bwidth', 'nul\u0000', ''];
+const oddNames = ['say "hi"', 'a<b>&c', 'ℓ→∑ 数组', '__proto__', 'line\nbreak', 'cr\rreturn', '\u202Eevil', 'back\\slash', 'tab\there', 'sep\u2028ara', '* star', '\\ comment', 'zero\u200Bwidth', 'nul\u0000', '', 'x'.repeat(100_000), '数'.repeat(5_000)];
 
 describe('odd array names', () => {
   it('reach only comments, break no line, and every reader still gets the same model', async () => {
@@ -383,6 +386,10 @@ describe('odd array names', () => {
     expect(oddLp).toContain('ℓ→∑ 数组');
     expect(oddLp).toContain('line\\nbreak');
     expect(oddLp).toContain('\\u{202e}evil');
+    // Long names are cut: CBC fails on an MPS line of 900 bytes.
+    expect(oddLp).toContain(`"${'x'.repeat(59)}…"`);
+    const bytes = new TextEncoder();
+    for (const text of [oddLp, oddMps]) expect(Math.max(...text.split('\n').map((l) => bytes.encode(l).length))).toBeLessThanOrEqual(500);
     // Same lines, and the same model lines word for word: names appear in comments only.
     const model = (text: string, comment: string): string[] => text.split('\n').filter((l) => !l.startsWith(comment));
     expect(oddLp.split('\n')).toHaveLength(lp.split('\n').length);

@@ -8,9 +8,16 @@ import { CompilerBug } from '../../diagnostics/index.js';
 import type { DependenceGraph, GraphNode } from '../../graph/types.js';
 import type { IlpModel } from './model.js';
 
-/** A name as a JSON string: quoted, with quotes, backslashes and control characters escaped. */
+/** Longest name shown whole, in characters: a comment line has room for a few (lpfile.ts). */
+const MAX_NAME_CHARS = 60;
+
+/**
+ * A name as a JSON string: quoted, with quotes, backslashes and control characters escaped;
+ * past MAX_NAME_CHARS characters it is cut and ends in `…`.
+ */
 function quoted(name: string): string {
-  return JSON.stringify(name);
+  const chars = [...name];
+  return JSON.stringify(chars.length <= MAX_NAME_CHARS ? name : `${chars.slice(0, MAX_NAME_CHARS - 1).join('')}…`);
 }
 
 /** `"bs" (map, node 3)`: a node by name, kind and id (the id is what row and column names use). */

@@ -72,11 +72,30 @@ function num(v: number): string {
 }
 
 /**
+ * The longest comment text, in UTF-8 bytes. CBC 2.10 fails on longer lines: an MPS line of
+ * 900 bytes, an LP line of 3,000 (measured); the model's own lines stay far below.
+ */
+export const MAX_COMMENT_BYTES = 400;
+
+const utf8 = new TextEncoder();
+
+/**
  * Comment text safe for line-based readers: control characters, format characters (bidi
- * overrides, zero-width), line and paragraph separators and lone surrogates become `\u{…}`.
+ * overrides, zero-width), line and paragraph separators and lone surrogates become `\u{…}`,
+ * and text past MAX_COMMENT_BYTES is cut (at a character) and ends in `…`.
  */
 export function commentSafe(text: string): string {
-  return text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  const escaped = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  if (utf8.encode(escaped).length <= MAX_COMMENT_BYTES) return escaped;
+  let kept = '';
+  let bytes = 0;
+  for (const c of escaped) {
+    const size = utf8.encode(c).length;
+    if (bytes + size > MAX_COMMENT_BYTES - 3) break; // room for `…` (3 bytes)
+    kept += c;
+    bytes += size;
+  }
+  return `${kept}…`;
 }
 
 /** A name used once in the file: a repeat gets `__2`, `__3`, … (model names never contain `__`). */
@@ -88,6 +107,26 @@ function uniqueNamer(): (name: string) => string {
     used.add(unique);
     return unique;
   };
+}
+
+/**
+ * A row's terms with one coefficient per column, in order of first appearance: readers differ
+ * on a column named twice in one row (GLPK rejects it, others add), so it is never written.
+ */
+function mergedTerms(cols: readonly number[], coefs: readonly number[]): { cols: number[]; coefs: number[] } {
+  const at = new Map<number, number>();
+  const out = { cols: [] as number[], coefs: [] as number[] };
+  cols.forEach((c, i) => {
+    const k = at.get(c);
+    if (k === undefined) {
+      at.set(c, out.cols.length);
+      out.cols.push(c);
+      out.coefs.push(coefs[i]!);
+    } else {
+      out.coefs[k] = out.coefs[k]! + coefs[i]!;
+    }
+  });
+  return out;
 }
 
 function flatten(blocks: readonly ModelBlock[]): FlatModel {
@@ -107,16 +146,16 @@ function flatten(blocks: readonly ModelBlock[]): FlatModel {
     for (const note of block.notes) comments.push(`  ${note}`);
     block.legend.forEach((text, i) => comments.push(`  ${names[i]}: ${text}`));
     for (const row of model.rows) {
-      const cols = row.cols.map((c) => base + c);
+      const { cols, coefs } = mergedTerms(row.cols.map((c) => base + c), row.coefs);
       const name = prefix + row.name;
       if (row.lower === row.upper) {
-        constraints.push({ name: unique(name), sense: 'E', rhs: row.lower, cols, coefs: row.coefs });
+        constraints.push({ name: unique(name), sense: 'E', rhs: row.lower, cols, coefs });
         continue;
       }
       // A row free on both sides constrains nothing; it is left out.
       const ranged = row.lower > -Infinity && row.upper < Infinity;
-      if (row.lower > -Infinity) constraints.push({ name: unique(ranged ? `${name}_lo` : name), sense: 'G', rhs: row.lower, cols, coefs: row.coefs });
-      if (row.upper < Infinity) constraints.push({ name: unique(ranged ? `${name}_hi` : name), sense: 'L', rhs: row.upper, cols, coefs: row.coefs });
+      if (row.lower > -Infinity) constraints.push({ name: unique(ranged ? `${name}_lo` : name), sense: 'G', rhs: row.lower, cols, coefs });
+      if (row.upper < Infinity) constraints.push({ name: unique(ranged ? `${name}_hi` : name), sense: 'L', rhs: row.upper, cols, coefs });
     }
   }
   comments.push(`${constantName}: fixed at 1; its cost is the objective's constant`);
@@ -137,9 +176,7 @@ function objectiveLines(flat: FlatModel): string[] {
     const a = flat.columns[c]!.cost;
     return `${a < 0 ? '-' : '+'} ${Math.abs(a) === 1 ? '' : `${num(Math.abs(a))} `}${flat.columns[c]!.name}`;
   });
-  const lines: string[] = [];
-  for (let i = 0; i < terms.length; i += 8) lines.push(terms.slice(i, i + 8).join(' '));
-  return lines;
+  return termLines(terms);
 }
 
 /** `a x + b y …` as LP terms, a few to a line (readers take expressions across lines). */
@@ -150,8 +187,14 @@ function lpTerms(columns: readonly FlatColumn[], cols: readonly number[], coefs:
     return [`${a < 0 ? '-' : '+'} ${Math.abs(a) === 1 ? '' : `${num(Math.abs(a))} `}${columns[c]!.name}`];
   });
   if (terms.length === 0) return [`0 ${columns[0]!.name}`];
+  return termLines(terms);
+}
+
+/** Terms a few to a line, the first without its `+`. */
+function termLines(terms: readonly string[]): string[] {
   const lines: string[] = [];
   for (let i = 0; i < terms.length; i += 8) lines.push(terms.slice(i, i + 8).join(' '));
+  lines[0] = lines[0]!.replace(/^\+ /, '');
   return lines;
 }
 
