@@ -49,7 +49,8 @@ export function solveWithCbc(program: BenchProgram, size: BenchSize, repoRoot: s
       const left = budgetSeconds - (performance.now() - start) / 1000;
       if (left <= 0) return { status: 'unsolved', objective: null, wallMs: budgetSeconds * 1000, blocks: blocks.length, detail: `budget spent before block ${k + 1}` };
       const file = join(dir, `block${k}.lp`);
-      writeFileSync(file, emitLp(block, 'reads+writes'));
+      // emitLp writes a block with the blocks inside it; each block is solved on its own here.
+      writeFileSync(file, emitLp({ graph: block.graph, children: {} }, 'reads+writes'));
       // CBC's own limit ends the search cleanly; the process timeout is the backstop.
       const run = spawnSync('cbc', [file, 'sec', String(Math.ceil(left)), 'solve', 'quit'], { encoding: 'utf8', timeout: Math.round((left + 30) * 1000), maxBuffer: 64 << 20 });
       const out = `${run.stdout ?? ''}\n${run.stderr ?? ''}`;

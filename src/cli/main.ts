@@ -249,8 +249,8 @@ export function buildProgram(term: Terminal): Command {
     .addOption(progressOption())
     .option('--shape <name=type[dims]>', 'input shapes, for size-weighted costs (repeatable)', collect, [])
     .addOption(new Option('--format <format>', 'output format; dot and svg draw the plan picture (docs/PLAN-FORMAT.md), graph-json prints the dependence graph for planGraph').choices(['text', 'json', 'dot', 'svg', 'graph-json']).default('text'))
-    .option('--emit-lp <file>', 'also write the ILP in CPLEX LP format')
-    .option('--emit-mps <file>', 'also write the ILP in MPS format')
+    .option('--emit-lp <file>', "also write the ILP of every block as one CPLEX LP model (its optimum is the plan's objective when optimal; docs/PLANNING.md)")
+    .option('--emit-mps <file>', 'also write the ILP of every block as one free MPS model (as --emit-lp)')
     .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; format: string; emitLp?: string; emitMps?: string }) => {
       const options = planningOptions(flags, term);
       // The driver returns the graphs each plan was made from; the reports below draw on them.

@@ -8,8 +8,7 @@ import { gatherKey, orderOf, orderShort, readOrder, type ReadOrder } from './ord
 import type { NodeId } from '../ir/types.js';
 import type { BlockGraphs } from '../graph/program.js';
 import { resolveCost } from '../plan/index.js';
-import { buildModel } from '../plan/ilp/model.js';
-import { toLpText, toMpsText } from '../plan/ilp/lpfile.js';
+import { programLpText, programMpsText } from '../plan/ilp/export.js';
 import type { BlockPlan, Order, Plan } from '../plan/types.js';
 import type { CostSpec } from '../plan/cost.js';
 import type { MemoryPlan } from '../memory/types.js';
@@ -234,14 +233,18 @@ export async function renderPlanSvg(graphs: BlockGraphs, plan?: Plan, options?: 
   return instance.renderString(renderPlanDot(graphs, plan, options), { format: 'svg' });
 }
 
-/** The root block's ILP as CPLEX LP text (--emit-lp). */
+/**
+ * The ILP of every block (root, then the blocks of each if/while) as one CPLEX LP model
+ * (--emit-lp): names prefixed by block (`b0_pi_3`), comments mapping columns to arrays and
+ * edges; its optimum is the plan's objective when every block is optimal (export.ts).
+ */
 export function emitLp(graphs: BlockGraphs, cost: string | CostSpec | undefined): string {
-  return toLpText(buildModel(graphs.graph, resolveCost(cost)));
+  return programLpText(graphs, resolveCost(cost));
 }
 
-/** The root block's ILP as free MPS text (--emit-mps). */
+/** The ILP of every block as one free MPS model (--emit-mps); see emitLp. */
 export function emitMps(graphs: BlockGraphs, cost: string | CostSpec | undefined): string {
-  return toMpsText(buildModel(graphs.graph, resolveCost(cost)));
+  return programMpsText(graphs, resolveCost(cost));
 }
 
 /** What `renderPlan` can write: the plan (text, JSON v1, DOT, SVG), the graph (JSON), the ILP (LP, MPS). */

@@ -92,6 +92,8 @@ export interface ModelLayout {
 
 /** The read-stream variables of one array group (see the header: s_rq, y_q). */
 export interface StreamLayout {
+  /** The array group read (index in graph.groups). */
+  readonly group: number;
   /** Ordered read keys in model order: consumer node index, read order, memory indicator. */
   readonly reads: readonly { readonly c: number; readonly order: Affine; readonly memory: Affine }[];
   /** s_rq columns by pair of positions in `reads`. */
@@ -545,7 +547,7 @@ function buildModelChecked(graph: DependenceGraph, cost: CostSpec, options: Mode
           const fi = [...fixedOrders[ks[i]!]!];
           const fj = [...fixedOrders[ks[j]!]!];
           if (fi.length === 1 && fj.length === 1 && fi[0] !== fj[0]) {
-            addRow(`clash_${graph.edges[ks[i]!]!.to}_${graph.edges[ks[j]!]!.to}`, 1, Infinity, [{ col: fused[ks[i]!]!, coef: 1 }, { col: fused[ks[j]!]!, coef: 1 }]);
+            addRow(`clash_${graph.edges[ks[i]!]!.from}_${graph.edges[ks[i]!]!.to}_${graph.edges[ks[j]!]!.to}`, 1, Infinity, [{ col: fused[ks[i]!]!, coef: 1 }, { col: fused[ks[j]!]!, coef: 1 }]);
           }
         }
       }
@@ -620,7 +622,7 @@ function buildModelChecked(graph: DependenceGraph, cost: CostSpec, options: Mode
       addRow(`open_${group}_${qi}`, rhs, rhs, [{ col: y, coef: 1 }, ...joins, ...memoryTerm]);
     });
     for (const pair of pairs) addRow(`joinopen_${group}_${pair.r}_${pair.q}`, -Infinity, 0, [{ col: pair.s, coef: 1 }, { col: opens[pair.r]!, coef: -1 }]);
-    if (pairs.length > 0) streams.push({ reads: ordered, pairs, opens });
+    if (pairs.length > 0) streams.push({ group, reads: ordered, pairs, opens });
     return constant;
   }
 }
