@@ -32,6 +32,7 @@ export function createEditor(parent: HTMLElement, text: string, onEdit: () => vo
       basicSetup,
       fuseLanguage,
       lintGutter(),
+      EditorView.lineWrapping,
       EditorView.updateListener.of((update) => {
         if (update.docChanged) onEdit();
       }),

@@ -3,7 +3,7 @@
 // reference interpreter (timed), compare them bit for bit, and offer the ILP as an LP file.
 // Only arrayfuse's public API is used (src/index.ts, bundled from source by scripts/build-web.mjs).
 
-import { compile, configureSolver, randomInput, type FuseProgram, type Input, type Output } from '../../src/index.js';
+import { compile, configureSolver, randomInput, UserError, type FuseProgram, type Input, type Output } from '../../src/index.js';
 import { byId, element } from './dom.js';
 import { createEditor } from './editor.js';
 import { diagnosticLine, diagnosticsOf, type PageDiagnostic } from './diagnostics.js';
@@ -214,8 +214,9 @@ async function run(): Promise<void> {
     ui.agrees.className = agree ? 'yes' : 'no';
     setStatus('done', `done: ${Object.keys(fused.value.results).length} result(s)`);
   } catch (e) {
-    showDiagnostics(diagnosticsOf(e, source));
-    setStatus('error', e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e));
+    const found = diagnosticsOf(e, source);
+    showDiagnostics(found);
+    setStatus('error', e instanceof UserError ? `${found.length} error(s): see Diagnostics` : (found[0]?.message ?? 'failed'));
   } finally {
     ui.run.disabled = false;
     await program?.dispose();
