@@ -126,19 +126,18 @@ describe.skipIf(!found && process.env.CI === undefined)('playground in chromium'
     expect(await item.getAttribute('data-line')).toBe('4');
     expect(await item.textContent()).toMatch(/^playground\.fuse:4:\d+: error\[E\d+\]: .*undefinedName/);
     // The underline sits in the 4th line of the editor, and the gutter marker beside line number 4.
-    const underlinedLine = await page.evaluate(() => {
-      const lines = Array.from(document.querySelectorAll('.cm-content > .cm-line'));
-      return lines.findIndex((l) => l.querySelector('.cm-lintRange-error') !== null) + 1;
-    });
-    expect(underlinedLine).toBe(4);
+    const lines = page.locator('.cm-content > .cm-line');
+    const underlined: number[] = [];
+    for (let k = 0; k < (await lines.count()); k++) if ((await lines.nth(k).locator('.cm-lintRange-error').count()) > 0) underlined.push(k + 1);
+    expect(underlined).toEqual([4]);
     expect(await page.locator('.cm-lintRange-error').first().textContent()).toBe('undefinedName');
-    const markerLine = await page.evaluate(() => {
-      const marker = document.querySelector('.cm-gutter-lint .cm-lint-marker-error')?.closest('.cm-gutterElement');
-      if (!marker) return null;
-      const top = marker.getBoundingClientRect().top;
-      const numbers = Array.from(document.querySelectorAll('.cm-lineNumbers .cm-gutterElement'));
-      return numbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 2)?.textContent ?? null;
-    });
+    const marker = await page.locator('.cm-gutter-lint .cm-gutterElement:has(.cm-lint-marker-error)').boundingBox();
+    const numbers = page.locator('.cm-lineNumbers .cm-gutterElement');
+    let markerLine: string | null = null;
+    for (let k = 0; k < (await numbers.count()); k++) {
+      const box = await numbers.nth(k).boundingBox();
+      if (marker !== null && box !== null && Math.abs(box.y - marker.y) < 2) markerLine = await numbers.nth(k).textContent();
+    }
     expect(markerLine).toBe('4');
     expect(await page.locator('#diagnostics b, .cm-content b').count()).toBe(0);
     await page.screenshot({ path: join(screenshots, 'playground-error.png') });
