@@ -143,6 +143,38 @@ describe.skipIf(!found && process.env.CI === undefined)('playground in chromium'
     await page.screenshot({ path: join(screenshots, 'playground-error.png') });
   });
 
+  it('handles odd programs: a parameter named __proto__, a program that returns its input, an empty file (marked at 1:1)', async () => {
+    const replaceProgram = async (text: string): Promise<void> => {
+      await page.click('.cm-content');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Delete');
+      if (text !== '') await page.keyboard.insertText(text);
+    };
+    await page.fill('#size', '20');
+    await replaceProgram('def main(__proto__: f64[n], k: i32):\n  return map(lam x: x * f64(k), __proto__)\n');
+    await page.fill('#scalars', 'k=3');
+    await page.click('#run');
+    expect(await runFinished(page), (await page.textContent('#status')) ?? '').toBe('done');
+    expect(await page.textContent('#agrees')).toBe('yes');
+    expect(await page.textContent('#inputs')).toContain('__proto__: f64[20]');
+    expect(await page.textContent('#inputs')).toContain('k: 3');
+
+    await replaceProgram('def main(xs):\n  return xs\n');
+    await page.fill('#scalars', '');
+    await page.click('#run');
+    expect(await runFinished(page)).toBe('done');
+    expect(await page.textContent('#agrees')).toBe('yes');
+    expect(await page.locator('#plan-picture svg').count()).toBe(1);
+
+    await replaceProgram('');
+    await page.click('#run');
+    expect(await runFinished(page)).toBe('error');
+    const first = page.locator('#diagnostics li').first();
+    expect(await first.textContent()).toMatch(/^playground\.fuse:1:1: error\[E214\]: /);
+    expect(await first.getAttribute('data-line')).toBe('1');
+    expect(await page.locator('.cm-lint-marker-error').count()).toBe(1);
+  });
+
   it('runs every bundled example, and another strategy and cost, agreeing with the interpreter', async () => {
     const labels = await page.$$eval('#example option', (options) => options.map((o) => o.textContent ?? ''));
     expect(labels).toEqual(expect.arrayContaining(['examples/simple1.fuse', 'bench/programs/flashAttention.fuse', 'bench/programs/mg.fuse']));
