@@ -11,9 +11,16 @@
 import { type UserError, userError } from './diagnostics/index.js';
 import type { ScalarType } from './ir/types.js';
 import type { TypedArray } from './ir/scalarOps.js';
-import { componentsOf, type ArrayValue, type InterfaceValue } from './ir/values.js';
-import { Compiler, valueSignature, type Execution, type PlanningOptions } from './driver/index.js';
-import type { InputSignature } from './lower/index.js';
+import { componentsOf, type ArrayValue, type InterfaceValue, type ScalarValue } from './ir/values.js';
+import { Compiler, entrySizes, planGraphJson, planProgram, valueSignature, type Execution, type PlanningOptions } from './driver/index.js';
+import type { EntryParamType, InputSignature } from './lower/index.js';
+import { elemLeaves } from './lower/types.js';
+import { planMemory } from './memory/index.js';
+import { renderPlan, renderPlanJson, type PlanFormat, type PlanJson } from './report/render.js';
+import { randomValue } from './runtime/io/random.js';
+import { listToArray } from './runtime/io/jsonValues.js';
+import type { PlanOptions } from './plan/index.js';
+import type { Program } from './ir/types.js';
 import type { BackendName, MachineRates, Roofline, RunStats } from './runtime/index.js';
 import type { OutArrays } from './runtime/outputs.js';
 
@@ -24,10 +31,24 @@ export type { ArrayValue, ScalarValue, RuntimeValue, InterfaceValue } from './ir
 export type { Plan, BlockPlan, Cluster, Order, Strategy, SolverStats, SolveStatus } from './plan/types.js';
 export type { CostSpec, CostTerm, CostWeights } from './plan/cost.js';
 export type { PlanOptions } from './plan/index.js';
+export type { PlanningOptions } from './driver/index.js';
 export type { InputSignature } from './lower/index.js';
 export { parseCost } from './plan/cost.js';
-export { plan, planGraph } from './driver/index.js';
+/** Planner internals for compiler engineers: a plan with the graphs it was made from, for the renderers and the checker. */
+export { planProgram, planGraphJson } from './driver/index.js';
+export type { PlannedProgram, PlannedGraph } from './driver/index.js';
+export type { PlannedGraphs } from './plan/index.js';
+export { programGraphs } from './graph/program.js';
+export type { BlockGraphs } from './graph/program.js';
 export { graphToJson } from './graph/toJson.js';
+export { renderPlan, renderPlanJson, renderPlanText, renderPlanDot, renderPlanSvg, emitLp, emitMps } from './report/render.js';
+export type { PlanFormat, PlanJson, ClusterJson, MemoryJson } from './report/render.js';
+export { planMemory } from './memory/index.js';
+/** `.npy` files as bytes (format versions 1–3): read any NumPy array of a supported type, write one NumPy reads back exactly. */
+export { readNpy, writeNpy, type ReadNpyOptions, type WriteNpyOptions } from './runtime/io/npy.js';
+/** Where HiGHS' WebAssembly is loaded from (a browser page: README, "Use it in a browser"); its load error. */
+export { configureSolver, SolverLoadError } from './plan/ilp/solver.js';
+export type { SolverSource, SolverWasm } from './plan/ilp/solver.js';
 export type { GraphJson } from './graph/jsonFormat.js';
 export { validatePlan } from './check/validate.js';
 export { evaluatePlan } from './check/evaluate.js';
@@ -44,6 +65,75 @@ export { measureMachine } from './runtime/index.js';
 export type { MemoryPlan, BufferRef, Slot, LiveRange, ResultDelivery } from './memory/index.js';
 export type { OutArray, OutArrays } from './runtime/outputs.js';
 
+/**
+ * A core-IR program's checked fusion plan, in the JSON plan format v1 (docs/PLAN-FORMAT.md), with
+ * its memory plan (for the entry sizes in `options.shapes`, if any). `planProgram` returns the plan
+ * with its graphs instead, for the renderers and the checker.
+ */
+export async function plan(program: Program, options: PlanOptions = {}): Promise<PlanJson> {
+  const planned = await planProgram(program, options);
+  return renderPlanJson(planned.graphs, planned.plan, planMemory(program, planned.plan, options.shapes));
+}
+
+/**
+ * Graph in, plan out: a dependence graph in the JSON graph format (docs/PLAN-FORMAT.md, text or
+ * parsed) planned, checked and returned in the JSON plan format v1 (node ids are the graph's).
+ */
+export async function planGraph(json: string | unknown, options: PlanOptions = {}): Promise<PlanJson> {
+  const planned = await planGraphJson(json, options);
+  return renderPlanJson(planned.graphs, planned.plan);
+}
+
+/**
+ * A parameter's type, annotated or inferred: a scalar, or an array of `rank` dimensions whose
+ * elements have one scalar type per tuple component (`elems`; one for a plain array). `shape`
+ * is known when the annotation fixes every extent, else null.
+ */
+export type ParameterType =
+  | { readonly kind: 'scalar'; readonly elem: ScalarType }
+  | { readonly kind: 'array'; readonly elems: readonly ScalarType[]; readonly rank: number; readonly shape: readonly number[] | null };
+
+function publicParameterType(t: EntryParamType): ParameterType {
+  return t.kind === 'scalar' ? { kind: 'scalar', elem: t.elem } : { kind: 'array', elems: elemLeaves(t.elem), rank: t.rank, shape: t.shape };
+}
+
+export interface RandomInputOptions {
+  /** Extent of every dimension a parameter's type leaves open, or one extent per dimension. */
+  readonly size: number | readonly number[];
+  /** The same seed gives the same values. */
+  readonly seed: number;
+}
+
+/**
+ * Random values for a parameter of type `type` (a playground's or a test's inputs): floats
+ * uniform in [0, 1), booleans fair coin flips, integers uniform in 0..m−1 where m is the
+ * smallest extent (so an i32 array used as gather indices stays in range), integer scalars in
+ * 1..m. A tuple array gets one array per component.
+ */
+export function randomInput(type: ParameterType, options: RandomInputOptions): Input {
+  const { size, seed } = options;
+  const extents = (rank: number): readonly number[] => {
+    const given = typeof size === 'number' ? Array.from({ length: rank }, () => size) : size;
+    if (given.length !== rank || !given.every((d) => Number.isInteger(d) && d >= 0)) {
+      throw new TypeError(`randomInput: size ${JSON.stringify(size)} does not give ${rank} non-negative integer extent(s)`);
+    }
+    return given;
+  };
+  const shape = type.kind === 'array' ? (type.shape ?? extents(type.rank)) : extents(0);
+  const smallest = type.kind === 'array' ? Math.min(...shape, Number.MAX_SAFE_INTEGER) : typeof size === 'number' ? size : Math.min(...size);
+  const range = (elem: ScalarType, low: number): { low: number; high: number } =>
+    elem === 'f64' || elem === 'f32' || elem === 'bool' ? { low: 0, high: 1 } : { low, high: Math.max(low, Math.min(smallest, 2 ** 31) - 1 + low) };
+  if (type.kind === 'scalar') {
+    const { value } = randomValue({ elem: type.elem, shape: null, ...range(type.elem, 1) }, seed) as ScalarValue;
+    return type.elem === 'bool' ? value === 1 : value;
+  }
+  const parts = type.elems.map((elem, k) => {
+    const { data } = randomValue({ elem, shape, ...range(elem, 0) }, seed + k) as ArrayValue;
+    return { data, shape };
+  });
+  return parts.length === 1 ? parts[0]! : parts;
+}
+
 /** An array argument: a typed array, with its shape when it is not one-dimensional. */
 export interface ArrayInput {
   readonly data: TypedArray;
@@ -51,15 +141,34 @@ export interface ArrayInput {
 }
 
 /**
- * One argument: a number or boolean for a scalar parameter, a typed array (1-D) or
- * `{ data, shape }` for an array, or a list of those for an array of tuples.
+ * One argument: a number or boolean for a scalar parameter, a typed array (1-D), `{ data, shape }`
+ * or a plain list of numbers or booleans (nested for more dimensions; converted to the
+ * parameter's element type, checked: E511, E514) for an array, or a list of those, one per
+ * component, for an array of tuples.
  * Element types follow the typed array: Float64Array f64, Float32Array f32, Int32Array i32,
  * Uint32Array u32, Uint8Array bool.
  */
-export type Input = number | boolean | TypedArray | ArrayInput | readonly (TypedArray | ArrayInput)[];
+export type Input = number | boolean | TypedArray | ArrayInput | NestedList | readonly (TypedArray | ArrayInput | NestedList)[];
 
-/** One result: a number for a scalar, `{ data, shape }` for an array, a list for a tuple. */
-export type Output = number | { readonly data: TypedArray; readonly shape: readonly number[] } | readonly Output[];
+/** Numbers or booleans, nested for more dimensions: `[1, 2, 3]`, `[[1, 2], [3, 4]]`. */
+export type NestedList = readonly (number | boolean | NestedList)[];
+
+/** An array result: its elements and shape. */
+export interface ArrayOutput {
+  readonly data: TypedArray;
+  readonly shape: readonly number[];
+}
+
+/** Whether a result is an array (`{ data, shape }`), not a number or a tuple. */
+export function isArrayOutput(output: Output | undefined): output is ArrayOutput {
+  return typeof output === 'object' && !Array.isArray(output);
+}
+
+/**
+ * One result: a number for a scalar and for an array of rank 0 (a whole-array `fold`; with an
+ * `out` for it, that array), `{ data, shape }` for an array, a list for a tuple.
+ */
+export type Output = number | ArrayOutput | readonly Output[];
 
 export interface CompileOptions extends PlanningOptions {
   /** Shown in diagnostics. */
@@ -152,6 +261,11 @@ export interface FuseExecution {
 export interface FuseProgram {
   /** The entry def's parameter names, in order. */
   readonly parameters: readonly string[];
+  /**
+   * The entry def's parameter types by name, annotated or inferred from their uses (`randomInput`
+   * makes values of them). Throws the UserError inference gives when a type depends on the inputs.
+   */
+  readonly parameterTypes: Readonly<Record<string, ParameterType>>;
   /** The back end its fused runs use (`js`, `multicore`, …), resolved when it was compiled. */
   readonly backend: BackendName;
   /** Threads its fused runs use, the calling thread included (1 for `js`). */
@@ -162,8 +276,17 @@ export interface FuseProgram {
   execute(inputs: Readonly<Record<string, Input>>, options?: RunOptions): Promise<FuseExecution>;
   /** The core IR for given inputs (or for annotations and inferred types without inputs). */
   lower(inputs?: Readonly<Record<string, Input>>): import('./ir/types.js').Program;
-  /** The fusion plan for given inputs (their shapes weigh the `bytes` cost). */
-  plan(inputs?: Readonly<Record<string, Input>>, options?: PlanningOptions): Promise<import('./plan/types.js').Plan>;
+  /**
+   * The fusion plan for given inputs (their shapes weigh the `bytes` cost and size the memory
+   * plan), in the JSON plan format v1 (docs/PLAN-FORMAT.md).
+   */
+  plan(inputs?: Readonly<Record<string, Input>>, options?: PlanningOptions): Promise<PlanJson>;
+  /**
+   * The plan for given inputs as text for people, JSON (plan v1), Graphviz DOT or SVG; the
+   * dependence graph as JSON (`graph-json`, for `planGraph`); or the ILP as CPLEX LP or MPS text
+   * (docs/PLAN-FORMAT.md; the CLI's `plan --format` and `--emit-lp`/`--emit-mps`).
+   */
+  render(format: PlanFormat, inputs?: Readonly<Record<string, Input>>, options?: PlanningOptions): Promise<string>;
   /** Releases the compiled code of every run so far (the back end's code, buffers, workers); a later run compiles again. */
   dispose(): Promise<void>;
 }
@@ -195,20 +318,43 @@ function toArrayValue(name: string, x: TypedArray | ArrayInput): ArrayValue {
   return { kind: 'array', elem: elemOf(data), shape: sizes, data };
 }
 
-function toInterfaceValue(name: string, x: Input, scalarElem: ScalarType | undefined): InterfaceValue {
+/** A typed array, or `{ data: typed array, shape? }`: one array argument (else a plain list of numbers). */
+function isArrayArgument(x: unknown): x is TypedArray | ArrayInput {
+  return isTypedArray(x) || (typeof x === 'object' && x !== null && !Array.isArray(x) && 'data' in x);
+}
+
+/** A plain (nested) list of numbers or booleans as an array of the parameter's element type, if known. */
+function listArgument(what: string, list: readonly unknown[], elem: ScalarType | undefined): ArrayValue {
+  return listToArray(list, `input '${what}'`, elem);
+}
+
+function toInterfaceValue(name: string, x: Input, type: EntryParamType | undefined): InterfaceValue {
   if (typeof x === 'boolean') return { kind: 'scalar', elem: 'bool', value: x ? 1 : 0 };
   if (typeof x === 'number') {
-    const elem = scalarElem ?? (Number.isInteger(x) && (x | 0) === x ? 'i32' : 'f64');
+    const elem = type?.kind === 'scalar' ? type.elem : Number.isInteger(x) && (x | 0) === x ? 'i32' : 'f64';
     return { kind: 'scalar', elem, value: x };
   }
-  if (Array.isArray(x)) return (x as readonly (TypedArray | ArrayInput)[]).map((c, k) => toArrayValue(`${name}.${k}`, c));
+  const elems = type?.kind === 'array' ? elemLeaves(type.elem) : undefined;
+  if (Array.isArray(x)) {
+    const list = x as readonly unknown[];
+    // An array of tuples: one array per component, each a typed array, `{ data, shape }` or a plain list.
+    const components = elems !== undefined && elems.length > 1 ? elems.length : list.length > 0 && list.every(isArrayArgument) ? list.length : 0;
+    if (components === 0) return listArgument(name, list, elems?.[0]);
+    if (list.length !== components) throw userError('E414', `input '${name}': an array of ${components}-tuples is given as a list of ${components} arrays, one per component; got a list of ${list.length}`);
+    return list.map((c, k) => (Array.isArray(c) ? listArgument(`${name}.${k}`, c as readonly unknown[], elems?.[k]) : toArrayValue(`${name}.${k}`, c as TypedArray | ArrayInput)));
+  }
   return toArrayValue(name, x as TypedArray | ArrayInput);
 }
 
-function toOutput(v: InterfaceValue): Output {
-  if (Array.isArray(v)) return componentsOf(v).map((c) => toOutput(c));
+/**
+ * A result as the API returns it: a scalar, or an array of rank 0 (a whole-array fold), as a
+ * number, unless the caller gave an `out` array for it (`given`: that array is returned).
+ */
+function toOutput(v: InterfaceValue, given: boolean): Output {
+  if (Array.isArray(v)) return componentsOf(v).map((c) => toOutput(c, given));
   const value = v as Exclude<InterfaceValue, readonly unknown[]>;
-  return value.kind === 'scalar' ? value.value : { data: value.data, shape: value.shape };
+  if (value.kind === 'scalar') return value.value;
+  return value.shape.length === 0 && !given ? value.data[0]! : { data: value.data, shape: value.shape };
 }
 
 /** Sets an own data property, also for the name `__proto__` (which assignment would take as the prototype). */
@@ -231,7 +377,7 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
     const named: Record<string, InterfaceValue> = {};
     for (const name of Object.keys(inputs)) {
       const x = inputs[name]!;
-      setOwn(named, name, toInterfaceValue(name, x, typeof x === 'number' ? compiler.scalarInputType(name) : undefined));
+      setOwn(named, name, toInterfaceValue(name, x, isTypedArray(x) ? undefined : compiler.parameterType(name)));
     }
     return named;
   };
@@ -248,31 +394,47 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
       donate: runOptions.donate,
       roofline,
     });
-  const resultsOf = (execution: Execution): Record<string, Output> => {
+  const resultsOf = (execution: Execution, out: OutArrays | undefined): Record<string, Output> => {
     const results: Record<string, Output> = {};
     const named = execution.program.results;
-    for (let k = 0; k < named.length; k++) setOwn(results, named[k]!.name, toOutput(execution.results[k]!));
+    for (let k = 0; k < named.length; k++) {
+      const name = named[k]!.name;
+      setOwn(results, name, toOutput(execution.results[k]!, out !== undefined && Object.hasOwn(out, name)));
+    }
     return results;
+  };
+  const planningOf = (planOptions: PlanningOptions): PlanningOptions => ({
+    strategy: planOptions.strategy ?? options.strategy,
+    cost: planOptions.cost ?? options.cost,
+    timeLimitSeconds: planOptions.timeLimitSeconds ?? options.timeLimitSeconds,
+  });
+  const planned = async (inputs: Readonly<Record<string, Input>> | undefined, planOptions: PlanningOptions) => {
+    const given = signature(inputs);
+    const p = await compiler.planned(given, planningOf(planOptions));
+    const memory = planMemory(p.program, p.plan, given === undefined ? undefined : entrySizes(given));
+    return { ...p, memory, name: p.program.name, json: renderPlanJson(p.graphs, p.plan, memory) };
   };
   const program: FuseProgram = {
     parameters: compiler.parameterNames,
+    get parameterTypes() {
+      return Object.fromEntries(Object.entries(compiler.parameterTypes()).map(([name, t]) => [name, publicParameterType(t)]));
+    },
     backend: compiler.backend.name,
     threads: compiler.backend.threads,
-    run: async (inputs, runOptions = {}) => resultsOf(await executionOf(inputs, runOptions)),
+    run: async (inputs, runOptions = {}) => resultsOf(await executionOf(inputs, runOptions), runOptions.out),
     execute: async (inputs, runOptions = {}) => {
       const execution = await executionOf(inputs, runOptions, runOptions.roofline);
-      const results = resultsOf(execution);
+      const results = resultsOf(execution, runOptions.out);
       if (execution.fallback !== undefined) return { results, fallback: execution.fallback };
       if (execution.run === undefined) return { results };
       return execution.roofline === undefined ? { results, stats: execution.run.stats } : { results, stats: execution.run.stats, roofline: execution.roofline };
     },
     lower: (inputs) => compiler.lower(signature(inputs)),
-    plan: (inputs, planOptions = {}) =>
-      compiler.plan(signature(inputs), {
-        strategy: planOptions.strategy ?? options.strategy,
-        cost: planOptions.cost ?? options.cost,
-        timeLimitSeconds: planOptions.timeLimitSeconds ?? options.timeLimitSeconds,
-      }),
+    plan: async (inputs, planOptions = {}) => (await planned(inputs, planOptions)).json,
+    render: async (format, inputs, planOptions = {}) => {
+      const p = await planned(inputs, planOptions);
+      return renderPlan(format, { graphs: p.graphs, plan: p.plan, memory: p.memory, name: p.name, cost: planningOf(planOptions).cost });
+    },
     dispose: () => compiler.dispose(),
   };
   collected.register(program, compiler);

@@ -15,7 +15,7 @@ import { allocate } from '../ir/scalarOps.js';
 import type { ScalarType } from '../ir/types.js';
 import { componentsOf, type InterfaceValue, type RuntimeValue } from '../ir/values.js';
 import { Compiler } from '../driver/index.js';
-import { createSolverLoader } from '../plan/ilp/solver.js';
+import { defaultSolverLoader } from '../plan/ilp/solver.js';
 import { renderPlanText } from '../report/render.js';
 import type { Terminal } from './main.js';
 import { formatValue } from './format.js';
@@ -55,7 +55,7 @@ function sameResults(a: readonly InterfaceValue[], b: readonly InterfaceValue[])
 
 /** Runs every example; `threads` as `--threads` gives it (undefined: the default, see Compiler's `threads`). */
 export async function runDemo(term: Terminal, size: number, threads?: number): Promise<void> {
-  const solver = createSolverLoader();
+  const solver = defaultSolverLoader();
   const files = readdirSync(examplesDir).filter((f) => f.endsWith('.fuse')).sort();
   for (const name of files) {
     const path = join(examplesDir, name);

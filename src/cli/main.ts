@@ -22,8 +22,7 @@ import { THREADS_ENV, type BackendChoice } from '../driver/threads.js';
 import { planMemory, type MemoryPlan } from '../memory/index.js';
 import { costNames, defaultCostText } from '../plan/cost.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js';
-import { graphToJson } from '../graph/toJson.js';
-import { emitLp, emitMps, renderPlanDot, renderPlanJson, renderPlanSvg, renderPlanText } from '../report/render.js';
+import { emitLp, emitMps, renderPlan, type PlanFormat } from '../report/render.js';
 import type { Strategy } from '../plan/types.js';
 import { emitJs, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
@@ -157,7 +156,10 @@ function gatherInputs(compiler: Compiler, flags: InputFlags): NamedInputs {
   };
   for (const text of flags.input) {
     const [name, path] = split(text, '--input');
-    put(name, readValueFile(path), '--input');
+    // 64-bit integer .npy data (NumPy's default integer) is read as the parameter's integer type.
+    const type = compiler.parameterType(name);
+    const integer = type?.kind === 'array' && (type.elem === 'u32' || type.elem === 'i32') ? type.elem : undefined;
+    put(name, readValueFile(path, integer === undefined ? {} : { integer }), '--input');
   }
   for (const text of flags.arg) {
     const { name, value } = usage(() => parseArgAssignment(text, (n) => compiler.scalarInputType(n)));
@@ -256,22 +258,7 @@ export function buildProgram(term: Terminal): Command {
       const { graphs, plan } = planned;
       if (flags.emitLp !== undefined) writeFile(flags.emitLp, emitLp(graphs, options.cost));
       if (flags.emitMps !== undefined) writeFile(flags.emitMps, emitMps(graphs, options.cost));
-      switch (flags.format) {
-        case 'graph-json':
-          term.out(JSON.stringify(graphToJson(graphs, name), null, 2));
-          break;
-        case 'json':
-          term.out(JSON.stringify(renderPlanJson(graphs, plan, memory), null, 2));
-          break;
-        case 'dot':
-          term.out(renderPlanDot(graphs, plan));
-          break;
-        case 'svg':
-          term.out(await renderPlanSvg(graphs, plan));
-          break;
-        default:
-          term.out(renderPlanText(graphs, plan, memory));
-      }
+      term.out(await renderPlan(flags.format as PlanFormat, { graphs, plan, memory, name }));
     });
 
   program

@@ -25,7 +25,7 @@ import type { Program, ScalarType } from '../ir/types.js';
 import { componentsOf, shapeProblem, type InterfaceValue } from '../ir/values.js';
 import { checkInputs, interpret } from '../interp/index.js';
 import { planFrom, type PlannedGraphs, type PlanOptions } from '../plan/index.js';
-import { createSolverLoader, type SolverLoader } from '../plan/ilp/solver.js';
+import type { SolverLoader } from '../plan/ilp/solver.js';
 import { assertValidGraphPlan, assertValidMemoryPlan, assertValidPlan } from '../check/index.js';
 import type { Plan, Strategy } from '../plan/types.js';
 import type { EntrySizes } from '../graph/sizes.js';
@@ -208,7 +208,6 @@ export class Compiler {
   readonly file: SourceFile;
   readonly module: Module;
   readonly entry: Def;
-  private readonly solver: SolverLoader;
   private readonly programs = new Map<string, Program>();
   private readonly plans = new Map<string, Promise<PlannedProgram>>();
   private readonly executables = new Map<string, Promise<Executable>>();
@@ -232,7 +231,6 @@ export class Compiler {
     this.file = new SourceFile(options.fileName ?? '<input>', source);
     this.module = parsePass.run(this.file);
     this.entry = entryDef(this.module, this.file, options.entry);
-    this.solver = options.solver ?? createSolverLoader();
     // Bad options and an unknown back end are the caller's mistakes: say so now, not at the first
     // fused run. A name first: `threads` says nothing useful about a back end that does not exist.
     if (options.backend !== undefined) backendNamed(options.backend);
@@ -317,7 +315,8 @@ export class Compiler {
         cost: options.cost,
         timeLimitSeconds: options.timeLimitSeconds,
         shapes: signature === undefined ? undefined : entrySizes(signature),
-        solver: this.solver,
+        // The shared loader is looked up when planning, so a later `configureSolver` applies.
+        solver: this.options.solver,
       };
       planned = planProgram(program, planOptions);
       // A failed plan is not cached: the next call tries again and reports the error again.

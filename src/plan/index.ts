@@ -25,7 +25,7 @@ import { elideCopies, greedyAssignment, noFusionAssignment } from './greedy.js';
 import { buildModel, gatherFactor, type IlpModel } from './ilp/model.js';
 import { toLpText } from './ilp/lpfile.js';
 import { startFromAssignment } from './ilp/start.js';
-import { createSolverLoader, solveModel, type HighsOptionValues, type SolverHandle, type SolverLoader } from './ilp/solver.js';
+import { defaultSolverLoader, solveModel, type HighsOptionValues, type SolverHandle, type SolverLoader } from './ilp/solver.js';
 import { blockPlanCost } from './objective.js';
 import type { BlockPlan, Plan, SolveStatus, Strategy } from './types.js';
 
@@ -331,7 +331,7 @@ export async function planFrom<Made extends { readonly graphs: BlockGraphs }>(ma
   const cost = resolveCost(options.cost);
   checkTimeLimit(options.timeLimitSeconds);
   checkWeights(options.weights);
-  const solver = strategy === 'ilp' ? await (options.solver ?? createSolverLoader()).load() : null;
+  const solver = strategy === 'ilp' ? await (options.solver ?? defaultSolverLoader()).load() : null;
   const started = performance.now();
   const made = make();
   return { ...made, plan: planGraphsSince(made.graphs, strategy, cost, solver, options, started) };

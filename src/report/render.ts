@@ -2,6 +2,7 @@
 // @viz-js/viz), and the ILP as CPLEX LP / free MPS text for --emit-lp / --emit-mps.
 
 import { toDot } from './dot.js';
+import { graphToJson } from '../graph/toJson.js';
 import type { DependenceGraph, GraphNode, GraphRead, InfusibleReason } from '../graph/types.js';
 import type { NodeId } from '../ir/types.js';
 import type { BlockGraphs } from '../graph/program.js';
@@ -247,4 +248,41 @@ export function emitLp(graphs: BlockGraphs, cost: string | CostSpec | undefined)
 /** The root block's ILP as free MPS text (--emit-mps). */
 export function emitMps(graphs: BlockGraphs, cost: string | CostSpec | undefined): string {
   return toMpsText(buildModel(graphs.graph, resolveCost(cost)));
+}
+
+/** What `renderPlan` can write: the plan (text, JSON v1, DOT, SVG), the graph (JSON), the ILP (LP, MPS). */
+export type PlanFormat = 'text' | 'json' | 'dot' | 'svg' | 'graph-json' | 'lp' | 'mps';
+
+export const planFormats: readonly PlanFormat[] = ['text', 'json', 'dot', 'svg', 'graph-json', 'lp', 'mps'];
+
+/** A plan with what the formats draw on: its graphs, the memory plan (programs only), a name for the graph JSON, the cost planned for. */
+export interface RenderablePlan {
+  readonly graphs: BlockGraphs;
+  readonly plan: Plan;
+  readonly memory?: MemoryPlan;
+  readonly name: string;
+  readonly cost?: string | CostSpec;
+}
+
+/** One plan in one format: the CLI's `plan --format` and the API's `render` share it. */
+export async function renderPlan(format: PlanFormat, planned: RenderablePlan): Promise<string> {
+  const { graphs, plan, memory } = planned;
+  switch (format) {
+    case 'text':
+      return renderPlanText(graphs, plan, memory);
+    case 'json':
+      return JSON.stringify(renderPlanJson(graphs, plan, memory), null, 2);
+    case 'dot':
+      return renderPlanDot(graphs, plan);
+    case 'svg':
+      return renderPlanSvg(graphs, plan);
+    case 'graph-json':
+      return JSON.stringify(graphToJson(graphs, planned.name), null, 2);
+    case 'lp':
+      return emitLp(graphs, planned.cost);
+    case 'mps':
+      return emitMps(graphs, planned.cost);
+    default:
+      throw new TypeError(`unknown plan format ${JSON.stringify(format satisfies never)}: expected one of ${planFormats.join(', ')}`);
+  }
 }

@@ -66,7 +66,7 @@ describe('out', () => {
     expect([...a]).toEqual([2, 3]);
     // The second component is the input `ys` itself: copied into the out array, `ys` untouched.
     expect([...b]).toEqual([3, 4]);
-    expect(r['s']).toEqual({ data: f64s(3), shape: [] });
+    expect(r['s']).toBe(3);
     // Without out, the tuple's second component is a copy of ys, not ys.
     const fresh = (await p.run({ xs, ys }, mode))['result0'] as readonly { data: unknown }[];
     expect(fresh[1]!.data).not.toBe(ys);
@@ -336,7 +336,6 @@ describe('the fast path of repeated calls', () => {
     for (const inputs of [
       { a: '3', xs: f64s(1, 2) },
       { a: 2, xs: null },
-      { a: 2, xs: [1, 2] },
       { a: 2, xs: { data: f64s(1, 2), shape: 2 } },
       { a: 2, xs: { data: f64s(1, 2), shape: ['2'] } },
     ]) {
@@ -344,6 +343,8 @@ describe('the fast path of repeated calls', () => {
       expect(e.code).toBe('E414');
     }
     expect((await p.run({ a: 2, xs: f64s(1, 2) }))['result']).toEqual({ data: f64s(2, 4), shape: [2] });
+    // A plain list is an array of the parameter's element type (test/api/inputsOutputs.test.ts).
+    expect((await p.run({ a: 2, xs: [1, 2] }))['result']).toEqual({ data: f64s(2, 4), shape: [2] });
   });
 
   it('still checks what the signature does not say: data class and length (E414)', async () => {

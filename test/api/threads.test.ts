@@ -7,7 +7,7 @@ import { compile, fuse } from '../../src/index.js';
 
 const source = 'def main(xs: f64[n], is: i32[m]):\n  ys = map(lam x: x * 0.5 + 1.0, xs)\n  return (map(lam i: ys[i], is), fold(+, 0, is))\n';
 const inputs = { xs: new Float64Array([1, 2, 3, 4]), is: new Int32Array([3, 3, 0, 1, 2]) };
-const expected = { result0: { data: new Float64Array([3, 3, 1.5, 2, 2.5]), shape: [5] }, result1: { data: new Int32Array([9]), shape: [] } };
+const expected = { result0: { data: new Float64Array([3, 3, 1.5, 2, 2.5]), shape: [5] }, result1: 9 };
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -182,3 +182,26 @@ describe('run --stats says when the interpreter decided (W3)', () => {
     expect(result.err).toBe('');
   });
 });
+
+describe("run --input with NumPy's default integer (int64 .npy)", () => {
+  const fixture = (name: string): string => join(import.meta.dirname, '../io/fixtures', name);
+  const gather = file('gather64.fuse', 'def main(is: i32[n], xs: f64[m]):\n  return gather(is, xs)\n');
+  const counts = file('counts64.fuse', 'def main(us: u32[n, m]):\n  return map(lam u: u + u32(1), us)\n');
+  const xs3 = file('xs3.json', '[10.0, 20.0, 30.0, 40.0]');
+
+  it('reads it as the parameter integer type when every value fits', async () => {
+    const result = await cli('run', gather, '--input', `is=${fixture('i64_3.npy')}`, '--input', `xs=${xs3}`);
+    expect(result.err).toBe('');
+    expect(result.out).toBe('result = [20.0, 30.0, 40.0]\n');
+    const unsigned = await cli('run', counts, '--input', `us=${fixture('i64_arange_2x3.npy')}`);
+    expect(unsigned.err).toBe('');
+    expect(unsigned.code).toBe(0);
+  });
+
+  it('names the first value that does not fit', async () => {
+    const result = await cli('run', counts, '--input', `us=${fixture('i64_wide.npy')}`);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('error[E509]: ');
+    expect(result.err).toContain('element 1 is -1, which does not fit u32');
+  });
+});

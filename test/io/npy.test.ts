@@ -101,6 +101,27 @@ function handMade(dict: string, dataBytes: number, major = 1): Uint8Array {
   return bytes;
 }
 
+describe("64-bit integers (NumPy's default integer)", () => {
+  it('are read as i32, or as u32 when asked, when every value fits', () => {
+    expect(plain(readNpy(fixture('i64_3.npy'), 'i64.npy'))).toEqual({ elem: 'i32', shape: [3], data: [1, 2, 3] });
+    expect(plain(readNpy(fixture('i64_arange_2x3.npy'), 'a.npy', { integer: 'u32' }))).toEqual({ elem: 'u32', shape: [2, 3], data: [0, 1, 2, 3, 4, 5] });
+  });
+
+  it('name the first value that does not fit the type asked for', () => {
+    const asU32 = (bytes: Uint8Array): string => {
+      try {
+        readNpy(bytes, 'in.npy', { integer: 'u32' });
+      } catch (e) {
+        if (e instanceof UserError) return `${e.code}: ${e.diagnostics[0]!.message}`;
+        throw e;
+      }
+      return 'read';
+    };
+    expect(asU32(fixture('i64_wide.npy'))).toBe('E509: in.npy: element 1 is -1, which does not fit u32 (0..4294967295); 64-bit integers are read as u32 when every value fits');
+    expect(asU32(fixture('u64_3.npy'))).toBe('E509: in.npy: element 2 is 4294967296, which does not fit u32 (0..4294967295); 64-bit integers are read as u32 when every value fits');
+  });
+});
+
 describe('bad files', () => {
   const good = fixture('f64_2x3_v1.npy');
   it.each<[string, Uint8Array, string, string]>([
@@ -112,7 +133,9 @@ describe('bad files', () => {
     ['version 4', (() => { const b = good.slice(); b[6] = 4; return b; })(), 'E502', 'unsupported .npy format version 4.0'],
     ['big-endian', fixture('f64_big_endian.npy'), 'E505', "big-endian dtype '>f8' is not supported"],
     ['Fortran order', fixture('f64_fortran.npy'), 'E506', 'Fortran-order (column-major) arrays are not supported'],
-    ['int64', fixture('i64_3.npy'), 'E504', "unsupported dtype '<i8'"],
+    ['int64 outside i32', fixture('i64_wide.npy'), 'E509', 'element 2 is 2147483648, which does not fit i32 (-2147483648..2147483647)'],
+    ['uint64 outside i32', fixture('u64_3.npy'), 'E509', 'element 1 is 4294967295, which does not fit i32'],
+    ['big-endian int64', fixture('i64_big_endian.npy'), 'E505', "big-endian dtype '>i8' is not supported"],
     ['uint8', fixture('u1_3.npy'), 'E504', "unsupported dtype '|u1'"],
     ['object array', fixture('object_2.npy'), 'E504', "unsupported dtype '|O'"],
     ['structured dtype', fixture('structured_2.npy'), 'E504', 'a structured (record) dtype'],
@@ -127,7 +150,8 @@ describe('bad files', () => {
   });
 
   it('suggests a conversion for dtypes NumPy can convert', () => {
-    expect(errorOf(fixture('i64_3.npy')).diagnostics[0]!.notes).toEqual(['int64: convert with .astype(np.int32)']);
+    expect(errorOf(fixture('u1_3.npy')).diagnostics[0]!.notes).toEqual(['uint8 is not read as bool, since its values may exceed 1; convert with .astype(bool) or .astype(np.int32)']);
+    expect(errorOf(fixture('i64_wide.npy')).diagnostics[0]!.notes).toEqual(['convert with .astype(np.int32) after checking the range, or .astype(np.float64)']);
   });
 });
 

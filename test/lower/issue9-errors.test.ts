@@ -62,8 +62,8 @@ test('D7: an unannotated loop-carried scalar re-bound to a fold runs in every mo
 });
 
 test.each([
-  ['fold', 'def main(f):\n  return fold(lam(a, b): a or b, False, f)\n', (bs: number[]) => [bs.some((b) => b === 1) ? 1 : 0]],
-  ['fold and', 'def main(f):\n  return fold(lam(a, b): a and b, True, f)\n', (bs: number[]) => [bs.every((b) => b === 1) ? 1 : 0]],
+  ['fold', 'def main(f):\n  return fold(lam(a, b): a or b, False, f)\n', (bs: number[]) => (bs.some((b) => b === 1) ? 1 : 0)],
+  ['fold and', 'def main(f):\n  return fold(lam(a, b): a and b, True, f)\n', (bs: number[]) => (bs.every((b) => b === 1) ? 1 : 0)],
   ['scanl', 'def main(f):\n  return scanl(lam(a, b): a or b, False, f)\n', (bs: number[]) => bs.map((_, i) => (bs.slice(0, i).some((b) => b === 1) ? 1 : 0))],
 ] as const)('D8: %s of a bool input with a lambda and a bool seed, unannotated, in every mode', async (_, src, expected) => {
   for (const bs of [[0, 0, 1], [0, 0, 0], [1, 1, 1]]) {

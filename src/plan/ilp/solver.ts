@@ -1,5 +1,6 @@
 // The one module that touches HiGHS (WebAssembly). It loads the solver once per loader object
-// (the caller owns the cache: no module-level state), passes an IlpModel to HiGHS as sparse
+// (callers that want their own instance make their own loader; everything else shares the
+// default loader, whose wasm location `configureSolver` sets), passes an IlpModel to HiGHS as sparse
 // CSR arrays with the typed `createModel` API, solves with an optional time limit, and reads
 // back the status, the incumbent, the objective, the best bound, the gap and the node count.
 //
@@ -34,7 +35,38 @@ export interface SolverLoader {
   load(): Promise<SolverHandle>;
 }
 
-type LoaderFn = () => Promise<Highs>;
+/** Where HiGHS' WebAssembly binary comes from: a URL or path of `highs.wasm`, or its bytes. */
+export type SolverWasm = string | URL | ArrayBuffer | ArrayBufferView;
+
+export interface SolverSource {
+  /**
+   * `highs.wasm`: a URL (string or URL; in Node also a file path) or the binary's bytes.
+   * Default: next to HiGHS' loader script, which is right under Node and for bundlers that copy
+   * the asset, and wrong for a bundle served without it (README, "Use it in a browser").
+   */
+  readonly wasm?: SolverWasm;
+}
+
+/** HiGHS could not be loaded (its WebAssembly binary missing, unreadable or invalid). */
+export class SolverLoadError extends Error {
+  override readonly name = 'SolverLoadError';
+}
+
+/**
+ * The loader options used. The bytes go through Emscripten's `instantiateWasm` hook: the build
+ * reads no `wasmBinary` option, and a failure inside the hook must be reported by the caller
+ * (Emscripten would wait for ever), hence `failed`.
+ */
+type HighsInit = {
+  locateFile?(file: string): string;
+  instantiateWasm?(imports: object, receive: (instance: object) => void): object;
+};
+
+/** The part of the WebAssembly JavaScript API used here (the project's lib has no DOM types). */
+interface WasmInstantiate {
+  instantiate(bytes: ArrayBuffer | ArrayBufferView, imports: object): Promise<{ readonly instance: object }>;
+}
+type LoaderFn = (init?: HighsInit) => Promise<Highs>;
 
 /**
  * The package ships CommonJS typings (`export default` on a `type: commonjs` package, which
@@ -46,21 +78,78 @@ function resolveLoader(): LoaderFn {
   if (typeof candidate === 'function') return candidate as LoaderFn;
   const nested = (candidate as { default?: unknown } | undefined)?.default;
   if (typeof nested === 'function') return nested as LoaderFn;
-  throw new Error('highs: no loader function exported');
+  throw new SolverLoadError('highs: no loader function exported');
 }
 
-export function createSolverLoader(): SolverLoader {
+function initOptions(wasm: SolverWasm | undefined, failed: (reason: unknown) => void): HighsInit {
+  if (wasm === undefined) return {};
+  if (typeof wasm === 'string' || wasm instanceof URL) {
+    const location = String(wasm);
+    return { locateFile: (file) => (file.endsWith('.wasm') ? location : file) };
+  }
+  return {
+    instantiateWasm: (imports, receive) => {
+      const api = (globalThis as unknown as { WebAssembly: WasmInstantiate }).WebAssembly;
+      api.instantiate(wasm, imports).then(({ instance }) => receive(instance), failed);
+      return {};
+    },
+  };
+}
+
+function whereFrom(wasm: SolverWasm | undefined): string {
+  if (wasm === undefined) return "its default location (next to HiGHS' loader script)";
+  if (typeof wasm === 'string' || wasm instanceof URL) return String(wasm);
+  return `the ${wasm.byteLength} bytes given`;
+}
+
+/** Loads HiGHS from `source` (default: its default location) on first use; a failed load is retried on the next use. */
+export function createSolverLoader(source: SolverSource = {}): SolverLoader {
   let pending: Promise<SolverHandle> | undefined;
+  const load = async (): Promise<SolverHandle> => {
+    const start = performance.now();
+    let highs: Highs;
+    try {
+      let failed: (reason: unknown) => void = () => {};
+      const failure = new Promise<never>((_, reject) => (failed = reject));
+      highs = await Promise.race([resolveLoader()(initOptions(source.wasm, failed)), failure]);
+    } catch (e) {
+      // Emscripten wraps the reason as `Aborted(reason). Build with -sASSERTIONS…`: keep the reason.
+      const message = e instanceof Error ? e.message : String(e);
+      const cause = /^Aborted\((.*)\)(?:\. Build with .*)?$/s.exec(message)?.[1] ?? message;
+      throw new SolverLoadError(
+        `HiGHS, the ILP solver, could not be loaded from ${whereFrom(source.wasm)} (${cause}). ` +
+          'Tell arrayfuse where highs.wasm is with configureSolver({ wasm: url or bytes }), or plan with a strategy other than ilp.',
+        { cause: e },
+      );
+    }
+    return handleOf(highs, performance.now() - start);
+  };
   return {
     load() {
-      pending ??= (async () => {
-        const start = performance.now();
-        const highs = await resolveLoader()();
-        return handleOf(highs, performance.now() - start);
-      })();
+      pending ??= load().catch((e: unknown) => {
+        pending = undefined;
+        throw e;
+      });
       return pending;
     },
   };
+}
+
+let sharedLoader: SolverLoader | undefined;
+
+/**
+ * Sets where HiGHS is loaded from for every later plan that was given no loader of its own
+ * (a browser page calls it once, before the first plan, with the URL of the `highs.wasm` it serves).
+ * A solver already loaded from elsewhere is dropped: the next plan loads it from `source`.
+ */
+export function configureSolver(source: SolverSource): void {
+  sharedLoader = createSolverLoader(source);
+}
+
+/** The loader shared by every compiler and plan given none: HiGHS is loaded once per page or process. */
+export function defaultSolverLoader(): SolverLoader {
+  sharedLoader ??= createSolverLoader();
+  return sharedLoader;
 }
 
 function handleOf(highs: Highs, loadMs: number): SolverHandle {

@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { userError } from '../../diagnostics/index.js';
 import type { RuntimeValue } from '../../ir/values.js';
+import type { ReadNpyOptions } from './npy.js';
 import { decodeValueFile, encodeValueFile, valueFileFormat } from './valueFiles.js';
 
 function readBytes(path: string): Uint8Array {
@@ -19,9 +20,9 @@ function readBytes(path: string): Uint8Array {
 }
 
 /** Reads an input value from a `.npy` or `.json` file (the format checked before reading). */
-export function readValueFile(path: string): RuntimeValue {
+export function readValueFile(path: string, options: ReadNpyOptions = {}): RuntimeValue {
   const format = valueFileFormat(path);
-  return decodeValueFile(format, readBytes(path), path);
+  return decodeValueFile(format, readBytes(path), path, options);
 }
 
 /**

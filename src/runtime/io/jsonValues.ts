@@ -63,21 +63,22 @@ function nestedShape(ctx: Ctx, j: unknown, path: string): number[] {
   const inner = nestedShape(ctx, j[0], `${path}[0]`);
   // From the second element on: the first one's shape is `inner` (walking it again at every
   // level would make this exponential in the depth).
-  j.forEach((x, i) => {
-    if (i === 0) return;
+  // Index loops, not forEach: a JavaScript list given to the API may have holes, which forEach skips.
+  for (let i = 1; i < j.length; i++) {
     const here = `${path}[${i}]`;
-    const s = nestedShape(ctx, x, here);
+    const s = nestedShape(ctx, j[i], here);
     if (s.length !== inner.length || s.some((d, k) => d !== inner[k])) {
       const what = (t: number[]) => (t.length === 0 ? 'a single value' : `a list of shape [${t.join(', ')}]`);
       fail(ctx, 'E511', here, `ragged lists: expected ${what(inner)} like ${path}[0], got ${what(s)}`);
     }
-  });
+  }
   return [j.length, ...inner];
 }
 
 function flatten(j: unknown, out: unknown[], path: string, paths: string[]): void {
-  if (Array.isArray(j)) j.forEach((x, i) => flatten(x, out, `${path}[${i}]`, paths));
-  else {
+  if (Array.isArray(j)) {
+    for (let i = 0; i < j.length; i++) flatten(j[i], out, `${path}[${i}]`, paths);
+  } else {
     out.push(j);
     paths.push(path);
   }
@@ -159,6 +160,23 @@ export function readJsonValue(text: string, fileName: string): RuntimeValue {
   const paths: string[] = [];
   flatten(j, flat, '', paths);
   return buildArray(ctx, elem, shape, flat, paths);
+}
+
+/**
+ * A JavaScript list of numbers or booleans (nested for more dimensions) as an array of `elem`
+ * (default: bool when every element is a boolean, else f64), checked as JSON lists are: E511
+ * (ragged, too deep, not a number), E514 (a value outside `elem`); messages name `what`.
+ */
+export function listToArray(list: readonly unknown[], what: string, elem?: ScalarType): ArrayValue {
+  const ctx: Ctx = { file: new SourceFile(what, '') };
+  const deep = tooDeepJson(list, maxJsonDepth, 'lists');
+  if (deep !== null) fail(ctx, 'E511', shortPath(deep.reduce<string>(jsonPath, '')), `lists nested more than ${maxJsonDepth} levels deep (an array has at most ${maxJsonDepth} dimensions)`);
+  const shape = nestedShape(ctx, list, '');
+  const flat: unknown[] = [];
+  const paths: string[] = [];
+  flatten(list, flat, '', paths);
+  const type = elem ?? (flat.length > 0 && flat.every((x) => typeof x === 'boolean') ? 'bool' : 'f64');
+  return buildArray(ctx, type, shape, flat, paths);
 }
 
 function jsonNumber(elem: ScalarType, x: number): unknown {

@@ -100,8 +100,14 @@ function parsePyLiteral(text: string, fileName: string): PyValue {
   return v;
 }
 
+/**
+ * 64-bit integers (NumPy's default integer: `np.arange`, `np.array([1, 2])`) are read into a
+ * 32-bit integer type, each value checked to fit (E509 names the first that does not).
+ */
+type Wide = 'i64' | 'u64';
+
 /** The element type a dtype descriptor stands for, or a precise error. */
-function elemOfDescr(descr: PyValue, fileName: string): ScalarType {
+function elemOfDescr(descr: PyValue, fileName: string): ScalarType | Wide {
   if (typeof descr !== 'string') {
     return npyError('E504', fileName, 'unsupported dtype: a structured (record) dtype', ['arrays of records are not supported; save each field as its own .npy file']);
   }
@@ -109,20 +115,18 @@ function elemOfDescr(descr: PyValue, fileName: string): ScalarType {
   if (m === null) return npyError('E504', fileName, `unsupported dtype '${descr}'`);
   const [, order, kind, size] = m;
   const code = `${kind}${size}`;
-  const supported: Readonly<Record<string, ScalarType>> = { f8: 'f64', f4: 'f32', i4: 'i32', u4: 'u32', b1: 'bool' };
+  const supported: Readonly<Record<string, ScalarType | Wide>> = { f8: 'f64', f4: 'f32', i4: 'i32', u4: 'u32', b1: 'bool', i8: 'i64', u8: 'u64' };
   const elem = supported[code];
   if (elem === undefined) {
     const hint: Readonly<Record<string, string>> = {
       u1: 'uint8 is not read as bool, since its values may exceed 1; convert with .astype(bool) or .astype(np.int32)',
       i1: 'int8: convert with .astype(np.int32)',
-      i8: 'int64: convert with .astype(np.int32)',
-      u8: 'uint64: convert with .astype(np.uint32)',
       i2: 'int16: convert with .astype(np.int32)',
       u2: 'uint16: convert with .astype(np.uint32)',
       f2: 'float16: convert with .astype(np.float32)',
       O: 'object arrays hold Python objects, not numbers',
     };
-    return npyError('E504', fileName, `unsupported dtype '${descr}' (supported: <f8, <f4, <i4, <u4, |b1)`, hint[code] === undefined ? [] : [hint[code]!]);
+    return npyError('E504', fileName, `unsupported dtype '${descr}' (supported: <f8, <f4, <i4, <u4, |b1, and <i8, <u8 whose values fit 32 bits)`, hint[code] === undefined ? [] : [hint[code]!]);
   }
   // Byte order is meaningless for one-byte bool; otherwise only little-endian (or native,
   // which numpy writes only on little-endian machines as '<' anyway) is read.
@@ -133,7 +137,7 @@ function elemOfDescr(descr: PyValue, fileName: string): ScalarType {
 }
 
 interface Header {
-  readonly elem: ScalarType;
+  readonly elem: ScalarType | Wide;
   readonly shape: readonly number[];
   readonly dataOffset: number;
 }
@@ -171,23 +175,57 @@ function readHeader(bytes: Uint8Array, fileName: string): Header {
   return { elem, shape: shape as number[], dataOffset };
 }
 
-/** Reads a `.npy` file's bytes into an array; every problem is a UserError E501–E507 naming the file. */
-export function readNpy(bytes: Uint8Array, fileName: string): ArrayValue {
-  const { elem, shape, dataOffset } = readHeader(bytes, fileName);
+export interface ReadNpyOptions {
+  /** The type 64-bit integer data (`<i8`, `<u8`) is read into, every value checked to fit it: i32 (default) or u32. */
+  readonly integer?: 'i32' | 'u32';
+}
+
+const wideItemSize = 8;
+
+/** 64-bit integers narrowed to `target`, or E509 naming the first value (and its index) that does not fit. */
+function narrowed(raw: Uint8Array, wide: Wide, target: 'i32' | 'u32', count: number, fileName: string): ArrayValue['data'] {
+  const values = wide === 'i64' ? new BigInt64Array(count) : new BigUint64Array(count);
+  new Uint8Array(values.buffer).set(raw);
+  const [low, high] = target === 'i32' ? [-(2n ** 31n), 2n ** 31n - 1n] : [0n, 2n ** 32n - 1n];
+  const data = allocate(target, count);
+  for (let i = 0; i < count; i++) {
+    const v = values[i]!;
+    if (v < low || v > high) {
+      npyError('E509', fileName, `element ${i} is ${v}, which does not fit ${target} (${low}..${high}); 64-bit integers are read as ${target} when every value fits`, [
+        `convert with .astype(np.${target === 'i32' ? 'int32' : 'uint32'}) after checking the range, or .astype(np.float64)`,
+      ]);
+    }
+    data[i] = Number(v);
+  }
+  return data;
+}
+
+/** Reads a `.npy` file's bytes into an array; every problem is a UserError E501–E509 naming the file. */
+export function readNpy(bytes: Uint8Array, fileName: string, options: ReadNpyOptions = {}): ArrayValue {
+  const header = readHeader(bytes, fileName);
+  const { shape, dataOffset } = header;
   const count = sizeOf(shape);
-  const expectedBytes = count * itemSize[elem];
+  const wide = header.elem === 'i64' || header.elem === 'u64' ? header.elem : null;
+  const size = wide === null ? itemSize[header.elem as ScalarType] : wideItemSize;
+  const expectedBytes = count * size;
   const present = bytes.length - dataOffset;
   if (present !== expectedBytes) {
     const shown = `(${shape.join(', ')}${shape.length === 1 ? ',' : ''})`;
-    npyError('E507', fileName, `the data has ${present} bytes, but shape ${shown} of ${descrOf[elem]} needs ${expectedBytes}${present < expectedBytes ? ' (the file is truncated)' : ''}`);
+    const descr = wide === null ? descrOf[header.elem as ScalarType] : wide === 'i64' ? '<i8' : '<u8';
+    npyError('E507', fileName, `the data has ${present} bytes, but shape ${shown} of ${descr} needs ${expectedBytes}${present < expectedBytes ? ' (the file is truncated)' : ''}`);
   }
-  // Copy into a fresh buffer: the data offset need not be aligned for the typed array.
-  const copy = bytes.slice(dataOffset, dataOffset + expectedBytes);
+  // The element bytes, copied into a fresh typed array below: their offset need not be aligned.
+  const raw = bytes.subarray(dataOffset, dataOffset + expectedBytes);
+  if (wide !== null) {
+    const target = options.integer ?? 'i32';
+    return { kind: 'array', elem: target, shape, data: narrowed(raw, wide, target, count, fileName) };
+  }
+  const elem = header.elem as ScalarType;
   const data = allocate(elem, count);
   if (elem === 'bool') {
-    for (let i = 0; i < count; i++) data[i] = copy[i] !== 0 ? 1 : 0;
+    for (let i = 0; i < count; i++) data[i] = raw[i] !== 0 ? 1 : 0;
   } else {
-    new Uint8Array(data.buffer).set(copy);
+    new Uint8Array(data.buffer).set(raw);
   }
   return { kind: 'array', elem, shape, data };
 }

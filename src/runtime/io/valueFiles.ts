@@ -6,7 +6,7 @@ import { userError } from '../../diagnostics/index.js';
 import { allocate } from '../../ir/scalarOps.js';
 import type { RuntimeValue } from '../../ir/values.js';
 import { readJsonValue, valueToJson } from './jsonValues.js';
-import { readNpy, writeNpy } from './npy.js';
+import { readNpy, writeNpy, type ReadNpyOptions } from './npy.js';
 
 export type ValueFileFormat = 'npy' | 'json';
 
@@ -17,11 +17,11 @@ export function valueFileFormat(name: string): ValueFileFormat {
   throw userError('E522', `${name}: unknown file type (expected a .npy or .json file)`);
 }
 
-/** A value from a file's bytes; errors name the file. */
-export function decodeValueFile(format: ValueFileFormat, bytes: Uint8Array, name: string): RuntimeValue {
+/** A value from a file's bytes; errors name the file. `options` say how to read 64-bit integer .npy data. */
+export function decodeValueFile(format: ValueFileFormat, bytes: Uint8Array, name: string, options: ReadNpyOptions = {}): RuntimeValue {
   switch (format) {
     case 'npy':
-      return readNpy(bytes, name);
+      return readNpy(bytes, name, options);
     case 'json':
       return readJsonValue(new TextDecoder().decode(bytes), name);
     default:

@@ -19,7 +19,7 @@ const program = compile('def main(xs: f64[n]):\\n  return fold(+, map(lam x: x *
 const xs = new Float64Array(200000).map((_, i) => i % 7);
 const { result0, result1 } = await program.run({ xs });
 const again = await program.run({ xs });
-console.log(JSON.stringify({ backend: program.backend, threads: program.threads, sum: result0.data[0], last: result1.data[199999], same: again.result0.data[0] === result0.data[0] }));
+console.log(JSON.stringify({ backend: program.backend, threads: program.threads, sum: result0, last: result1.data[199999], same: again.result0 === result0 }));
 ${dispose ? 'await program.dispose();' : ''}
 `;
 }
@@ -39,7 +39,7 @@ describe.skipIf(!existsSync(dist))('a process that used the pool exits by itself
     expect(run.signal, `the child was killed after 60 s: it did not exit by itself\n${run.stderr}`).toBeNull();
     expect(run.status, run.stderr).toBe(0);
     const printed = JSON.parse(run.stdout.trim()) as { backend: string; threads: number; sum: number; last: number; same: boolean };
-    // Σ 2·(i mod 7) over i < 200000 (a rank-0 result is a one-element array), and the inclusive scan's last element Σ (i mod 7): exact in f64.
+    // Σ 2·(i mod 7) over i < 200000 (a rank-0 result is a number), and the inclusive scan's last element Σ (i mod 7): exact in f64.
     let sum = 0;
     for (let i = 0; i < 200000; i++) sum += i % 7;
     expect(printed).toEqual({ backend: 'multicore', threads: 2, sum: 2 * sum, last: sum, same: true });
