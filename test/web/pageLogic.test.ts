@@ -1,0 +1,98 @@
+// The playground's pure logic (web/src, no DOM): results compared bit for bit, results
+// described, diagnostics placed at their line and column, the controls' fields parsed.
+
+import { describe, expect, it } from 'vitest';
+import { compile, UserError } from '../../src/index.js';
+import { describeOutput, sameOutput, sameResults } from '../../web/src/results.js';
+import { diagnosticLine, diagnosticsOf, lineColOf } from '../../web/src/diagnostics.js';
+import { costOf, parameterSeed, parseScalars, parseSeed, parseSize } from '../../web/src/settings.js';
+
+describe('sameOutput', () => {
+  const f64 = (...xs: number[]) => ({ data: new Float64Array(xs), shape: [xs.length] });
+  it('is bit for bit, with every NaN equal to every NaN and -0 unlike +0', () => {
+    expect(sameOutput(f64(1, NaN, 3), f64(1, NaN, 3))).toBe(true);
+    const otherNaN = new Float64Array(1);
+    new DataView(otherNaN.buffer).setBigUint64(0, 0x7ff8000000000123n, true);
+    expect(sameOutput(f64(NaN), { data: otherNaN, shape: [1] })).toBe(true);
+    expect(sameOutput(f64(0), f64(-0))).toBe(false);
+    expect(sameOutput(-0, 0)).toBe(false);
+    expect(sameOutput(NaN, NaN)).toBe(true);
+    expect(sameOutput(f64(1, 2), f64(1, 2 + 2 ** -51))).toBe(false);
+  });
+  it('compares element types, shapes and tuple structure', () => {
+    expect(sameOutput(f64(1, 2), { data: new Float32Array([1, 2]), shape: [2] })).toBe(false);
+    expect(sameOutput({ data: new Float64Array(6), shape: [2, 3] }, { data: new Float64Array(6), shape: [3, 2] })).toBe(false);
+    expect(sameOutput([f64(1), 2], [f64(1), 2])).toBe(true);
+    expect(sameOutput([f64(1), 2], [f64(1)])).toBe(false);
+    expect(sameOutput(f64(1), [f64(1)])).toBe(false);
+    expect(sameOutput(1, f64(1))).toBe(false);
+  });
+  it('compares result records by name, __proto__ included', () => {
+    const a: Record<string, number> = {};
+    Object.defineProperty(a, '__proto__', { value: 1, enumerable: true });
+    const b: Record<string, number> = {};
+    Object.defineProperty(b, '__proto__', { value: 1, enumerable: true });
+    expect(sameResults(a, b)).toBe(true);
+    expect(sameResults({ x: 1 }, { y: 1 })).toBe(false);
+    expect(sameResults({ x: 1 }, { x: 1, y: 2 })).toBe(false);
+    expect(sameResults({}, {})).toBe(true);
+  });
+});
+
+describe('describeOutput', () => {
+  it('gives type, shape and the first elements', () => {
+    expect(describeOutput({ data: new Float64Array([1.5, -0, NaN]), shape: [3] })).toBe('f64[3] = [1.5, -0, NaN]');
+    expect(describeOutput({ data: new Int32Array(20).map((_, k) => k), shape: [4, 5] }, 3)).toBe('i32[4, 5] = [0, 1, 2, … (20 elements)]');
+    expect(describeOutput({ data: new Uint8Array([1, 0]), shape: [2] })).toBe('bool[2] = [True, False]');
+    expect(describeOutput([2, { data: new Float32Array(0), shape: [0] }])).toBe('(2, f32[0] = [])');
+  });
+});
+
+describe('diagnostics', () => {
+  it('places a compile error at its line and column in the editor text', () => {
+    // compile() parses; names are resolved when the program is first lowered (as the page's plan does).
+    const source = 'def main(xs: f64[n]):\n  ys = map(lam x: x * 2.0, xs)\n  return map(lam y: y + nope, ys)\n';
+    let error: unknown;
+    try {
+      compile(source, { fileName: 'p.fuse' }).lower();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UserError);
+    const [first] = diagnosticsOf(error, source);
+    expect(first?.range?.line).toBe(3);
+    expect(source.slice(first!.range!.from, first!.range!.to)).toBe('nope');
+    expect(diagnosticLine(first!, 'p.fuse')).toMatch(/^p\.fuse:3:\d+: error\[E\d+\]: /);
+  });
+  it('leaves unplaced what points elsewhere, and keeps other errors as one message', () => {
+    expect(diagnosticsOf(new TypeError('bad <b>'), 'x')).toEqual([{ code: 'error', message: 'TypeError: bad <b>', notes: [] }]);
+    expect(diagnosticLine({ code: 'error', message: 'm', notes: [] }, 'f')).toBe('f: error: m');
+  });
+  it('counts lines and columns in UTF-16 units from 1', () => {
+    expect(lineColOf('', 0)).toEqual({ line: 1, col: 1 });
+    expect(lineColOf('ab\ncd', 3)).toEqual({ line: 2, col: 1 });
+    expect(lineColOf('ab\ncd', 2)).toEqual({ line: 1, col: 3 });
+    expect(lineColOf('😀\nx', 3)).toEqual({ line: 2, col: 1 });
+  });
+});
+
+describe('settings', () => {
+  it('parses sizes, seeds, scalars and costs, naming the bad field', () => {
+    expect(parseSize(' 100 ')).toEqual({ ok: true, value: 100 });
+    expect(parseSize('64, 16')).toEqual({ ok: true, value: [64, 16] });
+    for (const bad of ['', '0', '-1', '1.5', '1e3', '99999999999', '4,', 'x']) expect(parseSize(bad).ok, bad).toBe(false);
+    expect(parseSeed('0')).toEqual({ ok: true, value: 0 });
+    expect(parseSeed('4294967296').ok).toBe(false);
+    expect(parseScalars('br=16, bc = 4 ,flag=True')).toEqual({ ok: true, value: new Map<string, number | boolean>([['br', 16], ['bc', 4], ['flag', true]]) });
+    expect(parseScalars('')).toEqual({ ok: true, value: new Map() });
+    for (const bad of ['x', '=3', 'x=', 'x=nan', 'x=1=2', '"x"=1']) expect(parseScalars(bad).ok, bad).toBe(false);
+    expect(costOf('reads', 'ignored')).toEqual({ ok: true, value: 'reads' });
+    expect(costOf('other', ' 2*reads + writes ')).toEqual({ ok: true, value: '2*reads + writes' });
+    expect(costOf('other', '  ').ok).toBe(false);
+  });
+  it('gives each parameter its own seed in 0..2^32-1', () => {
+    const seeds = [0, 1, 2, 3].map((k) => parameterSeed(4294967295, k));
+    expect(new Set(seeds).size).toBe(4);
+    expect(seeds.every((s) => Number.isInteger(s) && s >= 0 && s <= 0xffffffff)).toBe(true);
+  });
+});

@@ -1,0 +1,239 @@
+// The playground page: an example or your own program in the editor, the controls, and Run:
+// compile, make random inputs, plan (timed), draw the plan, run the fused code and the
+// reference interpreter (timed), compare them bit for bit, and offer the ILP as an LP file.
+// Only arrayfuse's public API is used (src/index.ts, bundled from source by scripts/build-web.mjs).
+
+import { compile, configureSolver, randomInput, UserError, type FuseProgram, type Input, type Output } from '../../src/index.js';
+import { byId, element } from './dom.js';
+import { createEditor } from './editor.js';
+import { diagnosticLine, diagnosticsOf, type PageDiagnostic } from './diagnostics.js';
+import { examples, firstExample, type Example } from './examples.js';
+import { showSvg } from './planView.js';
+import { describeOutput, sameResults } from './results.js';
+import { costOf, namedCosts, parameterSeed, parseScalars, parseSeed, parseSize, strategies, type Parsed } from './settings.js';
+
+/** The ILP gets this long before the plan falls back to its best incumbent: the page stays responsive. */
+const planTimeLimitSeconds = 10;
+
+const ui = {
+  form: byId('controls', HTMLFormElement),
+  example: byId('example', HTMLSelectElement),
+  strategy: byId('strategy', HTMLSelectElement),
+  cost: byId('cost', HTMLSelectElement),
+  costText: byId('cost-text', HTMLInputElement),
+  size: byId('size', HTMLInputElement),
+  seed: byId('seed', HTMLInputElement),
+  scalars: byId('scalars', HTMLInputElement),
+  run: byId('run', HTMLButtonElement),
+  status: byId('status', HTMLElement),
+  diagnostics: byId('diagnostics', HTMLUListElement),
+  tabPicture: byId('tab-picture', HTMLButtonElement),
+  tabText: byId('tab-text', HTMLButtonElement),
+  planPicture: byId('plan-picture', HTMLElement),
+  planText: byId('plan-text', HTMLElement),
+  lpDownload: byId('lp-download', HTMLAnchorElement),
+  agrees: byId('agrees', HTMLElement),
+  results: byId('results', HTMLUListElement),
+  timings: byId('timings', HTMLTableElement),
+  inputs: byId('inputs', HTMLUListElement),
+};
+
+// HiGHS' binary is served next to app.js (scripts/build-web.mjs copies it there).
+configureSolver({ wasm: new URL('highs.wasm', import.meta.url) });
+
+/** The file name diagnostics show: the example's path until the text is edited. */
+let fileName = firstExample.path;
+let lpUrl: string | undefined;
+
+const editor = createEditor(byId('editor', HTMLDivElement), firstExample.source, () => {
+  fileName = 'playground.fuse';
+});
+
+function setStatus(state: 'ready' | 'running' | 'done' | 'error', text: string): void {
+  ui.status.dataset.state = state;
+  ui.status.textContent = text;
+}
+
+function option(value: string, label = value): HTMLOptionElement {
+  const o = element('option', { text: label });
+  o.value = value;
+  return o;
+}
+
+function fillControls(): void {
+  ui.example.append(...examples.map((e, k) => option(String(k), e.path)));
+  ui.example.value = String(examples.indexOf(firstExample));
+  ui.strategy.append(...strategies.map((s) => option(s)));
+  ui.cost.append(...namedCosts.map((c) => option(c)), option('other', 'other…'));
+  loadExample(firstExample);
+}
+
+function loadExample(example: Example): void {
+  editor.setText(example.source);
+  fileName = example.path;
+  ui.size.value = example.size;
+  ui.scalars.value = example.scalars;
+  clearOutputs();
+}
+
+function clearOutputs(): void {
+  ui.diagnostics.replaceChildren();
+  editor.showDiagnostics([]);
+  ui.planPicture.replaceChildren();
+  ui.planText.textContent = '';
+  ui.results.replaceChildren();
+  ui.inputs.replaceChildren();
+  ui.timings.tBodies[0]!.replaceChildren();
+  ui.agrees.textContent = '–';
+  ui.agrees.className = '';
+  ui.lpDownload.hidden = true;
+  if (lpUrl !== undefined) URL.revokeObjectURL(lpUrl);
+  lpUrl = undefined;
+  ui.lpDownload.removeAttribute('href');
+}
+
+function showDiagnostics(list: readonly PageDiagnostic[]): void {
+  editor.showDiagnostics(list);
+  ui.diagnostics.replaceChildren(
+    ...list.flatMap((d) => {
+      const item = element('li', { text: diagnosticLine(d, fileName) });
+      const range = d.range;
+      if (range !== undefined) {
+        item.dataset.line = String(range.line);
+        item.title = 'show in the editor';
+        item.addEventListener('click', () => editor.reveal(range.from, range.to));
+      }
+      return [item, ...d.notes.map((n) => element('li', { className: 'note', text: n }))];
+    }),
+  );
+}
+
+function selectTab(picture: boolean): void {
+  ui.tabPicture.setAttribute('aria-selected', String(picture));
+  ui.tabText.setAttribute('aria-selected', String(!picture));
+  ui.planPicture.hidden = !picture;
+  ui.planText.hidden = picture;
+}
+
+function addTiming(label: string, ms: number): void {
+  ui.timings.tBodies[0]!.append(element('tr', {}, element('td', { text: label }), element('td', { text: `${ms.toFixed(1)} ms` })));
+}
+
+interface Settings {
+  readonly strategy: (typeof strategies)[number];
+  readonly cost: string;
+  readonly size: number | readonly number[];
+  readonly seed: number;
+  readonly scalars: ReadonlyMap<string, number | boolean>;
+}
+
+function readSettings(): Parsed<Settings> {
+  const strategy = strategies.find((s) => s === ui.strategy.value) ?? 'ilp';
+  const cost = costOf(ui.cost.value, ui.costText.value);
+  const size = parseSize(ui.size.value);
+  const seed = parseSeed(ui.seed.value);
+  const scalars = parseScalars(ui.scalars.value);
+  if (!cost.ok) return cost;
+  if (!size.ok) return size;
+  if (!seed.ok) return seed;
+  if (!scalars.ok) return scalars;
+  return { ok: true, value: { strategy, cost: cost.value, size: size.value, seed: seed.value, scalars: scalars.value } };
+}
+
+/** The inputs of a run: the scalars given, random values for the rest. */
+function inputsFor(program: FuseProgram, settings: Settings): Record<string, Input> {
+  const types = program.parameterTypes;
+  for (const name of settings.scalars.keys()) {
+    if (!program.parameters.includes(name) || types[name]?.kind !== 'scalar') throw new Error(`scalars: the program has no scalar parameter named ${JSON.stringify(name)}`);
+  }
+  const inputs: Record<string, Input> = {};
+  program.parameters.forEach((name, k) => {
+    const value = settings.scalars.get(name) ?? randomInput(types[name]!, { size: settings.size, seed: parameterSeed(settings.seed, k) });
+    // A parameter may be named __proto__: define it, do not assign it.
+    Object.defineProperty(inputs, name, { value, enumerable: true, writable: true, configurable: true });
+  });
+  return inputs;
+}
+
+function describeInput(input: Input): string {
+  if (typeof input === 'number' || typeof input === 'boolean') return String(input);
+  const parts = Array.isArray(input) ? input : [input];
+  const outputs = parts.map((p): Output => ('data' in p ? { data: p.data, shape: p.shape ?? [p.data.length] } : { data: p, shape: [p.length] }));
+  return outputs.length === 1 ? describeOutput(outputs[0]!, 4) : describeOutput(outputs, 4);
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const start = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - start };
+}
+
+/** Lets the browser paint the status line before the main thread is busy solving. */
+function nextPaint(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+async function run(): Promise<void> {
+  clearOutputs();
+  const settings = readSettings();
+  if (!settings.ok) {
+    setStatus('error', settings.message);
+    return;
+  }
+  const { strategy, cost } = settings.value;
+  const source = editor.text();
+  ui.run.disabled = true;
+  setStatus('running', 'planning…');
+  await nextPaint();
+  let program: FuseProgram | undefined;
+  try {
+    program = compile(source, { fileName, strategy, cost, threads: 1, timeLimitSeconds: planTimeLimitSeconds });
+    const inputs = inputsFor(program, settings.value);
+    ui.inputs.replaceChildren(...Object.entries(inputs).map(([name, x]) => element('li', { text: `${name}: ${describeInput(x)}` })));
+    const plan = await timed(() => program!.plan(inputs));
+    addTiming(`plan (${strategy}: ${plan.value.status}, ${plan.value.clusters.length} cluster(s), objective ${plan.value.objective})`, plan.ms);
+    const [svg, text, lp] = await Promise.all([program.render('svg', inputs), program.render('text', inputs), program.render('lp', inputs)]);
+    showSvg(ui.planPicture, svg);
+    ui.planText.textContent = text;
+    lpUrl = URL.createObjectURL(new Blob([lp], { type: 'text/plain' }));
+    ui.lpDownload.href = lpUrl;
+    ui.lpDownload.download = `${fileName.replace(/^.*\//, '').replace(/\.fuse$/, '') || 'program'}.lp`;
+    ui.lpDownload.hidden = false;
+    setStatus('running', 'running…');
+    await nextPaint();
+    const fused = await timed(() => program!.execute(inputs));
+    addTiming('fused run (first call: generates code)', fused.ms);
+    const again = await timed(() => program!.execute(inputs));
+    addTiming('fused run (again)', again.ms);
+    const interpreted = await timed(() => program!.execute(inputs, { interpret: true }));
+    addTiming('reference interpreter', interpreted.ms);
+    ui.results.replaceChildren(...Object.entries(fused.value.results).map(([name, o]) => element('li', { text: `${name}: ${describeOutput(o)}` })));
+    if (fused.value.fallback !== undefined) ui.results.append(element('li', { text: `the fused code stopped (${fused.value.fallback.message}); these are the interpreter's results` }));
+    const agree = sameResults(fused.value.results, interpreted.value.results);
+    ui.agrees.textContent = agree ? 'yes' : 'no';
+    ui.agrees.className = agree ? 'yes' : 'no';
+    setStatus('done', `done: ${Object.keys(fused.value.results).length} result(s)`);
+  } catch (e) {
+    const found = diagnosticsOf(e, source);
+    showDiagnostics(found);
+    setStatus('error', e instanceof UserError ? `${found.length} error(s): see Diagnostics` : (found[0]?.message ?? 'failed'));
+  } finally {
+    ui.run.disabled = false;
+    await program?.dispose();
+  }
+}
+
+fillControls();
+ui.example.addEventListener('change', () => loadExample(examples[Number(ui.example.value)]!));
+ui.cost.addEventListener('change', () => {
+  ui.costText.disabled = ui.cost.value !== 'other';
+  if (!ui.costText.disabled) ui.costText.focus();
+});
+ui.tabPicture.addEventListener('click', () => selectTab(true));
+ui.tabText.addEventListener('click', () => selectTab(false));
+ui.form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void run();
+});
+ui.run.disabled = false;
+setStatus('ready', 'ready: pick an example or write a program, then Run');

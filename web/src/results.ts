@@ -1,0 +1,56 @@
+// Results for the page: a short description of each (type, shape, first elements), and the
+// check that the fused run's results are the interpreter's bit for bit. Pure functions.
+
+import type { Output } from '../../src/index.js';
+
+type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+
+/** The element type of a result's typed array, by the arrays `run` returns (README, "The TypeScript API"). */
+export function elemName(data: TypedArray): string {
+  if (data instanceof Float64Array) return 'f64';
+  if (data instanceof Float32Array) return 'f32';
+  if (data instanceof Int32Array) return 'i32';
+  if (data instanceof Uint32Array) return 'u32';
+  return 'bool';
+}
+
+function numberText(x: number): string {
+  return Object.is(x, -0) ? '-0' : String(x);
+}
+
+/** `f64[100, 3] = [1.5, 2, …]`: the type and shape, then the first `limit` elements. */
+export function describeOutput(output: Output, limit = 8): string {
+  if (typeof output === 'number') return numberText(output);
+  if (Array.isArray(output)) return `(${(output as readonly Output[]).map((o) => describeOutput(o, limit)).join(', ')})`;
+  const { data, shape } = output as Exclude<Output, number | readonly Output[]>;
+  const shown = Array.from(data.subarray(0, limit), (x) => (data instanceof Uint8Array ? (x === 0 ? 'False' : 'True') : numberText(x)));
+  const more = data.length > limit ? `, … (${data.length} elements)` : '';
+  return `${elemName(data)}[${shape.join(', ')}] = [${shown.join(', ')}${more}]`;
+}
+
+/** Equal bit for bit, except that every NaN equals every NaN (payloads are not portable): -0 and +0 differ. */
+function sameNumber(a: number, b: number): boolean {
+  return Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b));
+}
+
+/** Whether two results are the same: kind, element type, shape and every element (`sameNumber`). */
+export function sameOutput(a: Output, b: Output): boolean {
+  if (typeof a === 'number' || typeof b === 'number') return typeof a === 'number' && typeof b === 'number' && sameNumber(a, b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    const x = a as readonly Output[];
+    const y = b as readonly Output[];
+    return Array.isArray(a) && Array.isArray(b) && x.length === y.length && x.every((o, k) => sameOutput(o, y[k]!));
+  }
+  const x = a as Exclude<Output, number | readonly Output[]>;
+  const y = b as Exclude<Output, number | readonly Output[]>;
+  if (elemName(x.data) !== elemName(y.data) || x.shape.length !== y.shape.length || x.data.length !== y.data.length) return false;
+  if (!x.shape.every((d, k) => d === y.shape[k])) return false;
+  for (let k = 0; k < x.data.length; k++) if (!sameNumber(x.data[k]!, y.data[k]!)) return false;
+  return true;
+}
+
+/** Whether two runs' results agree: the same names, each `sameOutput`. */
+export function sameResults(a: Readonly<Record<string, Output>>, b: Readonly<Record<string, Output>>): boolean {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((n) => Object.prototype.hasOwnProperty.call(b, n) && sameOutput(a[n]!, b[n]!));
+}
