@@ -79,7 +79,7 @@ describe.skipIf(!found && process.env.CI === undefined)("a consumer's page in ch
     page.on('pageerror', (e) => errors.push(e.message));
     try {
       await page.goto(`${server!.url}${query}`);
-      await page.waitForFunction(() => document.title !== 'loading', undefined, { timeout: 40_000 });
+      await page.waitForFunction('document.title !== "loading"', undefined, { timeout: 40_000 });
       expect(errors).toEqual([]);
       return JSON.parse(await page.title()) as Record<string, unknown>;
     } finally {
