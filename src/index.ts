@@ -9,9 +9,9 @@
 //   const { result } = await saxpy.run({ a: 2, xs: new Float64Array([1, 2]), ys: new Float64Array([3, 4]) });
 
 import { type UserError, userError } from './diagnostics/index.js';
-import type { ScalarType } from './ir/types.js';
-import type { TypedArray } from './ir/scalarOps.js';
-import { componentsOf, type ArrayValue, type InterfaceValue, type ScalarValue } from './ir/values.js';
+import { scalarTypes, type ScalarType } from './ir/types.js';
+import { isFloat, MAX_ARRAY_ELEMENTS, type TypedArray } from './ir/scalarOps.js';
+import { componentsOf, sizeOf as sizeOfShape, type ArrayValue, type InterfaceValue, type ScalarValue } from './ir/values.js';
 import { Compiler, entrySizes, planGraphJson, planProgram, valueSignature, type Execution, type PlanningOptions } from './driver/index.js';
 import type { EntryParamType, InputSignature } from './lower/index.js';
 import { elemLeaves } from './lower/types.js';
@@ -101,31 +101,44 @@ function publicParameterType(t: EntryParamType): ParameterType {
 }
 
 export interface RandomInputOptions {
-  /** Extent of every dimension a parameter's type leaves open, or one extent per dimension. */
+  /** Extent of every dimension a parameter's type leaves open, or one extent per dimension (at most 2^31 − 1 each). */
   readonly size: number | readonly number[];
-  /** The same seed gives the same values. */
+  /** An integer: the same seed gives the same values (seeds are taken modulo 2^32). */
   readonly seed: number;
 }
+
+const MAX_EXTENT = 2 ** 31 - 1;
 
 /**
  * Random values for a parameter of type `type` (a playground's or a test's inputs): floats
  * uniform in [0, 1), booleans fair coin flips, integers uniform in 0..m−1 where m is the
  * smallest extent (so an i32 array used as gather indices stays in range), integer scalars in
- * 1..m. A tuple array gets one array per component.
+ * 1..m (m the smallest size given). A tuple array gets one array per component. A TypeError
+ * for a type, size or seed that is not one.
  */
 export function randomInput(type: ParameterType, options: RandomInputOptions): Input {
-  const { size, seed } = options;
-  const extents = (rank: number): readonly number[] => {
-    const given = typeof size === 'number' ? Array.from({ length: rank }, () => size) : size;
-    if (given.length !== rank || !given.every((d) => Number.isInteger(d) && d >= 0)) {
-      throw new TypeError(`randomInput: size ${JSON.stringify(size)} does not give ${rank} non-negative integer extent(s)`);
-    }
-    return given;
+  const bad = (what: string): never => {
+    throw new TypeError(`randomInput: ${what}`);
   };
-  const shape = type.kind === 'array' ? (type.shape ?? extents(type.rank)) : extents(0);
-  const smallest = type.kind === 'array' ? Math.min(...shape, Number.MAX_SAFE_INTEGER) : typeof size === 'number' ? size : Math.min(...size);
-  const range = (elem: ScalarType, low: number): { low: number; high: number } =>
-    elem === 'f64' || elem === 'f32' || elem === 'bool' ? { low: 0, high: 1 } : { low, high: Math.max(low, Math.min(smallest, 2 ** 31) - 1 + low) };
+  const { size, seed } = options ?? bad('expected options { size, seed }');
+  if (!Number.isSafeInteger(seed)) bad(`seed ${String(seed)} is not an integer`);
+  const given = typeof size === 'number' ? [size] : Array.isArray(size) ? (size as readonly unknown[]) : bad(`size ${String(size)} is neither a number nor a list of numbers`);
+  if (given.length === 0 || !given.every((d) => typeof d === 'number' && Number.isInteger(d) && d >= 0 && d <= MAX_EXTENT)) {
+    bad(`size ${JSON.stringify(size)} is not an extent from 0 to ${MAX_EXTENT} or a non-empty list of them`);
+  }
+  const elems = type?.kind === 'scalar' ? [type.elem] : type?.kind === 'array' ? type.elems : bad(`type ${JSON.stringify(type)} is not a ParameterType`);
+  if (elems.length === 0 || !elems.every((e) => (scalarTypes as readonly string[]).includes(e))) bad(`element types ${JSON.stringify(elems)}: expected ${scalarTypes.join(', ')}`);
+  const extents = given as readonly number[];
+  const shapeOf = (rank: number): readonly number[] => {
+    if (typeof size === 'number') return Array.from({ length: rank }, () => size);
+    return extents.length === rank ? extents : bad(`size ${JSON.stringify(size)} gives ${extents.length} extent(s) for an array of rank ${rank}`);
+  };
+  const shape = type.kind === 'array' ? (type.shape ?? shapeOf(type.rank)) : [];
+  const smallest = Math.min(...(type.kind === 'array' ? shape : extents), MAX_EXTENT);
+  if (type.kind === 'array' && sizeOfShape(shape) > MAX_ARRAY_ELEMENTS) bad(`an array of shape [${shape.join(', ')}] has more than the ${MAX_ARRAY_ELEMENTS} elements an array can have`);
+  // Integers: 0..m−1 in arrays (valid indices; 0 alone when m is 0), 1..m for scalars.
+  const range = (elem: ScalarType, low: 0 | 1): { low: number; high: number } =>
+    isFloat(elem) || elem === 'bool' ? { low: 0, high: 1 } : { low, high: Math.max(low, smallest - 1 + low) };
   if (type.kind === 'scalar') {
     const { value } = randomValue({ elem: type.elem, shape: null, ...range(type.elem, 1) }, seed) as ScalarValue;
     return type.elem === 'bool' ? value === 1 : value;
@@ -311,7 +324,10 @@ function toArrayValue(name: string, x: TypedArray | ArrayInput): ArrayValue {
   if (isTypedArray(x)) return { kind: 'array', elem: elemOf(x), shape: [x.length], data: x };
   // JavaScript callers may pass anything (a string, null, a plain array): E414, not a TypeError.
   const data: unknown = typeof x === 'object' && x !== null ? x.data : undefined;
-  if (!isTypedArray(data)) throw userError('E414', `input '${name}': expected a typed array (Float64Array, Float32Array, Int32Array, Uint32Array or Uint8Array)`);
+  if (!isTypedArray(data)) {
+    const got = x === null ? 'null' : typeof x !== 'object' ? typeof x : data === undefined ? 'an object without data' : `data of class ${Object.prototype.toString.call(data).slice(8, -1)}`;
+    throw userError('E414', `input '${name}': expected a number, a boolean, a typed array (Float64Array, Float32Array, Int32Array, Uint32Array or Uint8Array), { data, shape } or a list; got ${got}`);
+  }
   const given: unknown = x.shape ?? [data.length];
   const shape: readonly unknown[] = Array.isArray(given) ? given : [given];
   const sizes = shape.filter((d): d is number => Number.isInteger(d) && (d as number) >= 0);
@@ -326,6 +342,13 @@ function isArrayArgument(x: unknown): x is TypedArray | ArrayInput {
   return isTypedArray(x) || (typeof x === 'object' && x !== null && !Array.isArray(x) && 'data' in x);
 }
 
+/** A non-empty list of array arguments (an index loop: `every` would skip a list's holes). */
+function allArrayArguments(list: readonly unknown[]): boolean {
+  if (list.length === 0) return false;
+  for (let i = 0; i < list.length; i++) if (!isArrayArgument(list[i])) return false;
+  return true;
+}
+
 /** A plain (nested) list of numbers or booleans as an array of the parameter's element type, if known. */
 function listArgument(what: string, list: readonly unknown[], elem: ScalarType | undefined): ArrayValue {
   return listToArray(list, `input '${what}'`, elem);
@@ -335,13 +358,14 @@ function toInterfaceValue(name: string, x: Input, type: EntryParamType | undefin
   if (typeof x === 'boolean') return { kind: 'scalar', elem: 'bool', value: x ? 1 : 0 };
   if (typeof x === 'number') {
     const elem = type?.kind === 'scalar' ? type.elem : Number.isInteger(x) && (x | 0) === x ? 'i32' : 'f64';
-    return { kind: 'scalar', elem, value: x };
+    // -0 is the integer 0 (an integer type has no sign of zero).
+    return { kind: 'scalar', elem, value: Object.is(x, -0) && !isFloat(elem) ? 0 : x };
   }
   const elems = type?.kind === 'array' ? elemLeaves(type.elem) : undefined;
   if (Array.isArray(x)) {
     const list = x as readonly unknown[];
     // An array of tuples: one array per component, each a typed array, `{ data, shape }` or a plain list.
-    const components = elems !== undefined && elems.length > 1 ? elems.length : list.length > 0 && list.every(isArrayArgument) ? list.length : 0;
+    const components = elems !== undefined && elems.length > 1 ? elems.length : allArrayArguments(list) ? list.length : 0;
     if (components === 0) return listArgument(name, list, elems?.[0]);
     if (list.length !== components) throw userError('E414', `input '${name}': an array of ${components}-tuples is given as a list of ${components} arrays, one per component; got a list of ${list.length}`);
     return list.map((c, k) => (Array.isArray(c) ? listArgument(`${name}.${k}`, c as readonly unknown[], elems?.[k]) : toArrayValue(`${name}.${k}`, c as TypedArray | ArrayInput)));
@@ -371,12 +395,15 @@ function setOwn<T>(record: Record<string, T>, name: string, value: T): void {
  * bad options (an unknown back end, a bad thread count, `threads` above 1 with `backend: 'js'`).
  */
 export function compile(source: string, options: CompileOptions = {}): FuseProgram {
+  if (typeof source !== 'string') throw new TypeError(`compile: the source must be a string, not ${source === null ? 'null' : typeof source}`);
+  if (typeof options !== 'object' || options === null) throw new TypeError(`compile: the options must be an object, not ${options === null ? 'null' : typeof options}`);
   const { fileName, entry, backend, threads, parallelThreshold, chunkLength, fastMath, wasm } = options;
   const compiler = new Compiler(source, { fileName, entry, backend, threads, parallelThreshold, chunkLength, fastMath, wasm });
   // Own enumerable properties only, each defined as an own property (`setOwn`), so parameters
   // named `__proto__` or `toString` are inputs like any other. A plain object, not a
   // null-prototype one: V8 keeps those in dictionary mode, slower to read on every call.
   const convert = (inputs: Readonly<Record<string, Input>>): Record<string, InterfaceValue> => {
+    if (typeof inputs !== 'object' || inputs === null) throw new TypeError(`run: the inputs must be an object of named inputs, not ${inputs === null ? 'null' : typeof inputs}`);
     const named: Record<string, InterfaceValue> = {};
     for (const name of Object.keys(inputs)) {
       const x = inputs[name]!;
@@ -474,7 +501,10 @@ export function fuse(strings: TemplateStringsArray, ...values: readonly number[]
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       throw new TypeError(`fuse\`…\`: interpolation ${k + 1} is ${typeof v === 'number' ? v : typeof v}; only finite numbers can be interpolated`);
     }
-    source += (Number.isInteger(v) ? String(v) : v.toExponential()) + strings[k + 1]!;
+    // A negative number is parenthesised, as the value it is (`${-2} ** 2` is 4, not -(2 ** 2)),
+    // and -0 keeps its sign as the float -0.0.
+    const text = Object.is(v, -0) ? '-0.0' : Number.isInteger(v) ? String(v) : v.toExponential();
+    source += (v < 0 || Object.is(v, -0) ? `(${text})` : text) + strings[k + 1]!;
   });
   return compile(dedent(source), { fileName: '<fuse template>' });
 }

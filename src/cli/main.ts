@@ -92,7 +92,8 @@ function parseThreads(text: string): number {
 function parseTimeLimit(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const seconds = Number(text);
-  if (text.trim() === '' || !Number.isFinite(seconds) || seconds < 0) {
+  // Decimal only: Number() would also take `0x10` and `0b1`.
+  if (!/^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) || !Number.isFinite(seconds)) {
     throw new UsageError(userError('E600', `--time-limit ${JSON.stringify(text)}: expected a non-negative number of seconds`).diagnostics);
   }
   return seconds;
@@ -130,7 +131,7 @@ function shapeSignature(compiler: Compiler, shapes: readonly string[]): Record<s
       const { value } = usage(() => parseArgAssignment(text, () => type.elem));
       given[name] = { kind: 'scalar', elem: value.elem, value: value.value };
     } else {
-      const spec = usage(() => parseRandomSpec(text.slice(eq + 1)));
+      const spec = usage(() => parseRandomSpec(text.slice(eq + 1), `--shape ${name}`));
       if (spec.shape === null) throw new UsageError(userError('E523', `--shape ${name}: '${name}' is an array; give its shape, e.g. ${name}=f64[1000]`).diagnostics);
       given[name] = { kind: 'array', elem: type?.kind === 'array' ? type.elem : spec.elem, shape: spec.shape };
     }
@@ -252,6 +253,9 @@ export function buildProgram(term: Terminal): Command {
     .option('--emit-lp <file>', "also write the ILP of every block as one CPLEX LP model (its optimum is the plan's objective when optimal; docs/PLANNING.md)")
     .option('--emit-mps <file>', 'also write the ILP of every block as one free MPS model (as --emit-lp)')
     .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; format: string; emitLp?: string; emitMps?: string }) => {
+      if (flags.emitLp !== undefined && flags.emitLp === flags.emitMps) {
+        throw new UsageError(userError('E524', `--emit-lp and --emit-mps name one file, ${JSON.stringify(flags.emitLp)}: the second would overwrite the first`).diagnostics);
+      }
       const options = planningOptions(flags, term);
       // The driver returns the graphs each plan was made from; the reports below draw on them.
       let planned: PlannedGraphs;

@@ -121,6 +121,9 @@ export const diagnosticCodes = {
   E601: 'two scatters into one destination',
   E602: 'destination read after its scatter',
   E603: 'bad progress interval',
+  E604: 'unknown strategy',
+  E605: 'bad entry size',
+  E608: 'a cost term too large for the solver',
   E609: 'bad weight',
   // a dependence graph given as JSON
   E610: 'graph JSON: not valid JSON',

@@ -24,7 +24,7 @@ import { verifyProgram } from '../ir/verify.js';
 import type { Program, ScalarType } from '../ir/types.js';
 import { componentsOf, shapeProblem, type InterfaceValue } from '../ir/values.js';
 import { checkInputs, interpret } from '../interp/index.js';
-import { planFrom, type PlannedGraphs, type PlanOptions } from '../plan/index.js';
+import { checkProgressEvery, checkStrategy, checkTimeLimit, planFrom, type PlannedGraphs, type PlanOptions } from '../plan/index.js';
 import type { SolverLoader } from '../plan/ilp/solver.js';
 import { assertValidGraphPlan, assertValidMemoryPlan, assertValidPlan } from '../check/index.js';
 import type { Plan, Strategy } from '../plan/types.js';
@@ -33,7 +33,7 @@ import type { EntrySizes } from '../graph/sizes.js';
 import { programGraphs, type BlockGraphs } from '../graph/program.js';
 import { readGraphJson, type ReadGraph } from '../graph/fromJson.js';
 import {
-  availableThreads, backendNamed, checkTuning, InvalidOptionError, measureMachine, rooflineOf, type BackendName, type Executable, type MachineRates, type Roofline,
+  availableThreads, backendNamed, multicoreAvailable, checkTuning, InvalidOptionError, measureMachine, rooflineOf, type BackendName, type Executable, type MachineRates, type Roofline,
   type RunOptions, type RunResult, type RunStats,
 } from '../runtime/index.js';
 import { inputsChecked } from '../runtime/backend.js';
@@ -243,10 +243,17 @@ export class Compiler {
     // fused run. A name first: `threads` says nothing useful about a back end that does not exist.
     if (options.backend !== undefined) backendNamed(options.backend);
     this.backend = chooseBackend({ backend: options.backend, threads: options.threads, env: processEnv(), parallelism: availableThreads });
+    // Said when compiling, not at the first run: a browser page has no Node worker threads.
+    if (this.backend.name === 'multicore' && !multicoreAvailable()) {
+      throw new InvalidOptionError(`threads: ${this.backend.threads}: the multicore back end needs Node ≥ 20.16 (worker threads, SharedArrayBuffer, Atomics.wait), which this host lacks; use threads: 1`);
+    }
     checkTuning(options.parallelThreshold, options.chunkLength);
     // A truthy string would otherwise silently mean `true` in one place and `false` in another.
     if (options.fastMath !== undefined && typeof options.fastMath !== 'boolean') {
       throw new InvalidOptionError(`fastMath: ${String(options.fastMath)}: expected true or false`);
+    }
+    if (options.wasm !== undefined && !['auto', 'on', 'off'].includes(options.wasm)) {
+      throw new InvalidOptionError(`wasm: ${JSON.stringify(options.wasm)}: expected 'auto', 'on' or 'off'`);
     }
   }
 
@@ -314,6 +321,10 @@ export class Compiler {
 
   /** The program lowered for `signature`, its dependence graphs and their checked plan. */
   planned(signature: Readonly<Record<string, InputSignature>> | undefined, options: PlanningOptions = {}): Promise<PlannedProgram> {
+    // Checked before the cache key is made of them (and on every call, a cached plan's too).
+    checkStrategy(options.strategy ?? 'ilp');
+    checkTimeLimit(options.timeLimitSeconds);
+    checkProgressEvery(options.progressEveryMs);
     const program = this.lower(signature);
     const key = JSON.stringify([signature ?? null, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
     let planned = this.plans.get(key);

@@ -135,8 +135,10 @@ function tokenize(text: string, file: SourceFile): Token[] {
         }, [`write \`${m[0]}*${text.slice(end).match(/^[A-Za-z0-9_-]*/)![0]}\``]);
       }
       const value = Number(m[0]);
-      if (!Number.isFinite(value)) {
-        throw userError('E656', `coefficient \`${m[0]}\` is too large`, { file, span: { start: pos, end } });
+      // Beyond 1e9 a coefficient times a large weight (an array's bytes) leaves the range HiGHS
+      // computes in (it takes 1e20 as infinite), and no cost needs such ratios.
+      if (!(value <= MAX_COEFFICIENT)) {
+        throw userError('E656', `coefficient \`${m[0]}\` is too large (at most ${MAX_COEFFICIENT.toExponential()})`, { file, span: { start: pos, end } });
       }
       tokens.push({ kind: 'number', value, span: { start: pos, end } });
       pos = end;
@@ -161,6 +163,9 @@ function tokenize(text: string, file: SourceFile): Token[] {
  * Parses a cost function: `term ('+' term)*` where `term` is `[coefficient '*'] name`.
  * `sourceName` names the text in diagnostics (the option it came from).
  */
+/** The largest coefficient a cost may have (E656). */
+export const MAX_COEFFICIENT = 1e9;
+
 export function parseCost(text: string, sourceName = '--cost'): CostSpec {
   const file = new SourceFile(sourceName, text);
   const tokens = tokenize(text, file);

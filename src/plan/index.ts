@@ -82,16 +82,47 @@ export function resolveCost(cost: string | CostSpec | undefined): CostSpec {
   return typeof cost === 'string' ? parseCost(cost) : cost;
 }
 
-export function checkTimeLimit(seconds: number | undefined): void {
-  if (seconds !== undefined && !(seconds >= 0 && Number.isFinite(seconds))) {
-    throw userError('E600', `the time limit must be a non-negative number of seconds, not ${seconds}`);
+/** A value as a message shows it: strings quoted, so `'1'` is not taken for the number 1. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value === 'bigint' ? `${value}n` : String(value);
+}
+
+/**
+ * A longer limit is taken as this one (about 115 days): HiGHS takes only finite limits, and a
+ * deadline past it is no limit in practice.
+ */
+export const MAX_TIME_LIMIT_SECONDS = 1e7;
+
+export function checkTimeLimit(seconds: unknown): void {
+  if (seconds !== undefined && !(typeof seconds === 'number' && seconds >= 0 && Number.isFinite(seconds))) {
+    throw userError('E600', `the time limit must be a non-negative number of seconds, not ${shown(seconds)}`);
   }
 }
 
 /** E603 for a progress interval that is negative or not finite. */
-export function checkProgressEvery(ms: number | undefined): void {
-  if (ms !== undefined && !(ms >= 0 && Number.isFinite(ms))) {
-    throw userError('E603', `the progress interval must be a non-negative number of milliseconds, not ${ms}`);
+export function checkProgressEvery(ms: unknown): void {
+  if (ms !== undefined && !(typeof ms === 'number' && ms >= 0 && Number.isFinite(ms))) {
+    throw userError('E603', `the progress interval must be a non-negative number of milliseconds, not ${shown(ms)}`);
+  }
+}
+
+const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'none'];
+
+/** E604 for a strategy that is none of ours (JavaScript callers may pass anything). */
+export function checkStrategy(strategy: unknown): Strategy {
+  if (!strategies.includes(strategy as Strategy)) {
+    throw userError('E604', `unknown strategy ${shown(strategy)}: expected ${strategies.join(', ')}`);
+  }
+  return strategy as Strategy;
+}
+
+/** E605 for an entry size (options.shapes) that is not a list of non-negative integers, or a scalar's value that is not finite. */
+export function checkShapes(shapes: EntrySizes | undefined): void {
+  for (const [name, size] of Object.entries(shapes ?? {})) {
+    const good = Array.isArray(size) ? size.every((d: unknown) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0) : typeof size === 'number' && Number.isFinite(size);
+    if (!good) {
+      throw userError('E605', `the shape of \`${name}\` must be a list of non-negative integers (or a scalar's finite value), not ${Array.isArray(size) ? `[${size.map(shown).join(', ')}]` : shown(size)}`);
+    }
   }
 }
 
@@ -103,6 +134,22 @@ export function checkWeights(weights: CostWeights | undefined): void {
         throw userError('E609', `the ${kind} weight of \`${key}\` must be a finite non-negative number, not ${w}`);
       }
     }
+  }
+}
+
+/**
+ * The largest objective coefficient (and constant) the ILP may have: HiGHS takes 1e20 as
+ * infinite, and far below that a minimisation loses the precision to tell plans apart.
+ */
+const MAX_OBJECTIVE_TERM = 1e15;
+
+/** E608 for an objective the solver cannot hold: a large coefficient times a large weight (an array's bytes). */
+function checkObjectiveRange(model: IlpModel): void {
+  const largest = model.columns.reduce((m, c) => Math.max(m, Math.abs(c.cost)), Math.abs(model.offset));
+  if (!(largest <= MAX_OBJECTIVE_TERM)) {
+    throw userError('E608', `a term of the cost is ${largest}, more than the ${MAX_OBJECTIVE_TERM.toExponential()} the ILP solver can weigh exactly`, undefined, [
+      'use smaller coefficients, or a cost that does not multiply them by sizes in bytes',
+    ]);
   }
 }
 
@@ -282,6 +329,7 @@ function planBlockIlp(bg: BlockGraphs, cost: CostSpec, loaded: SolverHandle, wat
   watch.update({ stage: 'model' });
   const model = buildModelUnless(graph, cost, { cuts: tuning.cuts ?? true }, watch.expired);
   if (model === null) return fallback('fallback-greedy', 0, 'zero', 0);
+  checkObjectiveRange(model);
   if (watch.expired()) return fallback('fallback-greedy', boxBound(model), 'box', 0);
   const start = (tuning.warmStart ?? true) ? startFromAssignment(graph, model, greedy.assignment) : null;
   watch.update({ stage: 'solve' });
@@ -392,11 +440,15 @@ export interface PlannedGraphs {
  * `timeMs`, as part of planning.
  */
 export async function planFrom<Made extends { readonly graphs: BlockGraphs }>(make: () => Made, options: PlanOptions = {}): Promise<Made & { readonly plan: Plan }> {
-  const strategy = options.strategy ?? 'ilp';
+  const strategy = checkStrategy(options.strategy ?? 'ilp');
   const cost = resolveCost(options.cost);
   checkTimeLimit(options.timeLimitSeconds);
   checkProgressEvery(options.progressEveryMs);
   checkWeights(options.weights);
+  checkShapes(options.shapes);
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw new TypeError(`onProgress must be a function, not ${typeof options.onProgress}`);
+  }
   const solver = strategy === 'ilp' ? await (options.solver ?? defaultSolverLoader()).load() : null;
   const started = performance.now();
   const made = make();
@@ -425,7 +477,7 @@ function planGraphsSince(
   let root: BlockPlan;
   if (strategy === 'ilp') {
     if (solver === null) throw new CompilerBug('plan', 'the ILP strategy was given no solver');
-    const budget = timeBudget(graphs, started, options.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS);
+    const budget = timeBudget(graphs, started, Math.min(options.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS, MAX_TIME_LIMIT_SECONDS));
     const report = throttledReporter(options.onProgress, started, options.progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS);
     root = planTree(
       graphs,

@@ -31,7 +31,11 @@ export interface PlanProgress {
   readonly elapsedMs: number;
 }
 
-/** Receives progress reports; an error it throws stops planning and is rethrown by `plan`. */
+/**
+ * Receives progress reports, called synchronously inside planning; an error it throws stops
+ * planning and is rethrown by `plan`. A promise it returns is not awaited (planning does not
+ * yield), so an async listener's rejection is the caller's to handle.
+ */
 export type ProgressListener = (progress: PlanProgress) => void;
 
 /** The default of PlanOptions.progressEveryMs. */

@@ -130,7 +130,9 @@ export function renderPlanText(graphs: BlockGraphs, plan: Plan, memory?: MemoryP
   out.push(`objective ${s.objective} (${s.status}${proof}), planned in ${s.timeMs.toFixed(1)} ms`);
   for (const note of s.notes) out.push(`note: ${note}`);
   if (memory !== undefined) out.push(memorySummary(memory));
-  return out.join('\n') + '\n';
+  // A graph JSON's names are any text: a line break or a direction mark in one must not forge or
+  // reorder report lines, so such characters are shown escaped, as in the LP file's comments.
+  return out.map((line) => line.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)).join('\n') + '\n';
 }
 
 /** The JSON plan format, version 1 (docs/PLAN-FORMAT.md). */
@@ -180,7 +182,13 @@ function clustersJson(bg: BlockGraphs, plan: BlockPlan): ClusterJson[] {
     for (const id of c.nodes) {
       const o = plan.orders[id];
       if (o === undefined) continue;
-      orders[nodeOf(graph, id).name] = typeof o === 'number' ? String(o) : `gather:${nodeOf(graph, o.gather).name}`;
+      // An own data property, also for a node named `__proto__` (which assignment would take as the prototype).
+      Object.defineProperty(orders, nodeOf(graph, id).name, {
+        value: typeof o === 'number' ? String(o) : `gather:${nodeOf(graph, o.gather).name}`,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     const blocks = c.nodes.flatMap((id) => {
       const children = bg.children[id];

@@ -2,7 +2,8 @@
 // imports 'arrayfuse' by name, bundled by esbuild for the browser with no flags (the package's
 // `browser` entry), HiGHS' highs.wasm copied beside it and named with configureSolver. Loaded
 // in Debian's chromium, it plans with the ILP, runs the fused code, draws the plan picture and,
-// told a wasm location that does not exist, reports a SolverLoadError saying where it looked.
+// told a wasm location that does not exist, reports a SolverLoadError saying where it looked;
+// asked for 4 threads, it is refused when compiling (a page has no Node worker threads).
 // Skipped with a notice without /usr/bin/chromium, except under CI (`CI` set), where it fails.
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,13 @@ async function main() {
     const plan = await program.plan(inputs);
     const { result } = await program.run(inputs);
     const svg = await program.render('svg', inputs);
-    return { status: plan.status, clusters: plan.clusters.length, result: isArrayOutput(result) ? Array.from(result.data) : null, svg: svg.includes('<svg') };
+    let threads = 'accepted';
+    try {
+      compile('def main(xs):\\n  return xs\\n', { threads: 4 });
+    } catch (e) {
+      threads = (e instanceof TypeError ? 'TypeError' : 'not a TypeError') + ': ' + e.message;
+    }
+    return { status: plan.status, clusters: plan.clusters.length, result: isArrayOutput(result) ? Array.from(result.data) : null, svg: svg.includes('<svg'), threads };
   } catch (e) {
     return { error: e instanceof SolverLoadError ? 'SolverLoadError' : String(e), message: e.message };
   }
@@ -88,7 +95,10 @@ describe.skipIf(!found && process.env.CI === undefined)("a consumer's page in ch
   }
 
   it('plans with the ILP, runs the fused code and draws the plan', async () => {
-    expect(await report('')).toEqual({ status: 'optimal', clusters: 1, result: [5, 6, 7], svg: true });
+    const got = await report('');
+    expect(got).toMatchObject({ status: 'optimal', clusters: 1, result: [5, 6, 7], svg: true });
+    // A page has no Node worker threads: more than one thread is refused when compiling.
+    expect(got.threads).toMatch(/^TypeError: threads: 4: the multicore back end needs Node/);
   }, 60_000);
 
   it('says where it looked for a solver it cannot load', async () => {

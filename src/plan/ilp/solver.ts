@@ -37,8 +37,30 @@ export interface SolverLoader {
   load(): Promise<SolverHandle>;
 }
 
-/** Where HiGHS' WebAssembly binary comes from: a URL or path of `highs.wasm`, or its bytes. */
-export type SolverWasm = string | URL | ArrayBuffer | ArrayBufferView;
+/**
+ * Where HiGHS' WebAssembly binary comes from: a URL or path of `highs.wasm` (a string, or a `URL`:
+ * anything with an `href`), or its bytes.
+ */
+export type SolverWasm = string | { readonly href: string } | ArrayBuffer | ArrayBufferView;
+
+/** The location a SolverWasm names, or null for bytes. */
+function locationOf(wasm: SolverWasm): string | null {
+  if (typeof wasm === 'string') return wasm;
+  return wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm) ? null : wasm.href;
+}
+
+/** A TypeError unless `source` is a SolverSource: JavaScript callers may pass anything. */
+function checkSource(source: unknown): asserts source is SolverSource {
+  if (typeof source !== 'object' || source === null) throw new TypeError(`configureSolver: expected { wasm: URL, path or bytes }, got ${source === null ? 'null' : typeof source}`);
+  const wasm: unknown = (source as { wasm?: unknown }).wasm;
+  const ok =
+    wasm === undefined ||
+    typeof wasm === 'string' ||
+    wasm instanceof ArrayBuffer ||
+    ArrayBuffer.isView(wasm) ||
+    (typeof wasm === 'object' && wasm !== null && typeof (wasm as { href?: unknown }).href === 'string');
+  if (!ok) throw new TypeError(`configureSolver: wasm must be a URL, a path or the binary's bytes (an ArrayBuffer or a typed array), got ${wasm === null ? 'null' : typeof wasm}`);
+}
 
 export interface SolverSource {
   /**
@@ -85,14 +107,17 @@ function resolveLoader(): LoaderFn {
 
 function initOptions(wasm: SolverWasm | undefined, failed: (reason: unknown) => void): HighsInit {
   if (wasm === undefined) return {};
-  if (typeof wasm === 'string' || wasm instanceof URL) {
-    const location = String(wasm);
-    return { locateFile: (file) => (file.endsWith('.wasm') ? location : file) };
-  }
+  const location = locationOf(wasm);
+  if (location !== null) return { locateFile: (file) => (file.endsWith('.wasm') ? location : file) };
+  const bytes = wasm as ArrayBuffer | ArrayBufferView;
   return {
     instantiateWasm: (imports, receive) => {
       const api = (globalThis as unknown as { WebAssembly: WasmInstantiate }).WebAssembly;
-      api.instantiate(wasm, imports).then(({ instance }) => receive(instance), failed);
+      // `receive` throws for a module that is valid WebAssembly but not HiGHS: a failure too.
+      api
+        .instantiate(bytes, imports)
+        .then(({ instance }) => receive(instance))
+        .catch(failed);
       return {};
     },
   };
@@ -100,8 +125,7 @@ function initOptions(wasm: SolverWasm | undefined, failed: (reason: unknown) => 
 
 function whereFrom(wasm: SolverWasm | undefined): string {
   if (wasm === undefined) return "its default location (next to HiGHS' loader script)";
-  if (typeof wasm === 'string' || wasm instanceof URL) return String(wasm);
-  return `the ${wasm.byteLength} bytes given`;
+  return locationOf(wasm) ?? `the ${(wasm as ArrayBuffer | ArrayBufferView).byteLength} bytes given`;
 }
 
 /** Loads HiGHS from `source` (default: its default location) on first use; a failed load is retried on the next use. */
@@ -145,6 +169,7 @@ let sharedLoader: SolverLoader | undefined;
  * A solver already loaded from elsewhere is dropped: the next plan loads it from `source`.
  */
 export function configureSolver(source: SolverSource): void {
+  checkSource(source);
   sharedLoader = createSolverLoader(source);
 }
 

@@ -162,6 +162,9 @@ export function readJsonValue(text: string, fileName: string): RuntimeValue {
   return buildArray(ctx, elem, shape, flat, paths);
 }
 
+/** The most elements a plain JavaScript list may give an array (typed arrays are the way for more). */
+export const MAX_LIST_ELEMENTS = 2 ** 27;
+
 /**
  * A JavaScript list of numbers or booleans (nested for more dimensions) as an array of `elem`
  * (default: bool when every element is a boolean, else f64), checked as JSON lists are: E511
@@ -169,6 +172,13 @@ export function readJsonValue(text: string, fileName: string): RuntimeValue {
  */
 export function listToArray(list: readonly unknown[], what: string, elem?: ScalarType): ArrayValue {
   const ctx: Ctx = { file: new SourceFile(what, '') };
+  // The elements the shape of the first elements promises, before any walk over all of them:
+  // a sparse `new Array(2e9)` is refused at once instead of being walked (and allocated).
+  let promised = 1;
+  for (let level: unknown = list, depth = 0; Array.isArray(level) && depth <= maxJsonDepth; level = (level as unknown[])[0], depth++) promised *= level.length;
+  if (promised > MAX_LIST_ELEMENTS) {
+    throw userError('E414', `${what}: a list of ${promised} elements; pass a typed array instead (a plain list holds at most ${MAX_LIST_ELEMENTS})`, { file: ctx.file });
+  }
   const deep = tooDeepJson(list, maxJsonDepth, 'lists');
   if (deep !== null) fail(ctx, 'E511', shortPath(deep.reduce<string>(jsonPath, '')), `lists nested more than ${maxJsonDepth} levels deep (an array has at most ${maxJsonDepth} dimensions)`);
   const shape = nestedShape(ctx, list, '');

@@ -202,6 +202,9 @@ function narrowed(raw: Uint8Array, wide: Wide, target: 'i32' | 'u32', count: num
 
 /** Reads a `.npy` file's bytes into an array; every problem is a UserError E501–E509 naming the file. */
 export function readNpy(bytes: Uint8Array, fileName: string, options: ReadNpyOptions = {}): ArrayValue {
+  if (options.integer !== undefined && options.integer !== 'i32' && options.integer !== 'u32') {
+    throw new TypeError(`readNpy: integer must be 'i32' or 'u32', not ${JSON.stringify(options.integer)}`);
+  }
   const header = readHeader(bytes, fileName);
   const { shape, dataOffset } = header;
   const count = sizeOf(shape);
@@ -235,8 +238,26 @@ export interface WriteNpyOptions {
   readonly version?: 1 | 2 | 3;
 }
 
+/** The typed array class of each element type: what `writeNpy` checks `data` against. */
+const dataClass: Readonly<Record<ScalarType, string>> = { f64: 'Float64Array', f32: 'Float32Array', i32: 'Int32Array', u32: 'Uint32Array', bool: 'Uint8Array' };
+
+/** A TypeError unless `a` is an array value whose data, element type and shape agree (JavaScript callers may pass anything). */
+function checkWritable(a: ArrayValue, version: unknown): void {
+  const bad = (why: string): never => {
+    throw new TypeError(`writeNpy: ${why}`);
+  };
+  if (!Object.hasOwn(descrOf, a?.elem ?? '')) bad(`elem ${JSON.stringify(a?.elem)} is none of ${Object.keys(descrOf).join(', ')}`);
+  const cls = Object.prototype.toString.call(a.data).slice(8, -1);
+  if (cls !== dataClass[a.elem]) bad(`data is ${cls === 'Undefined' ? 'missing' : `a ${cls}`}, but elem ${a.elem} needs a ${dataClass[a.elem]}`);
+  if (!Array.isArray(a.shape) || !a.shape.every((d) => Number.isSafeInteger(d) && d >= 0) || sizeOf(a.shape) !== a.data.length) {
+    bad(`shape ${JSON.stringify(a.shape)} does not hold the ${a.data.length} elements of data`);
+  }
+  if (version !== undefined && version !== 1 && version !== 2 && version !== 3) bad(`version ${JSON.stringify(version)}: expected 1, 2 or 3`);
+}
+
 /** Encodes an array as a `.npy` file (C order, little-endian, header aligned to 64 bytes). */
 export function writeNpy(a: ArrayValue, options: WriteNpyOptions = {}): Uint8Array {
+  checkWritable(a, options.version);
   const shapeText = a.shape.length === 1 ? `(${a.shape[0]},)` : `(${a.shape.join(', ')})`;
   const dict = `{'descr': '${descrOf[a.elem]}', 'fortran_order': False, 'shape': ${shapeText}, }`;
   const pick = (v: 1 | 2 | 3): number => 8 + (v === 1 ? 2 : 4);

@@ -24,9 +24,10 @@ export interface RandomSpec {
 
 const specPattern = /^\s*([a-z0-9]+)\s*(?:\[([^\]]*)\])?\s*(?:@\s*(\S+?)\s*\.\.\s*(\S+)\s*)?$/;
 
-export function parseRandomSpec(text: string): RandomSpec {
+/** A spec (see the module comment); errors name `flag`, the option it was given with. */
+export function parseRandomSpec(text: string, flag = '--random'): RandomSpec {
   const bad = (why: string): never => {
-    throw userError('E521', `--random ${JSON.stringify(text)}: ${why}`, undefined, ['expected e.g. f64[1000,64], i32[10]@0..5, bool[8] or i32']);
+    throw userError('E521', `${flag} ${JSON.stringify(text)}: ${why}`, undefined, ['expected e.g. f64[1000,64], i32[10]@0..5, bool[8] or i32']);
   };
   const m = specPattern.exec(text);
   if (m === null) return bad('not a spec');
@@ -39,7 +40,7 @@ export function parseRandomSpec(text: string): RandomSpec {
     if (!parts.every((d) => /^\d+$/.test(d))) return bad(`extents must be non-negative integers, got [${dims}]`);
     shape = parts.map(Number);
     const problem = shapeProblem(shape);
-    if (problem !== null) throw userError('E406', `--random ${JSON.stringify(text)}: ${problem}`);
+    if (problem !== null) throw userError('E406', `${flag} ${JSON.stringify(text)}: ${problem}`);
   }
   const defaults: Readonly<Record<ScalarType, readonly [number, number]>> = { f64: [0, 1], f32: [0, 1], i32: [-100, 100], u32: [0, 100], bool: [0, 1] };
   let [low, high] = defaults[elem];
