@@ -621,15 +621,23 @@ class ClusterGen {
     } else out.push(...update);
   }
 
-  /** Whether a scan of this cluster is the node itself or flows into it through fused edges. */
-  private feedsFromScan(n: CombinatorNode, seen = new Set<NodeId>()): boolean {
-    if (seen.has(n.id)) return false;
-    seen.add(n.id);
-    if (loopTraits(n).rowScan !== null) return true;
-    return inputArrays(n).some((a) => {
-      const p = this.producer.get(a);
-      return p !== undefined && this.feedsFromScan(p.node, seen);
-    });
+  /**
+   * Whether a scan of this cluster is the node itself or flows into it through fused edges.
+   * A walk with a stack, not recursion: a chain of thousands of fused maps is a valid cluster.
+   */
+  private feedsFromScan(root: CombinatorNode): boolean {
+    const seen = new Set<NodeId>();
+    const pending = [root];
+    for (let n = pending.pop(); n !== undefined; n = pending.pop()) {
+      if (seen.has(n.id)) continue;
+      seen.add(n.id);
+      if (loopTraits(n).rowScan !== null) return true;
+      for (const a of inputArrays(n)) {
+        const p = this.producer.get(a);
+        if (p !== undefined) pending.push(p.node);
+      }
+    }
+    return false;
   }
 
   /** The rank and shape a root is computed over: a scatter over its source, others their output. */

@@ -55,6 +55,7 @@ export const diagnosticCodes = {
   E220: 'compile-time budget exceeded',
   E221: 'element expression nested too deep',
   E222: 'run-time control flow nested too deep',
+  E223: 'a fused loop too deep for the code generator',
   // a core-IR program given as JSON
   E290: 'IR JSON: not valid JSON',
   E291: 'IR JSON: a value of the wrong JSON type',

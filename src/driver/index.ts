@@ -368,7 +368,18 @@ export class Compiler {
         const memory = planMemory(program, plan, entry);
         assertValidMemoryPlan(program, plan, memory, entry); // src/memory does not import the checker either
         // Awaited: the multicore back end's compile resolves once its workers hold the code.
-        return await backend.compile(program, plan, { file: this.file, memory, poisonBuffers, threads, parallelThreshold, chunkLength, fastMath, wasm });
+        try {
+          return await backend.compile(program, plan, { file: this.file, memory, poisonBuffers, threads, parallelThreshold, chunkLength, fastMath, wasm });
+        } catch (e) {
+          // The code generator follows a cluster's fused chains recursively: a chain of thousands
+          // of combinators in one loop can exhaust the stack. The program is valid; say what to do.
+          if (e instanceof RangeError && /call stack/i.test(e.message)) {
+            throw userError('E223', 'the plan fuses a chain of combinators too deep for the code generator (its stack overflowed)', { file: this.file, span: this.entry.nameSpan }, [
+              'plan with strategy none, or run with the reference interpreter (interpret: true, --interpret)',
+            ]);
+          }
+          throw e;
+        }
       });
       // A failed compile is not cached, as a failed plan is not (nor does it evict a newer one).
       const failed = compiled;

@@ -80,7 +80,9 @@ describe('settings', () => {
   it('parses sizes, seeds, scalars and costs, naming the bad field', () => {
     expect(parseSize(' 100 ')).toEqual({ ok: true, value: 100 });
     expect(parseSize('64, 16')).toEqual({ ok: true, value: [64, 16] });
-    for (const bad of ['', '0', '-1', '1.5', '1e3', '99999999999', '4,', 'x']) expect(parseSize(bad).ok, bad).toBe(false);
+    // 0 is a size: empty arrays can be tried in the page too.
+    expect(parseSize('0')).toEqual({ ok: true, value: 0 });
+    for (const bad of ['', '-1', '1.5', '1e3', '99999999999', '4,', 'x']) expect(parseSize(bad).ok, bad).toBe(false);
     expect(parseSeed('0')).toEqual({ ok: true, value: 0 });
     expect(parseSeed('4294967296').ok).toBe(false);
     expect(parseScalars('br=16, bc = 4 ,flag=True')).toEqual({ ok: true, value: new Map<string, number | boolean>([['br', 16], ['bc', 4], ['flag', true]]) });
@@ -89,6 +91,9 @@ describe('settings', () => {
     expect(costOf('reads', 'ignored')).toEqual({ ok: true, value: 'reads' });
     expect(costOf('other', ' 2*reads + writes ')).toEqual({ ok: true, value: '2*reads + writes' });
     expect(costOf('other', '  ').ok).toBe(false);
+    // A typed cost is checked by the cost parser: its message names the field and the column.
+    expect(costOf('other', 'reads +')).toEqual({ ok: false, message: 'cost: expected a cost name here (at column 8)' });
+    expect(costOf('other', '1e20*reads')).toEqual({ ok: false, message: 'cost: coefficient `1e20` is too large (at most 1e+9) (at column 1)' });
   });
   it('gives each parameter its own seed in 0..2^32-1', () => {
     const seeds = [0, 1, 2, 3].map((k) => parameterSeed(4294967295, k));

@@ -3,6 +3,7 @@
 // span, a marker in the gutter of its line, the message on hover).
 
 import { basicSetup, EditorView } from 'codemirror';
+import { keymap } from '@codemirror/view';
 import { EditorSelection } from '@codemirror/state';
 import { lintGutter, setDiagnostics, type Diagnostic as LintDiagnostic } from '@codemirror/lint';
 import { fuseLanguage } from './fuseLanguage.js';
@@ -24,11 +25,13 @@ function lintOf(d: PageDiagnostic): LintDiagnostic | undefined {
   return { from: d.range.from, to: d.range.to, severity: 'error', message, source: 'arrayfuse' };
 }
 
-export function createEditor(parent: HTMLElement, text: string, onEdit: () => void): FuseEditor {
+/** The editor under `parent`; `onEdit` after every change of the text, `onRun` on Ctrl+Enter (Cmd+Enter). */
+export function createEditor(parent: HTMLElement, text: string, onEdit: () => void, onRun: () => void): FuseEditor {
   const view = new EditorView({
     parent,
     doc: text,
     extensions: [
+      keymap.of([{ key: 'Mod-Enter', run: () => (onRun(), true) }]),
       basicSetup,
       fuseLanguage,
       lintGutter(),

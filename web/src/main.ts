@@ -3,17 +3,23 @@
 // reference interpreter (timed), compare them bit for bit, and offer the ILP as an LP file.
 // Only arrayfuse's public API is used (src/index.ts, bundled from source by scripts/build-web.mjs).
 
-import { compile, configureSolver, randomInput, UserError, type FuseProgram, type Input, type Output } from '../../src/index.js';
+import { compile, configureSolver, randomInput, UserError, type ClusterJson, type FuseProgram, type Input, type Output } from '../../src/index.js';
 import { byId, element } from './dom.js';
 import { createEditor } from './editor.js';
 import { diagnosticLine, diagnosticsOf, type PageDiagnostic } from './diagnostics.js';
 import { examples, firstExample, type Example } from './examples.js';
 import { showSvg } from './planView.js';
 import { describeOutput, sameResults } from './results.js';
-import { costOf, namedCosts, parameterSeed, parseScalars, parseSeed, parseSize, strategies, type Parsed } from './settings.js';
+import { costOf, maxElements, namedCosts, parameterSeed, parseScalars, parseSeed, parseSize, strategies, type Parsed } from './settings.js';
 
 /** The ILP gets this long before the plan falls back to its best incumbent: the page stays responsive. */
 const planTimeLimitSeconds = 10;
+
+/**
+ * Plans with more loops than this are not drawn: Graphviz lays the picture out on the page's
+ * thread, and MG unfused (711 loops) took minutes. The text plan shows them all.
+ */
+const maxDrawnClusters = 120;
 
 const ui = {
   form: byId('controls', HTMLFormElement),
@@ -45,9 +51,16 @@ configureSolver({ wasm: new URL('highs.wasm', import.meta.url) });
 let fileName = firstExample.path;
 let lpUrl: string | undefined;
 
-const editor = createEditor(byId('editor', HTMLDivElement), firstExample.source, () => {
-  fileName = 'playground.fuse';
-});
+const editor = createEditor(
+  byId('editor', HTMLDivElement),
+  firstExample.source,
+  () => {
+    fileName = 'playground.fuse';
+    // The listed places are the old text's; the editor's own markers move with the edit.
+    ui.diagnostics.replaceChildren();
+  },
+  () => ui.form.requestSubmit(),
+);
 
 function setStatus(state: 'ready' | 'running' | 'done' | 'error', text: string): void {
   ui.status.dataset.state = state;
@@ -74,6 +87,7 @@ function loadExample(example: Example): void {
   ui.size.value = example.size;
   ui.scalars.value = example.scalars;
   clearOutputs();
+  setStatus('ready', `${example.path}: Run to plan and run it`);
 }
 
 function clearOutputs(): void {
@@ -101,7 +115,11 @@ function showDiagnostics(list: readonly PageDiagnostic[]): void {
       if (range !== undefined) {
         item.dataset.line = String(range.line);
         item.title = 'show in the editor';
+        item.tabIndex = 0;
         item.addEventListener('click', () => editor.reveal(range.from, range.to));
+        item.addEventListener('keydown', (event) => {
+          if (event.key === 'Enter') editor.reveal(range.from, range.to);
+        });
       }
       return [item, ...d.notes.map((n) => element('li', { className: 'note', text: n }))];
     }),
@@ -140,19 +158,40 @@ function readSettings(): Parsed<Settings> {
   return { ok: true, value: { strategy, cost: cost.value, size: size.value, seed: seed.value, scalars: scalars.value } };
 }
 
+/** A mistake in the controls (not in the program): shown in the status line. */
+class SettingsError extends Error {}
+
 /** The inputs of a run: the scalars given, random values for the rest. */
 function inputsFor(program: FuseProgram, settings: Settings): Record<string, Input> {
   const types = program.parameterTypes;
   for (const name of settings.scalars.keys()) {
-    if (!program.parameters.includes(name) || types[name]?.kind !== 'scalar') throw new Error(`scalars: the program has no scalar parameter named ${JSON.stringify(name)}`);
+    if (!program.parameters.includes(name) || types[name]?.kind !== 'scalar') throw new SettingsError(`scalars: the program has no scalar parameter named ${JSON.stringify(name)}`);
   }
   const inputs: Record<string, Input> = {};
   program.parameters.forEach((name, k) => {
-    const value = settings.scalars.get(name) ?? randomInput(types[name]!, { size: settings.size, seed: parameterSeed(settings.seed, k) });
+    const type = types[name]!;
+    if (type.kind === 'array') {
+      const { size } = settings;
+      const extents = type.shape ?? (typeof size === 'number' ? Array.from({ length: type.rank }, () => size) : size);
+      if (extents.length !== type.rank) throw new SettingsError(`size: ${name} has ${type.rank} dimension(s); give one size, or ${type.rank} separated by commas`);
+      const elements = extents.reduce((a, b) => a * b, 1);
+      if (elements > maxElements) throw new SettingsError(`size: ${name} would have ${elements} elements; the page runs at most ${maxElements} per array (the API and the command line take more)`);
+    }
+    let value: Input;
+    try {
+      value = settings.scalars.get(name) ?? randomInput(type, { size: settings.size, seed: parameterSeed(settings.seed, k) });
+    } catch (e) {
+      throw new SettingsError(`size: ${e instanceof Error ? e.message : String(e)}`);
+    }
     // A parameter may be named __proto__: define it, do not assign it.
     Object.defineProperty(inputs, name, { value, enumerable: true, writable: true, configurable: true });
   });
   return inputs;
+}
+
+/** Loops in a JSON plan, the blocks of its `if`s and `while`s included. */
+function clusterCount(clusters: readonly ClusterJson[]): number {
+  return clusters.reduce((n, c) => n + 1 + (c.blocks ?? []).reduce((m, b) => m + clusterCount(b), 0), 0);
 }
 
 function describeInput(input: Input): string {
@@ -192,8 +231,10 @@ async function run(): Promise<void> {
     ui.inputs.replaceChildren(...Object.entries(inputs).map(([name, x]) => element('li', { text: `${name}: ${describeInput(x)}` })));
     const plan = await timed(() => program!.plan(inputs));
     addTiming(`plan (${strategy}: ${plan.value.status}, ${plan.value.clusters.length} cluster(s), objective ${plan.value.objective})`, plan.ms);
-    const [svg, text, lp] = await Promise.all([program.render('svg', inputs), program.render('text', inputs), program.render('lp', inputs)]);
-    showSvg(ui.planPicture, svg);
+    const loops = clusterCount(plan.value.clusters);
+    const [svg, text, lp] = await Promise.all([loops <= maxDrawnClusters ? program.render('svg', inputs) : Promise.resolve(null), program.render('text', inputs), program.render('lp', inputs)]);
+    if (svg !== null) showSvg(ui.planPicture, svg);
+    else ui.planPicture.replaceChildren(element('p', { text: `The plan has ${loops} loops, too many to draw in the page (at most ${maxDrawnClusters}): see Plan text, or draw it with arrayfuse plan --format svg.` }));
     ui.planText.textContent = text;
     lpUrl = URL.createObjectURL(new Blob([lp], { type: 'text/plain' }));
     ui.lpDownload.href = lpUrl;
@@ -208,12 +249,25 @@ async function run(): Promise<void> {
     const interpreted = await timed(() => program!.execute(inputs, { interpret: true }));
     addTiming('reference interpreter', interpreted.ms);
     ui.results.replaceChildren(...Object.entries(fused.value.results).map(([name, o]) => element('li', { text: `${name}: ${describeOutput(o)}` })));
-    if (fused.value.fallback !== undefined) ui.results.append(element('li', { text: `the fused code stopped (${fused.value.fallback.message}); these are the interpreter's results` }));
-    const agree = sameResults(fused.value.results, interpreted.value.results);
-    ui.agrees.textContent = agree ? 'yes' : 'no';
-    ui.agrees.className = agree ? 'yes' : 'no';
+    const fault = fused.value.fallback;
+    if (fault !== undefined) {
+      // The fused code met a fault in an element no result needs: the results are the
+      // interpreter's, so there is nothing to compare; the fault is listed at its place.
+      ui.results.append(element('li', { text: "the fused code stopped at a fault no result depends on (see Diagnostics); these are the interpreter's results" }));
+      showDiagnostics(diagnosticsOf(fault, source));
+      ui.agrees.textContent = 'n/a (the fused code stopped at a fault; the interpreter decided)';
+      ui.agrees.className = '';
+    } else {
+      const agree = sameResults(fused.value.results, interpreted.value.results);
+      ui.agrees.textContent = agree ? 'yes' : 'no';
+      ui.agrees.className = agree ? 'yes' : 'no';
+    }
     setStatus('done', `done: ${Object.keys(fused.value.results).length} result(s)`);
   } catch (e) {
+    if (e instanceof SettingsError) {
+      setStatus('error', e.message);
+      return;
+    }
     const found = diagnosticsOf(e, source);
     showDiagnostics(found);
     setStatus('error', e instanceof UserError ? `${found.length} error(s): see Diagnostics` : (found[0]?.message ?? 'failed'));

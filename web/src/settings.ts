@@ -1,7 +1,7 @@
 // What the controls say, parsed: strategy, cost, input size, seed and scalar arguments.
 // Pure functions; a bad field gives a message naming it, shown by the page instead of a run.
 
-import type { Strategy } from '../../src/index.js';
+import { parseCost, UserError, type Strategy } from '../../src/index.js';
 
 export const strategies: readonly Strategy[] = ['ilp', 'greedy-down', 'greedy-up', 'none'];
 
@@ -14,14 +14,21 @@ export const namedCosts: readonly string[] = [
 /** The largest size of one dimension the page accepts: random inputs are built in the page. */
 export const maxDimension = 1 << 24;
 
+/**
+ * The most elements one input array may have in the page: the reference interpreter runs on
+ * the page's thread too, and at 2^24 elements it held the page for 20 s. The API and the
+ * command line have no such limit.
+ */
+export const maxElements = 1 << 21;
+
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
 /** `100` or `64, 16`: one size for every dimension, or one per dimension. */
 export function parseSize(text: string): Parsed<number | readonly number[]> {
   const parts = text.split(',').map((p) => p.trim());
   const sizes = parts.map(Number);
-  if (parts.some((p) => !/^\d+$/.test(p)) || sizes.some((n) => n < 1 || n > maxDimension)) {
-    return { ok: false, message: `size: expected a whole number from 1 to ${maxDimension}, or several separated by commas, not "${text}"` };
+  if (parts.some((p) => !/^\d+$/.test(p)) || sizes.some((n) => n > maxDimension)) {
+    return { ok: false, message: `size: expected a whole number from 0 to ${maxDimension}, or several separated by commas, not "${text}"` };
   }
   return { ok: true, value: sizes.length === 1 ? sizes[0]! : sizes };
 }
@@ -48,10 +55,20 @@ export function parseScalars(text: string): Parsed<ReadonlyMap<string, number | 
   return { ok: true, value: values };
 }
 
-/** The cost to plan with: the selected name, or the typed text when "other" is selected. */
+/** The cost to plan with: the selected name, or the typed text when "other" is selected, checked by the cost parser. */
 export function costOf(selected: string, typed: string): Parsed<string> {
   if (selected !== 'other') return { ok: true, value: selected };
-  return typed.trim() === '' ? { ok: false, message: 'cost: type a cost such as "2*reads + writes"' } : { ok: true, value: typed.trim() };
+  const text = typed.trim();
+  if (text === '') return { ok: false, message: 'cost: type a cost such as "2*reads + writes"' };
+  try {
+    parseCost(text);
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    const d = e.diagnostics[0]!;
+    const at = d.span === undefined ? '' : ` (at column ${d.span.start + 1})`;
+    return { ok: false, message: `cost: ${d.message}${at}` };
+  }
+  return { ok: true, value: text };
 }
 
 /** The seed of the `k`th parameter's random values: two parameters of one type get different values. */
