@@ -9,7 +9,7 @@
 //   const { result } = await saxpy.run({ a: 2, xs: new Float64Array([1, 2]), ys: new Float64Array([3, 4]) });
 
 import { type UserError, userError } from './diagnostics/index.js';
-import { scalarTypes, type ScalarType } from './ir/types.js';
+import { scalarTypes, type Program, type ScalarType } from './ir/types.js';
 import { isFloat, MAX_ARRAY_ELEMENTS, type TypedArray } from './ir/scalarOps.js';
 import { componentsOf, sizeOf as sizeOfShape, type ArrayValue, type InterfaceValue, type ScalarValue } from './ir/values.js';
 import { Compiler, entrySizes, planGraphJson, planProgram, valueSignature, type Execution, type PlanningOptions } from './driver/index.js';
@@ -17,10 +17,9 @@ import type { EntryParamType, InputSignature } from './lower/index.js';
 import { elemLeaves } from './lower/types.js';
 import { planMemory } from './memory/index.js';
 import { renderPlan, renderPlanJson, type PlanFormat, type PlanJson } from './report/render.js';
+import type { PlanOptions } from './plan/index.js';
 import { randomValue } from './runtime/io/random.js';
 import { listToArray } from './runtime/io/jsonValues.js';
-import type { PlanOptions } from './plan/index.js';
-import type { Program } from './ir/types.js';
 import type { BackendName, MachineRates, Roofline, RunStats } from './runtime/index.js';
 import type { OutArrays } from './runtime/outputs.js';
 
