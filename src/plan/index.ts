@@ -116,12 +116,12 @@ export function checkStrategy(strategy: unknown): Strategy {
   return strategy as Strategy;
 }
 
-/** E605 for an entry size (options.shapes) that is not a list of non-negative integers, or a scalar's value that is not finite. */
+/** E605 for an entry size (options.shapes) that is not a list of non-negative integers, or a scalar's value that is no number (NaN is an f64 value). */
 export function checkShapes(shapes: EntrySizes | undefined): void {
   for (const [name, size] of Object.entries(shapes ?? {})) {
-    const good = Array.isArray(size) ? size.every((d: unknown) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0) : typeof size === 'number' && Number.isFinite(size);
+    const good = Array.isArray(size) ? size.every((d: unknown) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0) : typeof size === 'number';
     if (!good) {
-      throw userError('E605', `the shape of \`${name}\` must be a list of non-negative integers (or a scalar's finite value), not ${Array.isArray(size) ? `[${size.map(shown).join(', ')}]` : shown(size)}`);
+      throw userError('E605', `the shape of \`${name}\` must be a list of non-negative integers (or a scalar's value), not ${Array.isArray(size) ? `[${size.map(shown).join(', ')}]` : shown(size)}`);
     }
   }
 }
