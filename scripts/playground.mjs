@@ -50,9 +50,15 @@ export function fileFor(root, urlPath) {
  */
 export function serve({ root, port = 8080, host = '127.0.0.1' }) {
   const server = createServer((request, response) => {
-    const file = request.method === 'GET' || request.method === 'HEAD' ? fileFor(root, request.url ?? '/') : undefined;
+    const reads = request.method === 'GET' || request.method === 'HEAD';
+    if (!reads) {
+      response.writeHead(405, { 'content-type': 'text/plain; charset=utf-8', allow: 'GET, HEAD' });
+      response.end('method not allowed: this server only serves files\n');
+      return;
+    }
+    const file = fileFor(root, request.url ?? '/');
     if (file === undefined) {
-      response.writeHead(request.method === 'GET' || request.method === 'HEAD' ? 404 : 405, { 'content-type': 'text/plain; charset=utf-8' });
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       response.end('not found\n');
       return;
     }

@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileFor, serve } from '../../scripts/playground.mjs';
 
 /** A GET (or another method) with the path sent exactly as written: no URL normalisation on the way. */
-function get(url: string, path: string, method = 'GET'): Promise<{ status: number; type: string | undefined; body: string }> {
+function get(url: string, path: string, method = 'GET'): Promise<{ status: number; type: string | undefined; allow: string | undefined; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request({ hostname, port, path, method }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], allow: res.headers['allow'], body }));
     });
     req.on('error', reject);
     req.end();
@@ -72,7 +72,10 @@ describe('playground server', () => {
   });
 
   it('refuses methods other than GET and HEAD', async () => {
-    expect((await get(server.url, '/app.js', 'POST')).status).toBe(405);
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      const refused = await get(server.url, '/app.js', method);
+      expect([refused.status, refused.allow, refused.body], method).toEqual([405, 'GET, HEAD', 'method not allowed: this server only serves files\n']);
+    }
     const head = await get(server.url, '/app.js', 'HEAD');
     expect([head.status, head.body]).toEqual([200, '']);
   });
