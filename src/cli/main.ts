@@ -24,7 +24,7 @@ import { costNames, defaultCostText } from '../plan/cost.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js';
 import { DEFAULT_PROGRESS_EVERY_MS, type PlanProgress } from '../plan/progress.js';
 import { emitLp, emitMps, renderPlan, type PlanFormat } from '../report/render.js';
-import type { Strategy } from '../plan/types.js';
+import type { BlockPlan, Strategy } from '../plan/types.js';
 import { emitJs, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
 import { parseCost } from '../plan/cost.js';
@@ -87,6 +87,14 @@ function parseThreads(text: string): number {
     throw new InvalidArgumentError(`expected an integer number of threads from 1 to ${MAX_THREADS}.`);
   }
   return threads;
+}
+
+/** Above this many loops, `plan --format svg` warns that the layout is slow. */
+const manyLoops = 150;
+
+/** Loops (clusters) of a plan, its blocks' included. */
+function loopCount(block: BlockPlan): number {
+  return block.clusters.length + Object.values(block.children).reduce((n, blocks) => n + blocks.reduce((m, b) => m + loopCount(b), 0), 0);
 }
 
 function parseTimeLimit(text: string | undefined): number | undefined {
@@ -278,6 +286,10 @@ export function buildProgram(term: Terminal): Command {
       const { graphs, plan } = planned;
       if (flags.emitLp !== undefined) writeFile(flags.emitLp, emitLp(graphs, options.cost));
       if (flags.emitMps !== undefined) writeFile(flags.emitMps, emitMps(graphs, options.cost));
+      // Graphviz lays a picture out in time far worse than linear in its boxes (MG unfused, 711
+      // loops: 7 minutes); say so before it starts rather than seem to hang.
+      const loops = loopCount(plan.root);
+      if (flags.format === 'svg' && loops > manyLoops) term.err(`note: the plan has ${loops} loops; laying its picture out may take minutes (--format dot prints the graph at once)`);
       term.out(await renderPlan(flags.format as PlanFormat, { graphs, plan, memory, name }));
     });
 

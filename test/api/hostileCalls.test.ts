@@ -4,6 +4,9 @@
 // interpolated into `fuse`, random inputs for extreme sizes, lists of holes, bad arguments to
 // writeNpy, and the command line's stricter values.
 
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import {
@@ -159,5 +162,14 @@ describe('the command line', () => {
     expect(await cli('plan', 'examples/simple1.fuse', '--shape', 'xs=f64[-5]')).toMatchObject({ code: 2, err: expect.stringContaining('error[E521]: --shape xs "f64[-5]"') });
     expect(await cli('plan', 'examples/simple1.fuse', '--emit-lp', 'm', '--emit-mps', 'm')).toMatchObject({ code: 2, err: expect.stringContaining('error[E524]: --emit-lp and --emit-mps name one file') });
     expect(await cli('plan', 'examples/simple1.fuse', '--time-limit', '1e308')).toMatchObject({ code: 0 });
+  });
+
+  it('warns before laying out the picture of a plan of more than 150 loops', async () => {
+    const chain = ['def main(xs: f64[n]):', '  y0 = map(lam x: x + 1.0, xs)', ...Array.from({ length: 151 }, (_, k) => `  y${k + 1} = map(lam x: x * 2.0, y${k})`), '  return y151', ''].join('\n');
+    const file = join(mkdtempSync(join(tmpdir(), 'arrayfuse-chain-')), 'chain.fuse');
+    writeFileSync(file, chain);
+    const svg = await cli('plan', file, '--strategy', 'none', '--format', 'svg');
+    expect(svg).toEqual({ code: 0, err: 'note: the plan has 152 loops; laying its picture out may take minutes (--format dot prints the graph at once)' });
+    expect(await cli('plan', file, '--strategy', 'none', '--format', 'dot')).toEqual({ code: 0, err: '' });
   });
 });
