@@ -28,7 +28,7 @@ function doublingOf(xs: readonly number[], tsteps: number): number[] {
 
 function dataOf(output: Output | undefined): number[] {
   if (typeof output !== 'object' || Array.isArray(output)) throw new Error(`expected an array result, got ${JSON.stringify(output)}`);
-  return [...(output as { data: ArrayLike<number> }).data];
+  return Array.from((output as { data: ArrayLike<number> }).data);
 }
 
 function errorOf(f: () => unknown): UserError {
