@@ -16,7 +16,7 @@ import { CompilerBug, UserError, diagnosticPosition, renderDiagnostic, userError
 import type { InputSignature } from '../lower/index.js';
 import { printProgram } from '../ir/printer.js';
 import { programToJson } from '../ir/json.js';
-import { componentsOf, type InterfaceValue } from '../ir/values.js';
+import { componentsOf, type InterfaceValue, type ScalarValue } from '../ir/values.js';
 import { Compiler, entrySizes, planGraphJson, signatureOf, type NamedInputs, type PlanningOptions } from '../driver/index.js';
 import { THREADS_ENV, type BackendChoice } from '../driver/threads.js';
 import { planMemory, type MemoryPlan } from '../memory/index.js';
@@ -126,14 +126,50 @@ function planningOptions(flags: PlanFlags, term: Terminal): PlanningOptions {
   };
 }
 
-/** `--shape name=f64[1000,64]` (and `--shape m=1000` for a scalar) → a signature. */
-function shapeSignature(compiler: Compiler, shapes: readonly string[]): Record<string, InputSignature> | undefined {
-  if (shapes.length === 0) return undefined;
+/**
+ * `--static name=VALUE`: a scalar parameter's value, a compile-time constant (docs/LANGUAGE.md,
+ * "Static arguments"). Typed by the parameter, like `--arg`; E525 (a usage error, at the entry
+ * or the parameter) when `name` is no parameter of the entry or an array parameter.
+ */
+function staticArgument(compiler: Compiler, text: string): { readonly name: string; readonly value: ScalarValue } {
+  const { name, value } = usage(() => parseArgAssignment(text, (n) => compiler.scalarInputType(n), '--static'));
+  const entry = compiler.entry;
+  const param = entry.params.find((p) => p.name === name);
+  if (param === undefined) {
+    const known = entry.params.map((p) => p.name).join(', ') || 'none';
+    throw new UsageError(
+      userError('E525', `--static ${name}: '${entry.name}' has no parameter named '${name}' (its parameters: ${known})`, { file: compiler.file, span: entry.nameSpan }).diagnostics,
+    );
+  }
+  // The annotation says so even where inference fails without the inputs (a `for` over the scalar).
+  if (param.type?.kind === 'array' || compiler.parameterType(name)?.kind === 'array') {
+    throw new UsageError(
+      userError('E525', `--static ${name}: '${name}' is an array parameter; only a scalar parameter takes a static value (an array's shape is static already: give it with --shape, or run with the array)`, {
+        file: compiler.file,
+        span: param.span,
+      }).diagnostics,
+    );
+  }
+  return { name, value };
+}
+
+/**
+ * `--shape name=f64[1000,64]` (and `--shape m=1000` for a scalar) and `--static m=1000` → a
+ * signature; undefined when neither is given.
+ */
+function shapeSignature(compiler: Compiler, shapes: readonly string[], statics: readonly string[] = []): Record<string, InputSignature> | undefined {
+  if (shapes.length === 0 && statics.length === 0) return undefined;
   const given = byName<InputSignature>();
+  for (const text of statics) {
+    const { name, value } = staticArgument(compiler, text);
+    if (Object.hasOwn(given, name)) throw new UsageError(userError('E524', `--static: parameter '${name}' was given more than once`).diagnostics);
+    given[name] = { kind: 'scalar', elem: value.elem, value: value.value };
+  }
   for (const text of shapes) {
     const eq = text.indexOf('=');
     if (eq <= 0) throw new UsageError(userError('E523', `--shape ${JSON.stringify(text)}: expected name=f64[1000,64] or name=VALUE for a scalar`).diagnostics);
     const name = text.slice(0, eq).trim();
+    if (Object.hasOwn(given, name)) throw new UsageError(userError('E524', `--shape ${name}: parameter '${name}' was given more than once (by --static or --shape)`).diagnostics);
     const type = compiler.parameterType(name);
     if (type?.kind === 'scalar') {
       const { value } = usage(() => parseArgAssignment(text, () => type.elem));
@@ -151,6 +187,7 @@ function shapeSignature(compiler: Compiler, shapes: readonly string[]): Record<s
 interface InputFlags {
   input: string[];
   arg: string[];
+  static: string[];
   random: string[];
   seed: string;
 }
@@ -183,6 +220,12 @@ function gatherInputs(compiler: Compiler, flags: InputFlags): NamedInputs {
   for (const text of flags.arg) {
     const { name, value } = usage(() => parseArgAssignment(text, (n) => compiler.scalarInputType(n)));
     put(name, value, '--arg');
+  }
+  // A run specialises the program to every scalar it is given, so on `run` a `--static` is an
+  // `--arg` that must name a scalar parameter.
+  for (const text of flags.static) {
+    const { name, value } = staticArgument(compiler, text);
+    put(name, value, '--static');
   }
   flags.random.forEach((text, k) => {
     const [name, spec] = split(text, '--random');
@@ -220,15 +263,19 @@ export function buildProgram(term: Terminal): Command {
       'allow regrouping floating-point + and * folds (faster sums and dot products, within the error bound of docs/LANGUAGE.md "Floating-point reassociation"); default: results bit for bit the interpreter\'s',
     );
 
+  const staticOption = () =>
+    new Option('--static <name=value>', 'a scalar parameter\'s value as a compile-time constant: a for loop over it unrolls, shapes and compile-time ifs may depend on it (repeatable; docs/LANGUAGE.md "Static arguments")').argParser(collect).default([]);
+
   program
     .command('check')
     .description('parse and type-check a program; print the entry and its parameter types')
     .argument('<file>', '.fuse source file')
     .option('--entry <name>', 'the def to check (default: main, else the last def)')
     .option('--shape <name=type[dims]>', 'check for these input shapes (repeatable; needed when a compile-time if depends on sizes)', collect, [])
-    .action((file: string, flags: { entry?: string; shape: string[] }) => {
+    .addOption(staticOption())
+    .action((file: string, flags: { entry?: string; shape: string[]; static: string[] }) => {
       const compiler = compilerFor(file, flags.entry);
-      const lowered = compiler.lower(shapeSignature(compiler, flags.shape));
+      const lowered = compiler.lower(shapeSignature(compiler, flags.shape, flags.static));
       const params = lowered.params.map((p) => `${p.name}: ${describeInterface(p)}`).join(', ');
       const results = lowered.results.map(describeInterface).join(', ');
       term.out(`ok: ${lowered.name}(${params}) -> ${results}`);
@@ -240,10 +287,11 @@ export function buildProgram(term: Terminal): Command {
     .argument('<file>', '.fuse source file')
     .option('--entry <name>', 'the def to lower')
     .option('--shape <name=type[dims]>', 'specialise to an input shape (repeatable)', collect, [])
+    .addOption(staticOption())
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action((file: string, flags: { entry?: string; shape: string[]; format: 'text' | 'json' }) => {
+    .action((file: string, flags: { entry?: string; shape: string[]; static: string[]; format: 'text' | 'json' }) => {
       const compiler = compilerFor(file, flags.entry);
-      const lowered = compiler.lower(shapeSignature(compiler, flags.shape));
+      const lowered = compiler.lower(shapeSignature(compiler, flags.shape, flags.static));
       term.out(flags.format === 'json' ? programToJson(lowered, 2) : printProgram(lowered));
     });
 
@@ -257,10 +305,11 @@ export function buildProgram(term: Terminal): Command {
     .addOption(timeLimitOption())
     .addOption(progressOption())
     .option('--shape <name=type[dims]>', 'input shapes, for size-weighted costs (repeatable)', collect, [])
+    .addOption(staticOption())
     .addOption(new Option('--format <format>', 'output format; dot and svg draw the plan picture (docs/PLAN-FORMAT.md), graph-json prints the dependence graph for planGraph').choices(['text', 'json', 'dot', 'svg', 'graph-json']).default('text'))
     .option('--emit-lp <file>', "also write the ILP of every block as one CPLEX LP model (its optimum is the plan's objective when optimal; docs/PLANNING.md)")
     .option('--emit-mps <file>', 'also write the ILP of every block as one free MPS model (as --emit-lp)')
-    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; format: string; emitLp?: string; emitMps?: string }) => {
+    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; static: string[]; format: string; emitLp?: string; emitMps?: string }) => {
       if (flags.emitLp !== undefined && flags.emitLp === flags.emitMps) {
         throw new UsageError(userError('E524', `--emit-lp and --emit-mps name one file, ${JSON.stringify(flags.emitLp)}: the second would overwrite the first`).diagnostics);
       }
@@ -272,12 +321,14 @@ export function buildProgram(term: Terminal): Command {
       // JSON graph has no arrays to place, so none.
       let memory: MemoryPlan | undefined;
       if (/\.json$/i.test(file)) {
+        // A graph has no parameters to give values to: a --static there is a mistake, not a no-op.
+        if (flags.static.length > 0) throw new UsageError(userError('E525', `--static ${flags.static[0]!}: a dependence graph (${file}) has no scalar parameters; --static applies to a .fuse program`).diagnostics);
         // Another compiler's dependence graph (docs/PLAN-FORMAT.md), planned without our IR.
         planned = await planGraphJson(readSource(file), options, file);
         name = file;
       } else {
         const compiler = compilerFor(file, flags.entry);
-        const signature = shapeSignature(compiler, flags.shape);
+        const signature = shapeSignature(compiler, flags.shape, flags.static);
         const program = await compiler.planned(signature, options);
         planned = program;
         name = program.program.name;
@@ -299,7 +350,8 @@ export function buildProgram(term: Terminal): Command {
     .argument('<file>', '.fuse source file')
     .option('--entry <name>', 'the def to run')
     .option('--input <name=path>', 'an input from a .npy or .json file (repeatable)', collect, [])
-    .option('--arg <name=value>', 'a scalar input (repeatable)', collect, [])
+    .option('--arg <name=value>', 'a scalar input (repeatable); the run is compiled for its value, a compile-time constant (docs/LANGUAGE.md "Static arguments")', collect, [])
+    .option('--static <name=value>', 'a scalar input, as --arg, that must name a scalar parameter (repeatable)', collect, [])
     .option('--random <name=spec>', 'a random input, e.g. xs=f64[1000,64] or is=i32[10]@0..9 (repeatable)', collect, [])
     .option('--seed <n>', 'seed for --random', '1')
     .option('--out <dir>', 'write every result to DIR/<name>.npy')
@@ -350,14 +402,15 @@ export function buildProgram(term: Terminal): Command {
     .argument('<file>', '.fuse source file')
     .option('--entry <name>', 'the def to compile')
     .option('--shape <name=type[dims]>', 'specialise to input shapes (repeatable)', collect, [])
+    .addOption(staticOption())
     .addOption(strategyOption())
     .addOption(costOption())
     .addOption(timeLimitOption())
     .addOption(progressOption())
     .addOption(fastMathOption())
-    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; fastMath?: boolean }) => {
+    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; static: string[]; fastMath?: boolean }) => {
       const compiler = compilerFor(file, flags.entry);
-      const signature = shapeSignature(compiler, flags.shape);
+      const signature = shapeSignature(compiler, flags.shape, flags.static);
       const plan = await compiler.plan(signature, planningOptions(flags, term));
       const program = compiler.lower(signature);
       // The memory plan a run with these shapes uses (as `plan` shows it), so the code printed is the code run.

@@ -117,6 +117,7 @@ export const diagnosticCodes = {
   // command-line values
   E523: 'bad --shape spec',
   E524: 'bad command-line value',
+  E525: '--static names no scalar parameter',
   // planner options and graphs
   E600: 'bad time limit',
   E601: 'two scatters into one destination',

@@ -480,7 +480,64 @@ export function nonStatic(fr: Frame, v: ScalarVal, span: Span, what: string): Er
   const why = sizes.length > 0
     ? `it depends on the size of ${sizes.join(', ')}, which is only known at run time`
     : 'it depends on values only known at run time';
-  return fail(fr, 'E204', `${what} must be known at compile time, but ${why}`, span, sizes.length > 0 ? unknownSizeNotes(fr, sizes) : undefined);
+  const params = v.kind === 'dyn' ? unknownScalarParams(fr, v.expr, scalarDefinitions(fr)) : [];
+  const notes = [...(sizes.length > 0 ? unknownSizeNotes(fr, sizes) : []), ...(params.length > 0 ? [unknownValueNote(params)] : [])];
+  return fail(fr, 'E204', `${what} must be known at compile time, but ${why}`, span, notes.length > 0 ? notes : undefined);
+}
+
+/**
+ * The entry's scalar parameters whose values an expression reads (through the scalar statements
+ * `defs` names) and that are not known at compile time: lowering without a value for them (the
+ * CLI's check, lower, plan and emit without --static). A run always knows them: every scalar a
+ * program is run with is a static argument (docs/LANGUAGE.md, "Static arguments").
+ */
+function unknownScalarParams(fr: Frame, e: Expr, defs: ReadonlyMap<string, Expr>): string[] {
+  const unknown = new Set(fr.st.paramNames.filter((_, i) => {
+    const v = fr.st.paramValues[i];
+    return v !== undefined && v.kind === 'dyn';
+  }));
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const go = (x: Expr): void => {
+    switch (x.kind) {
+      case 'var': {
+        if (unknown.has(x.name)) found.add(x.name);
+        const def = defs.get(x.name);
+        // Each definition once: a chain of scalar statements can share a subexpression many times.
+        if (def !== undefined && !seen.has(x.name)) {
+          seen.add(x.name);
+          go(def);
+        }
+        return;
+      }
+      case 'const':
+      case 'dim':
+        return;
+      case 'unary':
+      case 'call':
+      case 'cast':
+        return go(x.arg);
+      case 'binary':
+        go(x.lhs);
+        return go(x.rhs);
+      case 'select':
+        go(x.cond);
+        go(x.then);
+        return go(x.else);
+      case 'index':
+        return x.indices.forEach(go);
+      default:
+        return x satisfies never;
+    }
+  };
+  go(e);
+  return [...found];
+}
+
+function unknownValueNote(params: readonly string[]): string {
+  const quoted = params.map((n) => `'${n}'`).join(', ');
+  const flags = params.map((n) => `--static ${n}=VALUE`).join(' ');
+  return `${params.length === 1 ? 'the value of the scalar parameter' : 'the values of the scalar parameters'} ${quoted} ${params.length === 1 ? 'is' : 'are'} not known at compile time; give ${params.length === 1 ? 'it' : 'them'}, e.g. ${flags}, or lower with a signature that has ${params.length === 1 ? 'its value' : 'their values'} (a run always knows ${params.length === 1 ? 'it' : 'them'}: every scalar a program is run with is a compile-time constant)`;
 }
 
 /** The scalar statements this frame has emitted so far, by name (`k = 1 // 0`). */

@@ -47,12 +47,16 @@ export function parseScalar(text: string, what: string, elem?: ScalarType): Scal
   return { kind: 'scalar', elem, value: x };
 }
 
-/** Splits `name=value` (the form of `--arg`); the value is parsed by parseScalar. */
-export function parseArgAssignment(text: string, elemOf?: (name: string) => ScalarType | undefined): { readonly name: string; readonly value: ScalarValue } {
+/** Splits `name=value` (the form of `--arg` and `--static`; `flag` names it in errors); the value is parsed by parseScalar. */
+export function parseArgAssignment(
+  text: string,
+  elemOf?: (name: string) => ScalarType | undefined,
+  flag = '--arg',
+): { readonly name: string; readonly value: ScalarValue } {
   const eq = text.indexOf('=');
   const name = eq < 0 ? '' : text.slice(0, eq).trim();
   if (eq < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    throw userError('E520', `--arg ${JSON.stringify(text)}: expected name=value, e.g. --arg m=1000`);
+    throw userError('E520', `${flag} ${JSON.stringify(text)}: expected name=value, e.g. ${flag} m=1000`);
   }
-  return { name, value: parseScalar(text.slice(eq + 1), `--arg ${name}`, elemOf?.(name)) };
+  return { name, value: parseScalar(text.slice(eq + 1), `${flag} ${name}`, elemOf?.(name)) };
 }
