@@ -31,8 +31,11 @@ const others = ['shape', 'size', 'zip', 'unzip', 'fst', 'snd', 'min', 'max', 'po
  * `scatterUnique(op, dest, src)` is `scatter` with a promise the compiler cannot check, that no
  * two in-range indices are equal (filter's places), so threads may apply its updates in any
  * order (ScatterNode.unique). A user's false promise would make parallel results racy.
+ * `outer`, `inner` and `withOuter` take apart an index or a shape of any rank (an i32 for rank
+ * 1, a tuple above), which is what lets `rotate` and `replicate` work on every rank; they are
+ * compile-time tuple surgery and emit nothing (see `outerParts`).
  */
-const preludeOnly = ['scatterUnique'] as const;
+const preludeOnly = ['scatterUnique', 'outer', 'inner', 'withOuter'] as const;
 
 export function isBuiltinName(name: string): boolean {
   return (
@@ -106,6 +109,20 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
       if (t.kind !== 'tuple' || t.elems.length < 2) throw fail(fr, 'E217', `'${name}' needs a tuple, found ${describe(fr, t)}`, spans[0]!);
       return t.elems[name === 'fst' ? 0 : 1]!;
     }
+    case 'outer':
+      arity(1);
+      return outerParts(fr, args[0]!, spans[0]!, name).outer;
+    case 'inner': {
+      arity(1);
+      const rest = outerParts(fr, args[0]!, spans[0]!, name).inner;
+      if (rest.length === 0) throw fail(fr, 'E217', "'inner' needs an index or shape of rank at least 2, found a single i32", spans[0]!);
+      return rest.length === 1 ? rest[0]! : { kind: 'tuple', elems: rest };
+    }
+    case 'withOuter': {
+      arity(2);
+      const rest = outerParts(fr, args[0]!, spans[0]!, name).inner;
+      return rest.length === 0 ? args[1]! : { kind: 'tuple', elems: [args[1]!, ...rest] };
+    }
     case 'min':
     case 'max':
     case 'pow':
@@ -123,6 +140,19 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
     return explicitCast(fr, asScalar(fr, args[0]!, spans[0]!, `the argument of '${name}'`), name as ScalarType, site(fr, span));
   }
   throw fail(fr, 'E201', `unknown name '${name}'`, span);
+}
+
+/**
+ * An index or shape split into its outer component and the rest: a rank-1 one is a single
+ * scalar (`shape` gives an i32, a generate's index function gets one), a rank-r one an r-tuple.
+ * The prelude's `outer(ix)`, `inner(ix)` and `withOuter(ix, i)` are this, so one definition of
+ * `rotate` or `replicate` serves every rank without a run-time trace.
+ */
+function outerParts(fr: Frame, t0: SVal, span: Span, name: string): { outer: SVal; inner: readonly SVal[] } {
+  const t = deref(fr, t0, span);
+  if (t.kind !== 'tuple') return { outer: asScalar(fr, t, span, `the argument of '${name}'`), inner: [] };
+  if (t.elems.length === 0) throw fail(fr, 'E217', `'${name}' needs an index or a shape, found an empty tuple`, span);
+  return { outer: t.elems[0]!, inner: t.elems.slice(1) };
 }
 
 /**
