@@ -13,7 +13,7 @@ const types: ReadonlySet<string> = new Set(['f64', 'f32', 'i32', 'u32', 'bool'])
 /** The combinators of the core and the prelude's functions: shown as built-ins. */
 const builtins: ReadonlySet<string> = new Set([
   'generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force', 'size', 'shape',
-  'zip', 'unzip', 'zipWith', 'zipWith3', 'backpermute', 'permute', 'reverse', 'rotate', 'iota', 'fill', 'replicate',
+  'zip', 'unzip', 'zipWith', 'zipWith3', 'backpermute', 'permute', 'reverse', 'rotate', 'iota', 'iotaFrom', 'iotaStep', 'fill', 'replicate',
   'transpose', 'take', 'drop', 'sum', 'product', 'maximum', 'minimum', 'filter',
   'min', 'max', 'abs', 'sqrt', 'exp', 'log', 'sin', 'cos', 'floor', 'ceil',
 ]);
