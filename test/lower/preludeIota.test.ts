@@ -47,6 +47,11 @@ describe('iotaStep', () => {
   });
 });
 
+test('f64 arguments give an f64 array, as NumPy\'s arange', async () => {
+  await expectAllModes('def main(x: f64):\n  result = iotaStep(x, 1.0, 0.25)\n  return result\n', { x: 0 }, [0, 0.25, 0.5, 0.75]);
+  await expectAllModes('def main(x: f64):\n  result = iotaFrom(0.5, x)\n  return result\n', { x: 3 }, [0.5, 1.5, 2.5]);
+});
+
 describe('iotaFrom', () => {
   test.each([[0, 5], [5, 0], [3, 3], [-4, 2], [2147483645, 2147483647], [-2147483648, -2147483646]] as const)('iotaFrom(%d, %d)', async (a, b) => {
     await expectAllModes('def main(a: i32, b: i32):\n  result = iotaFrom(a, b)\n  return result\n', { a, b }, pyRange(a, b, 1));
@@ -72,6 +77,7 @@ describe('errors', () => {
   test.each([
     ['a literal zero step', 'def main(xs: f64[n]):\n  return sum(map(lam i: f64(i), iotaStep(0, 5, 0)))\n', { xs: new Float64Array(1) }, 'E401 2:33'],
     ['a static zero step', 'def main(c: i32):\n  ys = iotaStep(1, 5, c)\n  return ys\n', { c: 0 }, 'E401 2:8'],
+    ['an f64 zero step', 'def main(x: f64):\n  return iotaStep(0.0, 1.0, x)\n', { x: 0 }, 'E401 2:10'],
     ['a run-time zero step', 'def main(v: i32[k]):\n  return iotaStep(v[0], v[1], v[2])\n', { v: Int32Array.from([5, 0, 0]) }, 'E401 2:10'],
     ['a range of 2^32 - 1 elements', 'def main(v: i32[k]):\n  return iotaFrom(v[0], v[1])\n', { v: Int32Array.from([-2147483648, 2147483647]) }, 'E404 2:10'],
     ['a range of 2^31 elements', 'def main(a: i32, b: i32):\n  return iotaStep(a, b, 2)\n', { a: -2147483648, b: 2147483647 }, 'E404 2:10'],
