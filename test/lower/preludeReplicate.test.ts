@@ -29,7 +29,7 @@ describe('replicate', () => {
     [2, [2, 3], 2], [2, [2, 3], 0], [2, [0, 3], 5], [2, [3, 0], 2],
     [3, [2, 1, 3], 3], [4, [1, 2, 2, 1], 2],
   ] as const)('rank %d of shape %j, n = %d', async (rank, shape, n) => {
-    const count = shape.reduce((a, b) => a * b, 1);
+    const count = shape.reduce((a: number, b: number) => a * b, 1);
     const data = Array.from({ length: count }, (_, i) => i * 1.5 - 2);
     const src = `def main(xs: f64[${ranked(rank)}], n: i32):\n  result = replicate(n, xs)\n  return result\n`;
     const xs = rank === 1 ? Float64Array.from(data) : { data: Float64Array.from(data), shape: [...shape] };
