@@ -89,6 +89,12 @@ describe('rotate fuses', () => {
     const folded = compile('def main(xs: f64[n], k: i32):\n  return sum(map(lam a, b: a * b, xs, rotate(k, xs)))\n');
     expect((await folded.plan({ xs: xs5, k: 2 }, { strategy: 'ilp' })).clusters).toHaveLength(1);
   });
+
+  test('with its producer and its consumer: map, rotate, map is one cluster, and runs right', async () => {
+    const src = 'def main(xs: f64[n], k: i32):\n  result = map(lam y: y + 1.0, rotate(k, map(lam x: x * 2.0, xs)))\n  return result\n';
+    expect((await compile(src).plan({ xs: xs5, k: -2 }, { strategy: 'ilp' })).clusters).toHaveLength(1);
+    await expectAllModes(src, { xs: xs5, k: -2 }, rotateRows(Array.from(xs5, (x) => x * 2 + 1), -2));
+  });
 });
 
 test('k must be an integer: a float k is a type error at the call', () => {
