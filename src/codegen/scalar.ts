@@ -99,6 +99,16 @@ function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => n
       return mathCall('min', [a, b]);
     case 'max':
       return mathCall('max', [a, b]);
+    case '&':
+    case '|':
+    case '^':
+    case '<<':
+      // JavaScript's operators are scalarOps' (count modulo 32); the int32 result is an i32
+      // value as it stands, a u32 one needs `>>> 0`.
+      return t === 'u32' ? bin('>>>', bin(op, a, b), num(0)) : bin(op, a, b);
+    case '>>':
+      // Arithmetic on i32, logical on u32 (whose `>>>` result is already in [0, 2^32)).
+      return t === 'u32' ? bin('>>>', a, b) : bin('>>', a, b);
     default:
       return op satisfies never;
   }
@@ -432,6 +442,7 @@ function compileNode(e: Expr, env: ExprEnv): JsExpr {
     case 'unary': {
       const a = compileNode(e.arg, env);
       if (e.op === 'not') return cond(bin('!==', a, num(0)), num(0), num(1));
+      if (e.op === 'bitnot') return e.type === 'u32' ? bin('>>>', { kind: 'unary', op: '~', arg: a }, num(0)) : { kind: 'unary', op: '~', arg: a };
       return wrapTo(e.type, { kind: 'unary', op: '-', arg: a });
     }
     case 'binary': {
