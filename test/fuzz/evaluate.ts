@@ -95,6 +95,7 @@ function closed(e: Expr, known: ReadonlySet<string> = new Set(), loose = false):
       return closed(e.a, known, loose) && closed(e.b, known, loose);
     case 'not':
     case 'neg':
+    case 'bitnot':
     case 'cast':
       return closed(e.a, known, loose);
     case 'sel':
@@ -145,6 +146,7 @@ function readsSize(e: Expr): boolean {
       return readsSize(e.a) || readsSize(e.b);
     case 'not':
     case 'neg':
+    case 'bitnot':
     case 'cast':
       return readsSize(e.a);
     case 'sel':
@@ -201,6 +203,11 @@ function literalFacts(p: Prog): { demand: 'none' | 'mayReject' | 'mustReject'; c
         // Negation among literals is exact too (`-(-2147483648)` is 2147483648).
         // A negated literal alone (`-2147483648`) is what this evaluator models as written.
         if (e.t !== 'f64' && !(e.a.k === 'lit' && e.a.value >= 0) && closed(e, staticScalars, true)) closedArithmetic = true;
+        visit(e.a, e.a.t);
+        return;
+      case 'bitnot':
+        // `~` among literals is exact too (`~2147483647` is an i32, `~-2147483649` is not).
+        if (e.a.k !== 'lit' && closed(e, staticScalars, true)) closedArithmetic = true;
         visit(e.a, e.a.t);
         return;
       case 'not':
@@ -332,6 +339,37 @@ function arith(op: Expr & { k: 'arith' }, t: Elem, a: number, b: number): V {
       return b === 0 ? POISON : wrapI32(Math.floor(a / b));
     case '%':
       return b === 0 ? POISON : wrapI32(floorMod(a, b));
+    case '&':
+    case '|':
+    case '^':
+    case '<<':
+    case '>>':
+      return bitwise(op.op, a, b);
+  }
+}
+
+/**
+ * An i32 bit operation, computed on the 32-bit two's complement pattern with BigInt (not with
+ * JavaScript's own operators, which the compiler's code uses): the count taken modulo 32.
+ */
+function bitwise(op: '&' | '|' | '^' | '<<' | '>>', a: number, b: number): number {
+  const bits = (x: number): bigint => BigInt.asUintN(32, BigInt(x));
+  const signed = (x: bigint): number => Number(BigInt.asIntN(32, x));
+  const x = bits(a);
+  const y = bits(b);
+  const n = y % 32n;
+  switch (op) {
+    case '&':
+      return signed(x & y);
+    case '|':
+      return signed(x | y);
+    case '^':
+      return signed(x ^ y);
+    case '<<':
+      return signed(x << n);
+    case '>>':
+      // Arithmetic: the sign bit copied in, as floor division by 2^n of the signed value.
+      return signed(BigInt.asIntN(32, x) >> n);
   }
 }
 
@@ -418,6 +456,10 @@ class Evaluator {
       case 'neg': {
         const a = this.expr(e.a, locals);
         return a === POISON ? POISON : e.t === 'i32' ? wrapI32(-a) : -a;
+      }
+      case 'bitnot': {
+        const a = this.expr(e.a, locals);
+        return a === POISON ? POISON : -a - 1;
       }
       case 'sel': {
         const c = this.expr(e.c, locals);

@@ -26,6 +26,7 @@ function exprNames(e: Expr, locals: ReadonlySet<string>, out: string[]): void {
       return;
     case 'not':
     case 'neg':
+    case 'bitnot':
     case 'cast':
       exprNames(e.a, locals, out);
       return;
