@@ -93,3 +93,26 @@ describe('types', () => {
     expect(Object.values(some)).toEqual([4, -1, -1 ^ 6 ^ 12, 2 ** 31, 2 ** 32 - 1]);
   });
 });
+
+test("docs/LANGUAGE.md's examples compute what they say", async () => {
+  const src = `def popcount8(bytes: u32[n]):
+  return map(lam b: (b & 1) + (b >> 1 & 1) + (b >> 2 & 1) + (b >> 3 & 1) + (b >> 4 & 1) + (b >> 5 & 1) + (b >> 6 & 1) + (b >> 7 & 1), bytes)
+
+def hash(keys: u32[n]):
+  return map(lam x: (lam y: (lam z: z ^ z << 5)(y ^ y >> 17))(x ^ x << 13), keys)
+`;
+  const words = [0, 1, 255, 170, 2463534242, 4294967295];
+  const counts = await compile(src, { entry: 'popcount8' }).run({ bytes: Uint32Array.from(words) });
+  expect(Array.from((Object.values(counts)[0] as { data: Uint32Array }).data)).toEqual(words.map((w) => [...(w & 255).toString(2)].filter((c) => c === '1').length));
+  // xorshift32 on BigInt, independently of JavaScript's 32-bit operators
+  const xorshift = (w: number): number => {
+    const m = (v: bigint): bigint => BigInt.asUintN(32, v);
+    let x = BigInt(w);
+    x = m(x ^ (x << 13n));
+    x = m(x ^ (x >> 17n));
+    x = m(x ^ (x << 5n));
+    return Number(x);
+  };
+  const hashes = await compile(src, { entry: 'hash' }).run({ keys: Uint32Array.from(words) });
+  expect(Array.from((Object.values(hashes)[0] as { data: Uint32Array }).data)).toEqual(words.map(xorshift));
+});
