@@ -11,7 +11,7 @@
 // acceptable, since fused code legitimately skips elements nobody reads. Where the outcome turns
 // on a subtle point (a condition that faults, an empty integer max), the verdict is "unknown".
 
-import type { ArrOp, Combine, Elem, Expr, Lam, Prog, Stmt } from './ast.js';
+import type { ArithOp, ArrOp, Combine, Elem, Expr, Lam, Prog, Stmt } from './ast.js';
 
 export const POISON: unique symbol = Symbol('fault');
 export type V = number | typeof POISON;
@@ -107,6 +107,32 @@ function closed(e: Expr, known: ReadonlySet<string> = new Set(), loose = false):
   }
 }
 
+function isBitOp(op: ArithOp): boolean {
+  return op === '&' || op === '|' || op === '^' || op === '<<' || op === '>>';
+}
+
+/**
+ * Whether `e` may be an untyped integer constant: a literal, maybe chosen by a conditional
+ * (decided at compile time or not: the lowering decides static ones), negated or combined with
+ * others. Names, sizes, reads and casts are typed values.
+ */
+function mayBeLiteral(e: Expr): boolean {
+  switch (e.k) {
+    case 'lit':
+      return true;
+    case 'sel':
+      return mayBeLiteral(e.a) || mayBeLiteral(e.b);
+    case 'neg':
+    case 'bitnot':
+      return mayBeLiteral(e.a);
+    case 'arith':
+    case 'minmax':
+      return mayBeLiteral(e.a) && mayBeLiteral(e.b);
+    default:
+      return false;
+  }
+}
+
 /** Every name a statement list binds, nested blocks included. */
 function boundNames(body: readonly Stmt[], out = new Set<string>()): Set<string> {
   for (const s of body) {
@@ -188,6 +214,13 @@ function literalFacts(p: Prog): { demand: 'none' | 'mayReject' | 'mustReject'; c
         // Arithmetic among integer literals is exact at compile time and checked where it takes
         // a type (E312), where this evaluator wraps: either answer is acceptable.
         if (e.k === 'arith' && t !== 'f64' && closed(e, staticScalars, true)) {
+          raise('mayReject');
+          closedArithmetic = true;
+        }
+        // A bit operation whose operands may both be literals once the compile-time conditionals
+        // are decided (`(q if q < 2 else 2) << 32` at q = 2) is exact among constants: `2 << 31`
+        // is 2^32 (E312 as an i32), a count outside 0..31 is E312, where this evaluator wraps.
+        if (e.k === 'arith' && t !== 'f64' && isBitOp(e.op) && mayBeLiteral(e.a) && mayBeLiteral(e.b)) {
           raise('mayReject');
           closedArithmetic = true;
         }

@@ -34,7 +34,7 @@ function token(stream: StringStream): string | null {
     if (builtins.has(word)) return 'builtin';
     return 'variableName';
   }
-  if (stream.match(/^(\*\*|\/\/|==|!=|<=|>=|->|[+\-*/%]=|[+\-*/%<>=!])/)) return 'operator';
+  if (stream.match(/^(<<=|>>=|\*\*|\/\/|==|!=|<=|>=|->|<<|>>|[+\-*/%&|^]=|[+\-*/%<>=!&|^~])/)) return 'operator';
   stream.next();
   return 'punctuation';
 }
