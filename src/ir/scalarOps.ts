@@ -300,9 +300,20 @@ export function mathFn(fn: MathFn, t: ScalarType, a: number): number {
       return wrap(t, Math.floor(a));
     case 'ceil':
       return wrap(t, Math.ceil(a));
+    case 'popcount':
+      return bitsSet(a);
+    case 'clz':
+      return Math.clz32(a);
     default:
       return fn satisfies never;
   }
+}
+
+/** The number of bits set in the 32-bit pattern of an i32 or u32 value. */
+function bitsSet(a: number): number {
+  let n = 0;
+  for (let x = a >>> 0; x !== 0; x = Math.floor(x / 2)) n += x % 2;
+  return n;
 }
 
 /** Result type of a binary operation on operands of type `t`. */

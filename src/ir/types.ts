@@ -53,8 +53,12 @@ export type BinaryOp =
 /** `bitnot` is `~`, on i32 and u32 only. */
 export type UnaryOp = 'neg' | 'not' | 'bitnot';
 
-/** Unary math functions, on f64/f32 (lowering casts integers to f64), except `abs` (any numeric). */
-export type MathFn = 'sqrt' | 'cbrt' | 'exp' | 'log' | 'sin' | 'cos' | 'tan' | 'tanh' | 'abs' | 'floor' | 'ceil';
+/**
+ * Unary math functions, on f64/f32 (lowering casts integers to f64), except `abs` (any numeric)
+ * and the bit counts `popcount` (bits set) and `clz` (leading zero bits of the 32), on i32/u32
+ * only, whose value 0..32 has the argument's type.
+ */
+export type MathFn = 'sqrt' | 'cbrt' | 'exp' | 'log' | 'sin' | 'cos' | 'tan' | 'tanh' | 'abs' | 'floor' | 'ceil' | 'popcount' | 'clz';
 
 export type Expr =
   | ConstExpr

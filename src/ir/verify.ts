@@ -135,7 +135,7 @@ function checkExpr(ctx: Ctx, e: Expr, scope: Scope, where: string): ScalarType {
     }
     case 'call': {
       const t = checkExpr(ctx, e.arg, scope, where);
-      expect(e.fn === 'abs' ? isNumeric(t) : isFloat(t), `${e.fn} of ${t}`);
+      expect(e.fn === 'abs' ? isNumeric(t) : e.fn === 'popcount' || e.fn === 'clz' ? t === 'i32' || t === 'u32' : isFloat(t), `${e.fn} of ${t}`);
       expect(e.type === t, `${e.fn} of ${t} typed ${e.type}`);
       return e.type;
     }

@@ -108,7 +108,7 @@ export function flattenScalars(fr: Frame, v: SVal, span: Span, what: string): Sc
 // Expressions
 // ---------------------------------------------------------------------------------------------
 
-export const mathFns: ReadonlySet<string> = new Set<MathFn>(['sqrt', 'cbrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil']);
+export const mathFns: ReadonlySet<string> = new Set<MathFn>(['sqrt', 'cbrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil', 'popcount', 'clz']);
 
 export function lookup(fr: Frame, name: string, span: Span): SVal {
   const local = fr.env.get(name);

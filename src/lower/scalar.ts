@@ -182,13 +182,13 @@ const bitOperators = new Set<OpName>(['&', '|', '^', '<<', '>>']);
  * (an unannotated parameter's) becomes i32, the integer type a literal defaults to; any other
  * type is the user's E310, naming the operator and the type.
  */
-function bitOperandType(fr: Frame, t: STy, span: Span, op: string): ScalarType {
+function bitOperandType(fr: Frame, t: STy, span: Span, op: string, needs = `operator '${op}' needs i32 or u32 operands`): ScalarType {
   const p = fr.st.infer.prune(t);
   if (typeof p !== 'string') {
     fr.st.infer.unify(p, 'i32');
     return 'i32';
   }
-  if (!isInteger(p)) throw fail(fr, 'E310', `operator '${op}' needs i32 or u32 operands, found ${p}`, span);
+  if (!isInteger(p)) throw fail(fr, 'E310', `${needs}, found ${p}`, span);
   return p;
 }
 
@@ -356,6 +356,7 @@ export function logicalNot(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
 }
 
 export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): ScalarVal {
+  if (fn === 'popcount' || fn === 'clz') return bitCount(fr, fn, a, span);
   const t = prunedScalar(fr, a.ty, span);
   let arg = a;
   let rt: STy = t;
@@ -372,6 +373,17 @@ export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): Scala
   if (fn === 'abs' && isWeakInteger(arg)) return weakInteger(Math.abs(arg.value), arg.origin ?? span);
   if (arg.kind === 'static') return staticScalar(arg.ty, mathFn(fn, arg.ty, arg.value));
   return dyn(fr, span, { kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
+}
+
+/**
+ * `popcount(a)`, `clz(a)` on i32 or u32 (bitOperandType's rule). An integer constant is an i32
+ * (E312 if it is none) and the count, 0..32 whatever the type, stays an untyped constant.
+ */
+function bitCount(fr: Frame, fn: 'popcount' | 'clz', a: ScalarVal, span: Span): ScalarVal {
+  if (isWeakInteger(a)) return weakInteger(mathFn(fn, 'i32', fitWeakInteger(fr, a, 'i32', span).value), span);
+  const t = bitOperandType(fr, a.ty, span, fn, `'${fn}' needs an i32 or u32 argument`);
+  if (a.kind === 'static') return staticScalar(t, mathFn(fn, t, a.value));
+  return dyn(fr, span, { kind: 'call', fn, arg: a.expr, type: t, span }, t);
 }
 
 /** `a if c else b` on scalars: resolved when `c` is static. */

@@ -170,6 +170,7 @@ const f64Ops: [string, (x: JsExpr, s: JsExpr) => JsExpr][] = [
   ['x >>> s', (x, s) => bin('>>>', x, s)],
   ['~x', (x) => un('~', x)],
   ['~x >>> 0', (x) => bin('>>>', un('~', x), num(0))],
+  ['Math.clz32(x)', (x) => mathCall('clz32', [x])],
   ['Math.imul(x, s)', (x, s) => mathCall('imul', [x, s])],
   ['Math.fround(x)', (x) => mathCall('fround', [x])],
   ['Math.floor(x)', (x) => mathCall('floor', [x])],
@@ -233,6 +234,8 @@ const intOps: [string, (x: JsExpr, s: JsExpr) => JsExpr, boolean][] = [
   ['x >> x', (x) => bin('>>', x, x), true],
   ['x >>> x', (x) => bin('>>>', x, x), true],
   ['~x', (x) => un('~', x), true],
+  ['Math.clz32(x)', (x) => mathCall('clz32', [x]), true],
+  ['Math.clz32(x >>> 0) + 1', (x) => add(mathCall('clz32', [bin('>>>', x, num(0))]), num(1)), true],
   ['~(x & 7) + 1 | 0', (x) => bin('|', add(un('~', bin('&', x, num(7))), num(1)), num(0)), true],
   ['(~x >>> 0) + 1 (beyond int32)', (x) => add(bin('>>>', un('~', x), num(0)), num(1)), true],
   ['x === 0 ? 1 : 0', (x) => cond(bin('===', x, num(0)), num(1), num(0)), true],
@@ -598,7 +601,7 @@ describe('programs with wasm on equal wasm off and the interpreter, bit for bit'
   return zipWith3(lam y, u, b: (y - f32(u)) if b else f32(u // u32(7)) * y, ys, us, bs), zipWith(lam i, u: u32(i) * u + u32(i) // u32(3), is, us), map(lam b: not b, bs)
 `;
   const bits = `def main(is: i32[n], us: u32[n]):
-  return zipWith(lam i, u: (i << (i & 31) ^ ~i >> 3 | i & 255, u << (u >> 28) ^ ~u >> 3 | u & u32(255), u >> u32(i)), is, us), fold(^, is), fold(|, us)
+  return zipWith(lam i, u: (i << (i & 31) ^ ~i >> 3 | i & 255, u << (u >> 28) ^ ~u >> 3 | u & u32(255), u >> u32(i), popcount(i) + clz(i), popcount(u) + clz(u)), is, us), fold(^, is), fold(|, us)
 `;
   const f64Array = (shape: number[], f: (k: number) => number): RuntimeValue => ({
     kind: 'array', elem: 'f64', shape, data: Float64Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, k) => f(k)),

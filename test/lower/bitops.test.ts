@@ -24,6 +24,9 @@ describe('typing errors name the operator and the type, at the expression', () =
     [d('  return map(lam x: x + (1 >> -1), xs)\n', 'xs: i32[n]'), 'E312', 'found -1', '2:26'],
     [d('  return map(lam x: x & 1 << 31, xs)\n', 'xs: i32[n]'), 'E312', 'the integer constant 2147483648 does not fit in i32', '2:25'],
     [d('  return map(lam x: x & ~4294967295, xs)\n', 'xs: u32[n]'), 'E312', 'the integer constant -4294967296 does not fit in u32', '2:25'],
+    [d('  return map(lam x: popcount(x), xs)\n', 'xs: f64[n]'), 'E310', "'popcount' needs an i32 or u32 argument, found f64", '2:21'],
+    [d('  return map(lam b: clz(b), xs)\n', 'xs: bool[n]'), 'E310', "'clz' needs an i32 or u32 argument, found bool", '2:21'],
+    [d('  return map(lam x: x + popcount(4294967295), xs)\n', 'xs: u32[n]'), 'E312', 'the integer constant 4294967295 does not fit in i32', '2:34'],
   ];
   test.each(cases)('%#: %s → %s', (src, code, fragment, at) => {
     const e = lowerError(src);
@@ -59,6 +62,13 @@ describe('constants', () => {
     ['  return ~u32(0)\n', 4294967295],
     ['  return ~i32(2147483647)\n', -2147483648],
     ['  return i32(5) & -2\n', 4],
+    // bit counts: a constant is an i32, the count an untyped constant
+    ['  return popcount(-1)\n', 32],
+    ['  return clz(0)\n', 32],
+    ['  return clz(-1)\n', 0],
+    ['  return clz(1) + u32(0)\n', 31],
+    ['  return popcount(u32(4294967295))\n', 32],
+    ['  return popcount(i32(-2147483648))\n', 1],
   ] as const)('%s is %d', async (body, want) => {
     expect(await value(body)).toBe(want);
   });
@@ -78,6 +88,7 @@ describe('types', () => {
     expect(elemOf(d('  return map(lam x: x & 1, xs)\n'))).toBe('i32');
     expect(elemOf(d('  return map(lam x: ~x, xs)\n'))).toBe('i32');
     expect(elemOf(d('  return fold(^, xs)\n'))).toBe('i32');
+    expect(elemOf(d('  return map(lam x: popcount(x), xs)\n'))).toBe('i32');
   });
 
   test('a u32 operand keeps u32, with literal operands', () => {

@@ -1,4 +1,4 @@
-// Bit operations `& | ^ << >> ~` on i32 and u32 (docs/LANGUAGE.md §3), end to end: every pair of
+// Bit operations `& | ^ << >> ~`, `popcount` and `clz` on i32 and u32 (docs/LANGUAGE.md §3), end to end: every pair of
 // values at the types' limits with every shift count at the edges of the modulus (0, 31, 32, 33,
 // negative, 2^32 − 1), through element-wise maps, a precedence mix, folds and scans with the
 // operators and a scatter that combines with `|`, in the interpreter, fused (ILP) and unfused
@@ -42,6 +42,9 @@ function expected(t: Ty, op: '&' | '|' | '^' | '<<' | '>>', a: number, b: number
 }
 const bitNot = (t: Ty, a: number): number => valueOf(t, bits(a) ^ 0xffffffffn);
 const add = (t: Ty, a: number, b: number): number => valueOf(t, bits(a) + bits(b));
+/** Bits set, and leading zeros of the 32, read off the binary numeral. */
+const ones = (a: number): number => [...bits(a).toString(2)].filter((c) => c === '1').length;
+const leadingZeros = (a: number): number => (bits(a) === 0n ? 32 : 32 - bits(a).toString(2).length);
 
 /** Every (value, count) pair and every (value, value) pair, as two equally long columns. */
 function pairs(values: readonly number[], counts: readonly number[]): [number[], number[]] {
@@ -62,7 +65,8 @@ const source = `def main(a: i32[n], b: i32[n], u: u32[m], v: u32[m]):
   folds = (fold(|, a), fold(&, map(lam x: x | 16, b)), fold(^, u), fold(&, map(lam x: x | u32(16), v)))
   scans = (scanl(^, a), scanl(|, u))
   bins = scatter(|, generate(8, lam i: u32(0)), zip(map(lam x: i32(x & u32(7)), u), map(lam y: u32(1) << y, v)))
-  return si, su, mix, mixu, folds, scans, bins
+  counts = (map(lam x: popcount(x), a), map(lam x: clz(x), a), map(lam x: popcount(x), u), map(lam x: clz(x) + popcount(~x), u))
+  return si, su, mix, mixu, folds, scans, bins, counts
 `;
 
 const [ai, bi] = pairs(I32_EDGES, I32_COUNTS);
@@ -105,6 +109,7 @@ const want = {
     d[slot] = expected('u32', '|', d[slot]!, expected('u32', '<<', 1, bu[k]!));
     return d;
   }, new Array<number>(8).fill(0)),
+  counts: [ai.map(ones), ai.map(leadingZeros), au.map(ones), au.map((x) => leadingZeros(x) + ones(bitNot('u32', x)))],
 };
 
 /** Outputs as plain numbers: arrays as lists, tuples as lists of those. */
@@ -124,7 +129,7 @@ describe.each([...backends, ...smallChunks])('bit operations on the $name back e
     async (_, runOptions) => {
       const program = compile(source, config.api);
       const out = await program.run(inputs, runOptions);
-      const [si, su, mix, mixu, folds, scans, bins] = Object.values(out).map((o) => plain(o as Output));
+      const [si, su, mix, mixu, folds, scans, bins, counts] = Object.values(out).map((o) => plain(o as Output));
       expect(si).toEqual(want.si);
       expect(su).toEqual(want.su);
       expect(mix).toEqual(want.mix);
@@ -132,6 +137,7 @@ describe.each([...backends, ...smallChunks])('bit operations on the $name back e
       expect(folds).toEqual(want.folds);
       expect(scans).toEqual(want.scans);
       expect(bins).toEqual(want.bins);
+      expect(counts).toEqual(want.counts);
     },
   );
 });

@@ -223,7 +223,7 @@ function intExpr(rng: Rng, scope: ExprScope, type: ScalarType, depth: number): E
       : constE(type, pick(rng, type === 'i32' ? [2, -3, 5, 16] : [2, 3, 5, 16]));
   const op = weighted(rng, [
     ['+', 4], ['-', 3], ['*', 3], ['//', 2], ['%', 2], ['min', 1], ['max', 1], ['neg', 1], ['abs', 1],
-    ['select', 2], ['**', 1], ['&', 1], ['|', 1], ['^', 1], ['<<', 1], ['>>', 1], ['~', 0.5],
+    ['select', 2], ['**', 1], ['&', 1], ['|', 1], ['^', 1], ['<<', 1], ['>>', 1], ['~', 0.5], ['popcount', 0.5], ['clz', 0.5],
   ] as const);
   // A shift count: any value (taken modulo 32), or one at the edges of the modulus.
   const count = (): Expr => (chance(rng, 0.5) ? sub() : constE(type, pick(rng, type === 'i32' ? [0, 1, 31, 32, 33, -1] : [0, 1, 31, 32, 33, 4294967295])));
@@ -254,6 +254,9 @@ function intExpr(rng: Rng, scope: ExprScope, type: ScalarType, depth: number): E
       return bin(op, sub(), count());
     case '~':
       return bitNotE(sub());
+    case 'popcount':
+    case 'clz':
+      return callE(op, sub());
     default:
       return op satisfies never;
   }

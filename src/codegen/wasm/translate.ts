@@ -1004,6 +1004,10 @@ class Translator {
         }
         return { t: FULL, code };
       }
+      case 'clz32':
+        // ToUint32(x)'s leading zeros, wasm's i32.clz of the same bits.
+        if (vs.length !== 1) return refuse('Math.clz32 arity');
+        return { t: int(0, 32), code: [...this.toInt32(vs[0]!), Op.i32_clz] };
       case 'fround':
         if (vs.length !== 1) return refuse('Math.fround arity');
         return { t: F64, code: [...this.f64(vs[0]!), Op.f32_demote_f64, Op.f64_promote_f32] };
