@@ -25,6 +25,8 @@ export type Expr =
   | { readonly k: 'neg'; readonly t: Elem; readonly a: Expr }
   /** `~a`, on i32. */
   | { readonly k: 'bitnot'; readonly t: 'i32'; readonly a: Expr }
+  /** `popcount(a)`, `clz(a)`, on i32. */
+  | { readonly k: 'bitcount'; readonly t: 'i32'; readonly fn: 'popcount' | 'clz'; readonly a: Expr }
   /** `a if c else b`: only the chosen branch is evaluated. */
   | { readonly k: 'sel'; readonly t: Elem; readonly c: Expr; readonly a: Expr; readonly b: Expr }
   | { readonly k: 'cast'; readonly t: Elem; readonly a: Expr }

@@ -96,6 +96,7 @@ function closed(e: Expr, known: ReadonlySet<string> = new Set(), loose = false):
     case 'not':
     case 'neg':
     case 'bitnot':
+    case 'bitcount':
     case 'cast':
       return closed(e.a, known, loose);
     case 'sel':
@@ -124,6 +125,7 @@ function mayBeLiteral(e: Expr): boolean {
       return mayBeLiteral(e.a) || mayBeLiteral(e.b);
     case 'neg':
     case 'bitnot':
+    case 'bitcount':
       return mayBeLiteral(e.a);
     case 'arith':
     case 'minmax':
@@ -173,6 +175,7 @@ function readsSize(e: Expr): boolean {
     case 'not':
     case 'neg':
     case 'bitnot':
+    case 'bitcount':
     case 'cast':
       return readsSize(e.a);
     case 'sel':
@@ -245,6 +248,7 @@ function literalFacts(p: Prog): { demand: 'none' | 'mayReject' | 'mustReject'; c
         return;
       case 'not':
       case 'cast':
+      case 'bitcount':
         visit(e.a, e.a.t);
         return;
       case 'sel':
@@ -493,6 +497,13 @@ class Evaluator {
       case 'bitnot': {
         const a = this.expr(e.a, locals);
         return a === POISON ? POISON : -a - 1;
+      }
+      case 'bitcount': {
+        const a = this.expr(e.a, locals);
+        if (a === POISON) return POISON;
+        // From the binary numeral of the 32-bit pattern.
+        const numeral = BigInt.asUintN(32, BigInt(a)).toString(2);
+        return e.fn === 'popcount' ? [...numeral].filter((c) => c === '1').length : a === 0 ? 32 : 32 - numeral.length;
       }
       case 'sel': {
         const c = this.expr(e.c, locals);

@@ -173,6 +173,7 @@ export class ProgramGenerator {
       choices.push([1, () => arith(this.rng.pick(['&', '|', '^'] as const), sub(), sub())]);
       choices.push([1, () => arith(this.rng.pick(['<<', '>>'] as const), sub(), this.rng.chance(0.5) ? lit('i32', this.rng.pick(['0', '1', '31', '32', '33', '-1'])) : sub())]);
       choices.push([0.3, () => ({ k: 'bitnot', t: 'i32', a: sub() })]);
+      choices.push([0.3, () => ({ k: 'bitcount', t: 'i32', fn: this.rng.pick(['popcount', 'clz'] as const), a: sub() })]);
     }
     return this.rng.weighted(choices)();
   }

@@ -19,6 +19,8 @@ export function printExpr(e: Expr): string {
       return `(-${printExpr(e.a)})`;
     case 'bitnot':
       return `(~${printExpr(e.a)})`;
+    case 'bitcount':
+      return `${e.fn}(${printExpr(e.a)})`;
     case 'sel':
       return `(${printExpr(e.a)} if ${printExpr(e.c)} else ${printExpr(e.b)})`;
     case 'cast':

@@ -27,6 +27,7 @@ function exprNames(e: Expr, locals: ReadonlySet<string>, out: string[]): void {
     case 'not':
     case 'neg':
     case 'bitnot':
+    case 'bitcount':
     case 'cast':
       exprNames(e.a, locals, out);
       return;
