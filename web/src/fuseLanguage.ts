@@ -15,7 +15,7 @@ const builtins: ReadonlySet<string> = new Set([
   'generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force', 'size', 'shape',
   'zip', 'unzip', 'zipWith', 'zipWith3', 'backpermute', 'permute', 'reverse', 'iota', 'fill', 'replicate',
   'transpose', 'take', 'drop', 'sum', 'product', 'maximum', 'minimum', 'filter',
-  'min', 'max', 'abs', 'sqrt', 'exp', 'log', 'sin', 'cos', 'floor', 'ceil',
+  'min', 'max', 'abs', 'sqrt', 'exp', 'log', 'sin', 'cos', 'floor', 'ceil', 'popcount', 'clz',
 ]);
 
 /** The token class of the next token in `stream` (a CodeMirror legacy token name), or null. */
