@@ -7,12 +7,12 @@
 
 export type JsBinaryOp =
   | '+' | '-' | '*' | '/' | '%'
-  | '|' | '&' | '^' | '>>' | '>>>'
+  | '|' | '&' | '^' | '<<' | '>>' | '>>>'
   | '===' | '!==' | '<' | '<=' | '>' | '>='
   | '&&' | '||';
 
 /** `void` is only ever applied to 0: `void 0` is `undefined`, which no identifier may name. */
-export type JsUnaryOp = '-' | '!' | 'void';
+export type JsUnaryOp = '-' | '!' | '~' | 'void';
 
 export type JsExpr =
   | { readonly kind: 'num'; readonly value: number }

@@ -6,8 +6,8 @@
 // combined in chunk order on the calling thread), and a scatter's updates to one destination may
 // come from several threads at once. Both are exact only for some operators:
 // - folds and scans: a component-wise operator that associates (and commutes: a right scan
-//   applies it with the carry on the right) — `+`, `*`, `min`, `max` on numbers, `and`, `or` on
-//   bool. Integers (wrapping) and bools are exact; floats `+` and `*` are regrouped (the float
+//   applies it with the carry on the right) — `+`, `*`, `min`, `max` on numbers, `&`, `|`, `^`
+//   on i32/u32, `and`, `or` on bool. Integers (wrapping) and bools are exact; floats `+` and `*` are regrouped (the float
 //   policy of docs/EXECUTION.md "Threads": a function of the chunk length, never of the thread
 //   count). Any other lambda (`lam a, x: a * 2 + x`) keeps its cluster serial.
 // - scatters: an integer combine that an `Atomics` operation performs on the destination
@@ -31,12 +31,15 @@ export function atomicOps(n: ScatterNode, elems: readonly ScalarType[]): string[
     if ((t === 'i32' || t === 'u32') && binary === '+') ops.push('add');
     else if ((t === 'i32' || t === 'u32') && binary === '-' && !swapped) ops.push('sub');
     else if ((t === 'i32' || t === 'u32') && (binary === 'min' || binary === 'max')) ops.push(binary);
+    else if ((t === 'i32' || t === 'u32') && (binary === '&' || binary === '|' || binary === '^')) ops.push(atomicBitOps[binary]);
     else if (t === 'bool' && binary === 'and') ops.push('and');
     else if (t === 'bool' && binary === 'or') ops.push('or');
     else return null;
   }
   return ops;
 }
+
+const atomicBitOps = { '&': 'and', '|': 'or', '^': 'xor' } as const;
 
 /** Whether a fold's or scan's operator is component-wise and associative (see the header). */
 export function associativeOp(lam: Lambda, elems: readonly ScalarType[]): boolean {
@@ -48,7 +51,8 @@ export function associativeOp(lam: Lambda, elems: readonly ScalarType[]): boolea
     if (op === null) return false;
     const numeric = t !== 'bool' && (op.binary === '+' || op.binary === '*' || op.binary === 'min' || op.binary === 'max');
     const logical = t === 'bool' && (op.binary === 'and' || op.binary === 'or');
-    if (!numeric && !logical) return false;
+    const bits = (t === 'i32' || t === 'u32') && (op.binary === '&' || op.binary === '|' || op.binary === '^');
+    if (!numeric && !logical && !bits) return false;
   }
   return true;
 }
@@ -90,7 +94,11 @@ export function identities(lam: Lambda, elems: readonly ScalarType[]): number[] 
       case 'and':
         return 1;
       case 'or':
+      case '|':
+      case '^':
         return 0;
+      case '&':
+        return t === 'u32' ? 4294967295 : -1;
       default:
         throw new CompilerBug('codegen', `no identity for ${op.binary}`);
     }

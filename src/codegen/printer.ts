@@ -53,6 +53,7 @@ const binaryPrecedence: Record<JsBinaryOp, number> = {
   '<=': 10,
   '>': 10,
   '>=': 10,
+  '<<': 11,
   '>>': 11,
   '>>>': 11,
   '+': 12,

@@ -99,9 +99,36 @@ function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => n
       return mathCall('min', [a, b]);
     case 'max':
       return mathCall('max', [a, b]);
+    case '&':
+    case '|':
+    case '^':
+    case '<<':
+      // JavaScript's operators are scalarOps' (count modulo 32); the int32 result is an i32
+      // value as it stands, a u32 one needs `>>> 0`.
+      return t === 'u32' ? bin('>>>', bin(op, a, b), num(0)) : bin(op, a, b);
+    case '>>':
+      // Arithmetic on i32, logical on u32 (whose `>>>` result is already in [0, 2^32)).
+      return t === 'u32' ? bin('>>>', a, b) : bin('>>', a, b);
     default:
       return op satisfies never;
   }
+}
+
+/**
+ * The number of bits set in ToInt32(a), 0..32 (a value of i32 and u32 alike), as scalarOps'
+ * popcount: the branch-free sideways sum (pairs, nibbles, bytes; the bytes summed by one
+ * multiply), every step on int32 values, so the WebAssembly translator takes it too.
+ */
+function bitsSet(a: JsExpr, fresh: (p: string) => string): JsExpr {
+  const x = atomOf(a, fresh);
+  const pairs = fresh('t');
+  const nibbles = fresh('t');
+  const p = id(pairs);
+  const q = id(nibbles);
+  const setPairs = set(pairs, bin('|', bin('-', x.atom, bin('&', bin('>>>', x.atom, num(1)), num(0x55555555))), num(0)));
+  const setNibbles = set(nibbles, add(bin('&', p, num(0x33333333)), bin('&', bin('>>>', p, num(2)), num(0x33333333))));
+  const bytes = bin('&', add(q, bin('>>>', q, num(4))), num(0x0f0f0f0f));
+  return sequence([x.bind, setPairs, setNibbles], bin('>>>', mathCall('imul', [bytes, num(0x01010101)]), num(24)));
 }
 
 /** `e` as an atom: itself, or a fresh temporary set to it (the `set` is returned to be evaluated). */
@@ -432,6 +459,7 @@ function compileNode(e: Expr, env: ExprEnv): JsExpr {
     case 'unary': {
       const a = compileNode(e.arg, env);
       if (e.op === 'not') return cond(bin('!==', a, num(0)), num(0), num(1));
+      if (e.op === 'bitnot') return e.type === 'u32' ? bin('>>>', { kind: 'unary', op: '~', arg: a }, num(0)) : { kind: 'unary', op: '~', arg: a };
       return wrapTo(e.type, { kind: 'unary', op: '-', arg: a });
     }
     case 'binary': {
@@ -444,6 +472,8 @@ function compileNode(e: Expr, env: ExprEnv): JsExpr {
       );
     }
     case 'call':
+      if (e.fn === 'clz') return mathCall('clz32', [compileNode(e.arg, env)]);
+      if (e.fn === 'popcount') return bitsSet(compileNode(e.arg, env), env.fresh);
       return wrapTo(e.type, mathCall(e.fn, [compileNode(e.arg, env)]));
     case 'cast':
       return wrapTo(e.to, compileNode(e.arg, env));

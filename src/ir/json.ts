@@ -132,9 +132,9 @@ function span(r: Reader, j: unknown, path: string): Span {
 
 const scalarType = (r: Reader, j: unknown, path: string): ScalarType => oneOf(r, j, path, scalarTypes, 'element type');
 
-const binaryOps: readonly BinaryOp[] = ['+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', 'and', 'or', 'min', 'max'];
-const unaryOps: readonly UnaryOp[] = ['neg', 'not'];
-const mathFns: readonly MathFn[] = ['sqrt', 'cbrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil'];
+const binaryOps: readonly BinaryOp[] = ['+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', '&', '|', '^', '<<', '>>', 'and', 'or', 'min', 'max'];
+const unaryOps: readonly UnaryOp[] = ['neg', 'not', 'bitnot'];
+const mathFns: readonly MathFn[] = ['sqrt', 'cbrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil', 'popcount', 'clz'];
 const exprKinds: readonly Expr['kind'][] = ['const', 'var', 'unary', 'binary', 'call', 'cast', 'select', 'index', 'dim'];
 // A record, so that a new kind of statement fails to compile until the reader accepts it.
 const stmtKindSet: { readonly [K in Stmt['kind']]: true } = {

@@ -19,11 +19,15 @@ const precedence = {
   and: 3,
   not: 4,
   compare: 5,
-  additive: 6,
-  multiplicative: 7,
-  unary: 8,
-  power: 9,
-  atom: 10,
+  bitOr: 6,
+  bitXor: 7,
+  bitAnd: 8,
+  shift: 9,
+  additive: 10,
+  multiplicative: 11,
+  unary: 12,
+  power: 13,
+  atom: 14,
 } as const;
 
 function binaryPrecedence(op: Expr & { kind: 'binary' }): number {
@@ -49,6 +53,15 @@ function binaryPrecedence(op: Expr & { kind: 'binary' }): number {
       return precedence.multiplicative;
     case '**':
       return precedence.power;
+    case '|':
+      return precedence.bitOr;
+    case '^':
+      return precedence.bitXor;
+    case '&':
+      return precedence.bitAnd;
+    case '<<':
+    case '>>':
+      return precedence.shift;
     case 'min':
     case 'max':
       return precedence.atom;
@@ -120,7 +133,7 @@ export function printExpr(e: Expr): string {
       const p = exprPrecedence(e);
       // `-(-1)`, not `--1`; `not` of a `not` needs none: `not not b`.
       const arg = wrapIf(printExpr(e.arg), e.op === 'neg' ? exprPrecedence(e.arg) <= p : exprPrecedence(e.arg) < p);
-      return e.op === 'not' ? `not ${arg}` : `-${arg}`;
+      return e.op === 'not' ? `not ${arg}` : e.op === 'bitnot' ? `~${arg}` : `-${arg}`;
     }
     case 'binary': {
       if (e.op === 'min' || e.op === 'max') return `${e.op}(${printExpr(e.lhs)}, ${printExpr(e.rhs)})`;

@@ -64,11 +64,50 @@ export class InexactInteger extends Error {
  * doubles' range it is ±Infinity.
  */
 export function exactIntegerBinary(op: BinaryOp, a: number, b: number): number {
+  if (op === '&' || op === '|' || op === '^' || op === '<<' || op === '>>') return exactIntegerBitwise(op, a, b);
   const approximate = doubleIntegerBinary(op, a, b);
   const safe = (x: number): boolean => Math.abs(x) <= Number.MAX_SAFE_INTEGER;
   if (!Number.isFinite(approximate) || (safe(approximate) && safe(a) && safe(b))) return approximate;
   if (op !== '+' && op !== '-' && op !== '*' && op !== '//' && op !== '%' && op !== '**') return approximate;
   const exact = bigIntegerBinary(op, BigInt(a), BigInt(b));
+  const value = Number(exact);
+  if (BigInt(value) !== exact) throw new InexactInteger(exact);
+  return value;
+}
+
+/** A shift count of two integer constants outside 0..31 (see exactIntegerBitwise). */
+export class ConstantShiftCount extends Error {
+  constructor(readonly count: number) {
+    super(`the shift count ${count} is not in 0..31`);
+    this.name = 'ConstantShiftCount';
+  }
+}
+
+/**
+ * A bit operation on integer constants whose type is not decided yet, on the mathematical
+ * integers as Python computes it (an infinite two's complement): `1 << 31` is 2147483648 (a
+ * u32, or E312 where an i32 is needed), `~0` and `-1 & -1` are −1. The shift count must be in
+ * 0..31 (else ConstantShiftCount): typed shifts take the count modulo 32, and an exact
+ * `1 << 32` would silently differ from it. `a << n` is a·2^n and `a >> n` is ⌊a / 2^n⌋, both
+ * exact in doubles for n ≤ 31 (or ±Infinity, which the caller reports); `& | ^` use BigInts,
+ * and a result that is not a double exactly is InexactInteger.
+ */
+export function exactIntegerBitwise(op: '&' | '|' | '^' | '<<' | '>>', a: number, b: number): number {
+  if (op === '<<' || op === '>>') {
+    if (!(b >= 0 && b <= 31)) throw new ConstantShiftCount(b);
+    return op === '<<' ? a * 2 ** b : Math.floor(a / 2 ** b) + 0;
+  }
+  const x = BigInt(a);
+  const y = BigInt(b);
+  const exact = op === '&' ? x & y : op === '|' ? x | y : x ^ y;
+  const value = Number(exact);
+  if (BigInt(value) !== exact) throw new InexactInteger(exact);
+  return value;
+}
+
+/** `~a` on an integer constant whose type is not decided yet: −a − 1 (Python), exactly. */
+export function exactIntegerBitNot(a: number): number {
+  const exact = -BigInt(a) - 1n;
   const value = Number(exact);
   if (BigInt(value) !== exact) throw new InexactInteger(exact);
   return value;
@@ -192,8 +231,35 @@ export function binary(op: BinaryOp, t: ScalarType, a: number, b: number): numbe
       return Math.min(a, b);
     case 'max':
       return Math.max(a, b);
+    case '&':
+    case '|':
+    case '^':
+    case '<<':
+    case '>>':
+      return bitwise(op, t, a, b);
     default:
       return op satisfies never;
+  }
+}
+
+/**
+ * A bit operation on i32 or u32 values (lowering admits no other type): JavaScript's operators
+ * work on the 32-bit pattern and take a shift count modulo 32, which is the language's meaning;
+ * `>>` is arithmetic on i32 and logical (`>>>`) on u32; `wrap` brings the int32 result back to
+ * the type (u32: `>>> 0`).
+ */
+function bitwise(op: '&' | '|' | '^' | '<<' | '>>', t: ScalarType, a: number, b: number): number {
+  switch (op) {
+    case '&':
+      return wrap(t, a & b);
+    case '|':
+      return wrap(t, a | b);
+    case '^':
+      return wrap(t, a ^ b);
+    case '<<':
+      return wrap(t, a << b);
+    case '>>':
+      return t === 'u32' ? a >>> b : wrap(t, a >> b);
   }
 }
 
@@ -203,6 +269,8 @@ export function unary(op: UnaryOp, t: ScalarType, a: number): number {
       return wrap(t, -a);
     case 'not':
       return a !== 0 ? 0 : 1;
+    case 'bitnot':
+      return wrap(t, ~a);
     default:
       return op satisfies never;
   }
@@ -232,9 +300,20 @@ export function mathFn(fn: MathFn, t: ScalarType, a: number): number {
       return wrap(t, Math.floor(a));
     case 'ceil':
       return wrap(t, Math.ceil(a));
+    case 'popcount':
+      return bitsSet(a);
+    case 'clz':
+      return Math.clz32(a);
     default:
       return fn satisfies never;
   }
+}
+
+/** The number of bits set in the 32-bit pattern of an i32 or u32 value. */
+function bitsSet(a: number): number {
+  let n = 0;
+  for (let x = a >>> 0; x !== 0; x = Math.floor(x / 2)) n += x % 2;
+  return n;
 }
 
 /** Result type of a binary operation on operands of type `t`. */

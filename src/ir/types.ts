@@ -40,16 +40,25 @@ export type NodeId = number;
  *  - integer `+ - *` wrap to the element type (i32: `|0`, u32: `>>>0`); f32 rounds with fround.
  *  - `**` on floats is Math.pow; on integers it is repeated multiplication that wraps.
  *  - `and`/`or` on bool; `min`/`max` on any numeric type.
+ *  - bit operations `& | ^ << >>` only on i32 and u32, on the 32-bit two's complement pattern;
+ *    a shift count is taken modulo 32 (as JavaScript and WebAssembly do); `>>` is arithmetic on
+ *    i32 and logical on u32. u32 results are kept in [0, 2^32) (`>>> 0`).
  */
 export type BinaryOp =
   | '+' | '-' | '*' | '/' | '//' | '%' | '**'
   | '==' | '!=' | '<' | '<=' | '>' | '>='
+  | '&' | '|' | '^' | '<<' | '>>'
   | 'and' | 'or' | 'min' | 'max';
 
-export type UnaryOp = 'neg' | 'not';
+/** `bitnot` is `~`, on i32 and u32 only. */
+export type UnaryOp = 'neg' | 'not' | 'bitnot';
 
-/** Unary math functions, on f64/f32 (lowering casts integers to f64), except `abs` (any numeric). */
-export type MathFn = 'sqrt' | 'cbrt' | 'exp' | 'log' | 'sin' | 'cos' | 'tan' | 'tanh' | 'abs' | 'floor' | 'ceil';
+/**
+ * Unary math functions, on f64/f32 (lowering casts integers to f64), except `abs` (any numeric)
+ * and the bit counts `popcount` (bits set) and `clz` (leading zero bits of the 32), on i32/u32
+ * only, whose value 0..32 has the argument's type.
+ */
+export type MathFn = 'sqrt' | 'cbrt' | 'exp' | 'log' | 'sin' | 'cos' | 'tan' | 'tanh' | 'abs' | 'floor' | 'ceil' | 'popcount' | 'clz';
 
 export type Expr =
   | ConstExpr

@@ -101,6 +101,7 @@ function checkExpr(ctx: Ctx, e: Expr, scope: Scope, where: string): ScalarType {
     case 'unary': {
       const t = checkExpr(ctx, e.arg, scope, where);
       if (e.op === 'not') expect(t === 'bool' && e.type === 'bool', `not of ${t} typed ${e.type}`);
+      else if (e.op === 'bitnot') expect((t === 'i32' || t === 'u32') && e.type === t, `~ of ${t} typed ${e.type}`);
       else expect(isNumeric(t) && e.type === t, `negation of ${t} typed ${e.type}`);
       return e.type;
     }
@@ -120,6 +121,13 @@ function checkExpr(ctx: Ctx, e: Expr, scope: Scope, where: string): ScalarType {
         case '==':
         case '!=':
           break;
+        case '&':
+        case '|':
+        case '^':
+        case '<<':
+        case '>>':
+          expect(a === 'i32' || a === 'u32', `${e.op} on ${a} (only on i32/u32)`);
+          break;
         default:
           expect(isNumeric(a), `${e.op} on bool`);
       }
@@ -127,7 +135,7 @@ function checkExpr(ctx: Ctx, e: Expr, scope: Scope, where: string): ScalarType {
     }
     case 'call': {
       const t = checkExpr(ctx, e.arg, scope, where);
-      expect(e.fn === 'abs' ? isNumeric(t) : isFloat(t), `${e.fn} of ${t}`);
+      expect(e.fn === 'abs' ? isNumeric(t) : e.fn === 'popcount' || e.fn === 'clz' ? t === 'i32' || t === 'u32' : isFloat(t), `${e.fn} of ${t}`);
       expect(e.type === t, `${e.fn} of ${t} typed ${e.type}`);
       return e.type;
     }

@@ -333,16 +333,21 @@ function identity(fr: Frame, f: FnVal, t: ScalarType, span: Span, name: string):
   switch (op) {
     case '+':
     case 'or':
+    case '|':
+    case '^':
       return 0;
     case '*':
     case 'and':
       return 1;
+    case '&':
+      // Every bit set (on any other type the operator itself is the error).
+      return t === 'u32' ? 4294967295 : -1;
     case 'min':
       return big;
     case 'max':
       return small;
     default:
-      throw fail(fr, 'E215', `'${name}' with a function other than + * min max and or needs a seed: ${name}(f, z, xs)`, span);
+      throw fail(fr, 'E215', `'${name}' with a function other than + * min max and or & | ^ needs a seed: ${name}(f, z, xs)`, span);
   }
 }
 

@@ -11,7 +11,7 @@ import type { Def, Expr as AstExpr, Pattern, Stmt as AstStmt } from '../syntax/a
 import type { Expr, Lambda, Let, MathFn, Param } from '../ir/types.js';
 import { callBuiltin, isBuiltinName, isPreludeOnlyBuiltinName } from './builtins.js';
 import { lowerIf, lowerWhile } from './control.js';
-import { binaryOp, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr, weakInteger } from './scalar.js';
+import { binaryOp, bitNot, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr, weakInteger } from './scalar.js';
 import { TypeClash, elemLeaves, isTuple, rankOf, type ETy, type STy } from './types.js';
 import {
   bind,
@@ -108,7 +108,7 @@ export function flattenScalars(fr: Frame, v: SVal, span: Span, what: string): Sc
 // Expressions
 // ---------------------------------------------------------------------------------------------
 
-export const mathFns: ReadonlySet<string> = new Set<MathFn>(['sqrt', 'cbrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil']);
+export const mathFns: ReadonlySet<string> = new Set<MathFn>(['sqrt', 'cbrt', 'exp', 'log', 'sin', 'cos', 'tan', 'tanh', 'abs', 'floor', 'ceil', 'popcount', 'clz']);
 
 export function lookup(fr: Frame, name: string, span: Span): SVal {
   const local = fr.env.get(name);
@@ -151,6 +151,7 @@ export function evalExpr(fr: Frame, e: AstExpr): SVal {
     case 'unary': {
       const a = asScalar(fr, evalExpr(fr, e.arg), e.arg.span, `the operand of '${e.op}'`);
       if (e.op === '+') return a;
+      if (e.op === '~') return bitNot(fr, a, site(fr, e.span));
       return e.op === '-' ? negate(fr, a, site(fr, e.span)) : logicalNot(fr, a, site(fr, e.span));
     }
     case 'ifexp': {

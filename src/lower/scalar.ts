@@ -9,7 +9,7 @@
 
 import type { Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, MathFn, ScalarType } from '../ir/types.js';
-import { InexactInteger, ScalarDivisionByZero, binary, binaryResultType, cast, exactIntegerBinary, fitsInteger, isFloat, isInteger, mathFn, unary, wrap } from '../ir/scalarOps.js';
+import { ConstantShiftCount, InexactInteger, ScalarDivisionByZero, binary, binaryResultType, cast, exactIntegerBinary, exactIntegerBitNot, fitsInteger, isFloat, isInteger, mathFn, unary, wrap } from '../ir/scalarOps.js';
 import { TypeClash, isTuple, promote, type STy } from './types.js';
 import { fail, type DynScalar, type Frame, type OpName, type ScalarVal, type StaticScalar } from './values.js';
 
@@ -175,6 +175,23 @@ function operandType(fr: Frame, a: ScalarVal, b: ScalarVal, span: Span, op: stri
 
 const comparisons = new Set<OpName>(['==', '!=', '<', '<=', '>', '>=']);
 
+const bitOperators = new Set<OpName>(['&', '|', '^', '<<', '>>']);
+
+/**
+ * The operand type of a bit operation (`& | ^ << >> ~`): i32 or u32 only. A type still unknown
+ * (an unannotated parameter's) becomes i32, the integer type a literal defaults to; any other
+ * type is the user's E310, naming the operator and the type.
+ */
+function bitOperandType(fr: Frame, t: STy, span: Span, op: string, needs = `operator '${op}' needs i32 or u32 operands`): ScalarType {
+  const p = fr.st.infer.prune(t);
+  if (typeof p !== 'string') {
+    fr.st.infer.unify(p, 'i32');
+    return 'i32';
+  }
+  if (!isInteger(p)) throw fail(fr, 'E310', `${needs}, found ${p}`, span);
+  return p;
+}
+
 export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span: Span): ScalarVal {
   if (isWeakInteger(a) && isWeakInteger(b) && op !== '/' && op !== 'and' && op !== 'or') return foldWeakIntegers(fr, op, a, b, span);
   let t: STy;
@@ -182,6 +199,8 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
     a = coerce(fr, a, 'bool', span, `'${op}'`);
     b = coerce(fr, b, 'bool', span, `'${op}'`);
     t = 'bool';
+  } else if (bitOperators.has(op)) {
+    t = bitOperandType(fr, operandType(fr, a, b, span, op), span, op);
   } else {
     t = operandType(fr, a, b, span, op);
     // bool has == and != only: `+`, `<`, `min` on it are the user's error (fold(+, bs)), not IR's.
@@ -296,6 +315,9 @@ function foldWeakIntegers(fr: Frame, op: OpName, a: StaticScalar, b: StaticScala
     if (e instanceof InexactInteger) {
       throw fail(fr, 'E312', `the integer constant ${e.exact} is not exact as a number (beyond 2^53 a number keeps 53 significant bits)`, span);
     }
+    if (e instanceof ConstantShiftCount) {
+      throw fail(fr, 'E312', `a shift of integer constants needs a count in 0..31, found ${e.count} (shifts of typed i32 or u32 values take the count modulo 32: write i32(x) ${op} n for that)`, span);
+    }
     if (!(e instanceof ScalarDivisionByZero)) throw e;
     const expr: Expr = { kind: 'binary', op, lhs: toExpr(fr, a, span), rhs: toExpr(fr, b, span), type: 'i32', span };
     return dyn(fr, span, expr, 'i32');
@@ -312,6 +334,21 @@ export function negate(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
   return dyn(fr, span, { kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
 }
 
+/** `~a`: every bit flipped, on i32 or u32; an integer constant's exact −a − 1 (Python's `~`). */
+export function bitNot(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
+  if (isWeakInteger(a)) {
+    try {
+      return weakInteger(exactIntegerBitNot(a.value), span);
+    } catch (e) {
+      if (!(e instanceof InexactInteger)) throw e;
+      throw fail(fr, 'E312', `the integer constant ${e.exact} is not exact as a number (beyond 2^53 a number keeps 53 significant bits)`, span);
+    }
+  }
+  const t = bitOperandType(fr, a.ty, span, '~');
+  if (a.kind === 'static') return staticScalar(t, unary('bitnot', t, a.value), a.weak);
+  return dyn(fr, span, { kind: 'unary', op: 'bitnot', arg: a.expr, type: t, span }, t);
+}
+
 export function logicalNot(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
   const b = coerce(fr, a, 'bool', span, "'not'");
   if (b.kind === 'static') return staticScalar('bool', unary('not', 'bool', b.value));
@@ -319,6 +356,7 @@ export function logicalNot(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
 }
 
 export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): ScalarVal {
+  if (fn === 'popcount' || fn === 'clz') return bitCount(fr, fn, a, span);
   const t = prunedScalar(fr, a.ty, span);
   let arg = a;
   let rt: STy = t;
@@ -335,6 +373,17 @@ export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): Scala
   if (fn === 'abs' && isWeakInteger(arg)) return weakInteger(Math.abs(arg.value), arg.origin ?? span);
   if (arg.kind === 'static') return staticScalar(arg.ty, mathFn(fn, arg.ty, arg.value));
   return dyn(fr, span, { kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
+}
+
+/**
+ * `popcount(a)`, `clz(a)` on i32 or u32 (bitOperandType's rule). An integer constant is an i32
+ * (E312 if it is none) and the count, 0..32 whatever the type, stays an untyped constant.
+ */
+function bitCount(fr: Frame, fn: 'popcount' | 'clz', a: ScalarVal, span: Span): ScalarVal {
+  if (isWeakInteger(a)) return weakInteger(mathFn(fn, 'i32', fitWeakInteger(fr, a, 'i32', span).value), span);
+  const t = bitOperandType(fr, a.ty, span, fn, `'${fn}' needs an i32 or u32 argument`);
+  if (a.kind === 'static') return staticScalar(t, mathFn(fn, t, a.value));
+  return dyn(fr, span, { kind: 'call', fn, arg: a.expr, type: t, span }, t);
 }
 
 /** `a if c else b` on scalars: resolved when `c` is static. */

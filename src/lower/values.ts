@@ -56,6 +56,7 @@ export interface FrameOrigin {
 export type OpName =
   | '+' | '-' | '*' | '/' | '//' | '%' | '**'
   | '==' | '!=' | '<' | '<=' | '>' | '>='
+  | '&' | '|' | '^' | '<<' | '>>'
   | 'and' | 'or' | 'min' | 'max';
 
 export type SVal =

@@ -91,6 +91,7 @@ export interface PassStmt {
 export type BinaryOperator =
   | '+' | '-' | '*' | '/' | '//' | '%' | '**'
   | '==' | '!=' | '<' | '<=' | '>' | '>='
+  | '&' | '|' | '^' | '<<' | '>>'
   | 'and' | 'or';
 
 export type Expr =
@@ -98,7 +99,7 @@ export type Expr =
   | { readonly kind: 'bool'; readonly value: boolean; readonly span: Span }
   | { readonly kind: 'name'; readonly name: string; readonly span: Span }
   | { readonly kind: 'binary'; readonly op: BinaryOperator; readonly lhs: Expr; readonly rhs: Expr; readonly span: Span }
-  | { readonly kind: 'unary'; readonly op: '-' | '+' | 'not'; readonly arg: Expr; readonly span: Span }
+  | { readonly kind: 'unary'; readonly op: '-' | '+' | '~' | 'not'; readonly arg: Expr; readonly span: Span }
   /** `a if c else b`. */
   | { readonly kind: 'ifexp'; readonly cond: Expr; readonly then: Expr; readonly else: Expr; readonly span: Span }
   /** `f(a, b)`, and juxtaposition `shape xs` / `size xs`. */

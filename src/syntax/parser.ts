@@ -39,13 +39,13 @@ const comparisonOps: ReadonlySet<string> = new Set(['==', '!=', '<', '<=', '>', 
 
 /** Tokens that may stand alone as a function (`fold(+, xs)`, `(*)`). */
 const operatorRefs: ReadonlySet<string> = new Set<BinaryOperator>([
-  '+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', 'and', 'or',
+  '+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', '&', '|', '^', '<<', '>>', 'and', 'or',
 ]);
 
 /** Names applied by juxtaposition, as the paper writes `shape xs` and `size xs`. */
 const juxtaposedFunctions: ReadonlySet<string> = new Set(['shape', 'size']);
 
-const augmentedOps: ReadonlySet<string> = new Set(['+=', '-=', '*=', '/=', '%=']);
+const augmentedOps: ReadonlySet<string> = new Set(['+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<=', '>>=']);
 
 class Parser extends TokenCursor {
   // ---------------------------------------------------------------- module and definitions
@@ -298,7 +298,7 @@ class Parser extends TokenCursor {
     const target = this.expressionList();
     const next = this.peek();
     if (next.kind === 'punct' && augmentedOps.has(next.text)) {
-      this.fail(SyntaxCode.augmentedAssignment, `'${next.text}' is not supported; names are bound once per value: write 'x = x ${next.text[0]} …'`);
+      this.fail(SyntaxCode.augmentedAssignment, `'${next.text}' is not supported; names are bound once per value: write 'x = x ${next.text.slice(0, -1)} …'`);
     }
     if (next.kind === 'punct' && next.text === '=') {
       const pattern = this.toPattern(target);
@@ -549,11 +549,11 @@ class Parser extends TokenCursor {
   }
 
   private comparison(): Expr {
-    const lhs = this.additive();
+    const lhs = this.bitOr();
     const op = this.peek();
     if (op.kind !== 'punct' || !comparisonOps.has(op.text)) return lhs;
     this.advance();
-    const rhs = this.additive();
+    const rhs = this.bitOr();
     const next = this.peek();
     if (next.kind === 'punct' && comparisonOps.has(next.text)) {
       this.fail(
@@ -562,6 +562,37 @@ class Parser extends TokenCursor {
       );
     }
     return { kind: 'binary', op: op.text as BinaryOperator, lhs, rhs, span: joinSpans(lhs.span, rhs.span) };
+  }
+
+  // Bit operations, Python's ladder: `|` looser than `^` looser than `&` looser than shifts,
+  // all between comparisons and `+`/`-` (so `x & 1 == 0` is `(x & 1) == 0`, and
+  // `1 << n - 1` is `1 << (n - 1)`). All left associative.
+  private bitOr(): Expr {
+    return this.leftAssociative(['|'], () => this.bitXor());
+  }
+
+  private bitXor(): Expr {
+    return this.leftAssociative(['^'], () => this.bitAnd());
+  }
+
+  private bitAnd(): Expr {
+    return this.leftAssociative(['&'], () => this.shift());
+  }
+
+  private shift(): Expr {
+    return this.leftAssociative(['<<', '>>'], () => this.additive());
+  }
+
+  private leftAssociative(ops: readonly ('|' | '^' | '&' | '<<' | '>>')[], operand: () => Expr): Expr {
+    let lhs = operand();
+    for (;;) {
+      const op = this.peek();
+      const found = op.kind === 'punct' ? ops.find((o) => o === op.text) : undefined;
+      if (found === undefined) return lhs;
+      this.advance();
+      const rhs = operand();
+      lhs = { kind: 'binary', op: found, lhs, rhs, span: joinSpans(lhs.span, rhs.span) };
+    }
   }
 
   private additive(): Expr {
@@ -588,7 +619,7 @@ class Parser extends TokenCursor {
 
   private unary(): Expr {
     const t = this.peek();
-    if (t.kind === 'punct' && (t.text === '-' || t.text === '+')) {
+    if (t.kind === 'punct' && (t.text === '-' || t.text === '+' || t.text === '~')) {
       this.advance();
       const arg = this.nested(() => this.unary());
       return { kind: 'unary', op: t.text, arg, span: joinSpans(t.span, arg.span) };

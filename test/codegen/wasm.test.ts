@@ -163,6 +163,14 @@ const f64Ops: [string, (x: JsExpr, s: JsExpr) => JsExpr][] = [
   ['x >>> 5', (x) => bin('>>>', x, num(5))],
   ['x & 255', (x) => bin('&', x, num(255))],
   ['x ^ s', (x, s) => bin('^', x, s)],
+  ['x << s', (x, s) => bin('<<', x, s)],
+  ['x << 31', (x) => bin('<<', x, num(31))],
+  ['(x << s) >>> 0', (x, s) => bin('>>>', bin('<<', x, s), num(0))],
+  ['x >> s', (x, s) => bin('>>', x, s)],
+  ['x >>> s', (x, s) => bin('>>>', x, s)],
+  ['~x', (x) => un('~', x)],
+  ['~x >>> 0', (x) => bin('>>>', un('~', x), num(0))],
+  ['Math.clz32(x)', (x) => mathCall('clz32', [x])],
   ['Math.imul(x, s)', (x, s) => mathCall('imul', [x, s])],
   ['Math.fround(x)', (x) => mathCall('fround', [x])],
   ['Math.floor(x)', (x) => mathCall('floor', [x])],
@@ -220,6 +228,16 @@ const intOps: [string, (x: JsExpr, s: JsExpr) => JsExpr, boolean][] = [
   ['-(x % 3 | 0) (may be -0)', (x) => un('-', bin('|', bin('%', x, num(3)), num(0))), false],
   ['x & 7', (x) => bin('&', x, num(7)), true],
   ['x >> 1', (x) => bin('>>', x, num(1)), true],
+  ['x << 3', (x) => bin('<<', x, num(3)), true],
+  ['x << x', (x) => bin('<<', x, x), true],
+  ['(x << 1) >>> 0', (x) => bin('>>>', bin('<<', x, num(1)), num(0)), true],
+  ['x >> x', (x) => bin('>>', x, x), true],
+  ['x >>> x', (x) => bin('>>>', x, x), true],
+  ['~x', (x) => un('~', x), true],
+  ['Math.clz32(x)', (x) => mathCall('clz32', [x]), true],
+  ['Math.clz32(x >>> 0) + 1', (x) => add(mathCall('clz32', [bin('>>>', x, num(0))]), num(1)), true],
+  ['~(x & 7) + 1 | 0', (x) => bin('|', add(un('~', bin('&', x, num(7))), num(1)), num(0)), true],
+  ['(~x >>> 0) + 1 (beyond int32)', (x) => add(bin('>>>', un('~', x), num(0)), num(1)), true],
   ['x === 0 ? 1 : 0', (x) => cond(bin('===', x, num(0)), num(1), num(0)), true],
 ];
 
@@ -582,6 +600,9 @@ describe('programs with wasm on equal wasm off and the interpreter, bit for bit'
   ys = zipWith(lam x, i: f32(i) * x + f32(i // 3) + f32(i % 5), xs, is)
   return zipWith3(lam y, u, b: (y - f32(u)) if b else f32(u // u32(7)) * y, ys, us, bs), zipWith(lam i, u: u32(i) * u + u32(i) // u32(3), is, us), map(lam b: not b, bs)
 `;
+  const bits = `def main(is: i32[n], us: u32[n]):
+  return zipWith(lam i, u: (i << (i & 31) ^ ~i >> 3 | i & 255, u << (u >> 28) ^ ~u >> 3 | u & u32(255), u >> u32(i), popcount(i) + clz(i), popcount(u) + clz(u)), is, us), fold(^, is), fold(|, us)
+`;
   const f64Array = (shape: number[], f: (k: number) => number): RuntimeValue => ({
     kind: 'array', elem: 'f64', shape, data: Float64Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, k) => f(k)),
   });
@@ -601,6 +622,15 @@ describe('programs with wasm on equal wasm off and the interpreter, bit for bit'
       is: { kind: 'array', elem: 'i32', shape: [n], data: Int32Array.from([1, -(2 ** 31), 2 ** 31 - 1, 0, 7, -7]) },
       us: { kind: 'array', elem: 'u32', shape: [n], data: Uint32Array.from([0, 2 ** 32 - 1, 5, 2 ** 31, 1, 9]) },
       bs: { kind: 'array', elem: 'bool', shape: [n], data: Uint8Array.from([1, 0, 1, 1, 0, 1]) },
+    },
+  ]);
+
+  cases.push([
+    'bit operations on i32 and u32 at their limits',
+    bits,
+    {
+      is: { kind: 'array', elem: 'i32', shape: [8], data: Int32Array.from([0, -1, -(2 ** 31), 2 ** 31 - 1, 31, 32, 33, -33]) },
+      us: { kind: 'array', elem: 'u32', shape: [8], data: Uint32Array.from([0, 2 ** 32 - 1, 2 ** 31, 2 ** 31 - 1, 31, 32, 33, 0xdeadbeef]) },
     },
   ]);
 

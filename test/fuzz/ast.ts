@@ -6,7 +6,9 @@
 /** Element types the fuzzer generates (bool only inside element expressions). */
 export type Elem = 'f64' | 'i32' | 'bool';
 
-export type ArithOp = '+' | '-' | '*' | '/' | '//' | '%';
+export type ArithOp = '+' | '-' | '*' | '/' | '//' | '%' | BitOp;
+/** Bit operations, on i32 only (the fuzzer has no u32). */
+export type BitOp = '&' | '|' | '^' | '<<' | '>>';
 export type CmpOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
 export type LogicOp = 'and' | 'or';
 
@@ -21,6 +23,10 @@ export type Expr =
   | { readonly k: 'logic'; readonly t: 'bool'; readonly op: LogicOp; readonly a: Expr; readonly b: Expr }
   | { readonly k: 'not'; readonly t: 'bool'; readonly a: Expr }
   | { readonly k: 'neg'; readonly t: Elem; readonly a: Expr }
+  /** `~a`, on i32. */
+  | { readonly k: 'bitnot'; readonly t: 'i32'; readonly a: Expr }
+  /** `popcount(a)`, `clz(a)`, on i32. */
+  | { readonly k: 'bitcount'; readonly t: 'i32'; readonly fn: 'popcount' | 'clz'; readonly a: Expr }
   /** `a if c else b`: only the chosen branch is evaluated. */
   | { readonly k: 'sel'; readonly t: Elem; readonly c: Expr; readonly a: Expr; readonly b: Expr }
   | { readonly k: 'cast'; readonly t: Elem; readonly a: Expr }

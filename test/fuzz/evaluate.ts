@@ -11,7 +11,7 @@
 // acceptable, since fused code legitimately skips elements nobody reads. Where the outcome turns
 // on a subtle point (a condition that faults, an empty integer max), the verdict is "unknown".
 
-import type { ArrOp, Combine, Elem, Expr, Lam, Prog, Stmt } from './ast.js';
+import type { ArithOp, ArrOp, Combine, Elem, Expr, Lam, Prog, Stmt } from './ast.js';
 
 export const POISON: unique symbol = Symbol('fault');
 export type V = number | typeof POISON;
@@ -95,6 +95,8 @@ function closed(e: Expr, known: ReadonlySet<string> = new Set(), loose = false):
       return closed(e.a, known, loose) && closed(e.b, known, loose);
     case 'not':
     case 'neg':
+    case 'bitnot':
+    case 'bitcount':
     case 'cast':
       return closed(e.a, known, loose);
     case 'sel':
@@ -103,6 +105,33 @@ function closed(e: Expr, known: ReadonlySet<string> = new Set(), loose = false):
       return closed(e.c, known) && closed(e.a, known) && closed(e.b, known);
     default:
       return e satisfies never;
+  }
+}
+
+function isBitOp(op: ArithOp): boolean {
+  return op === '&' || op === '|' || op === '^' || op === '<<' || op === '>>';
+}
+
+/**
+ * Whether `e` may be an untyped integer constant: a literal, maybe chosen by a conditional
+ * (decided at compile time or not: the lowering decides static ones), negated or combined with
+ * others. Names, sizes, reads and casts are typed values.
+ */
+function mayBeLiteral(e: Expr): boolean {
+  switch (e.k) {
+    case 'lit':
+      return true;
+    case 'sel':
+      return mayBeLiteral(e.a) || mayBeLiteral(e.b);
+    case 'neg':
+    case 'bitnot':
+    case 'bitcount':
+      return mayBeLiteral(e.a);
+    case 'arith':
+    case 'minmax':
+      return mayBeLiteral(e.a) && mayBeLiteral(e.b);
+    default:
+      return false;
   }
 }
 
@@ -145,6 +174,8 @@ function readsSize(e: Expr): boolean {
       return readsSize(e.a) || readsSize(e.b);
     case 'not':
     case 'neg':
+    case 'bitnot':
+    case 'bitcount':
     case 'cast':
       return readsSize(e.a);
     case 'sel':
@@ -189,6 +220,13 @@ function literalFacts(p: Prog): { demand: 'none' | 'mayReject' | 'mustReject'; c
           raise('mayReject');
           closedArithmetic = true;
         }
+        // A bit operation whose operands may both be literals once the compile-time conditionals
+        // are decided (`(q if q < 2 else 2) << 32` at q = 2) is exact among constants: `2 << 31`
+        // is 2^32 (E312 as an i32), a count outside 0..31 is E312, where this evaluator wraps.
+        if (e.k === 'arith' && t !== 'f64' && isBitOp(e.op) && mayBeLiteral(e.a) && mayBeLiteral(e.b)) {
+          raise('mayReject');
+          closedArithmetic = true;
+        }
         visit(e.a, t);
         visit(e.b, t);
         return;
@@ -203,8 +241,14 @@ function literalFacts(p: Prog): { demand: 'none' | 'mayReject' | 'mustReject'; c
         if (e.t !== 'f64' && !(e.a.k === 'lit' && e.a.value >= 0) && closed(e, staticScalars, true)) closedArithmetic = true;
         visit(e.a, e.a.t);
         return;
+      case 'bitnot':
+        // `~` among literals is exact too (`~2147483647` is an i32, `~-2147483649` is not).
+        if (e.a.k !== 'lit' && closed(e, staticScalars, true)) closedArithmetic = true;
+        visit(e.a, e.a.t);
+        return;
       case 'not':
       case 'cast':
+      case 'bitcount':
         visit(e.a, e.a.t);
         return;
       case 'sel':
@@ -332,6 +376,37 @@ function arith(op: Expr & { k: 'arith' }, t: Elem, a: number, b: number): V {
       return b === 0 ? POISON : wrapI32(Math.floor(a / b));
     case '%':
       return b === 0 ? POISON : wrapI32(floorMod(a, b));
+    case '&':
+    case '|':
+    case '^':
+    case '<<':
+    case '>>':
+      return bitwise(op.op, a, b);
+  }
+}
+
+/**
+ * An i32 bit operation, computed on the 32-bit two's complement pattern with BigInt (not with
+ * JavaScript's own operators, which the compiler's code uses): the count taken modulo 32.
+ */
+function bitwise(op: '&' | '|' | '^' | '<<' | '>>', a: number, b: number): number {
+  const bits = (x: number): bigint => BigInt.asUintN(32, BigInt(x));
+  const signed = (x: bigint): number => Number(BigInt.asIntN(32, x));
+  const x = bits(a);
+  const y = bits(b);
+  const n = y % 32n;
+  switch (op) {
+    case '&':
+      return signed(x & y);
+    case '|':
+      return signed(x | y);
+    case '^':
+      return signed(x ^ y);
+    case '<<':
+      return signed(x << n);
+    case '>>':
+      // Arithmetic: the sign bit copied in, as floor division by 2^n of the signed value.
+      return signed(BigInt.asIntN(32, x) >> n);
   }
 }
 
@@ -418,6 +493,17 @@ class Evaluator {
       case 'neg': {
         const a = this.expr(e.a, locals);
         return a === POISON ? POISON : e.t === 'i32' ? wrapI32(-a) : -a;
+      }
+      case 'bitnot': {
+        const a = this.expr(e.a, locals);
+        return a === POISON ? POISON : -a - 1;
+      }
+      case 'bitcount': {
+        const a = this.expr(e.a, locals);
+        if (a === POISON) return POISON;
+        // From the binary numeral of the 32-bit pattern.
+        const numeral = BigInt.asUintN(32, BigInt(a)).toString(2);
+        return e.fn === 'popcount' ? [...numeral].filter((c) => c === '1').length : a === 0 ? 32 : 32 - numeral.length;
       }
       case 'sel': {
         const c = this.expr(e.c, locals);

@@ -6,7 +6,7 @@
 // contexts; integer `//` and `%` by zero and indices out of range, in demanded and undemanded
 // elements; `if` on run-time scalars, `while` loops with a counter, static `for`.
 
-import type { ArrOp, Combine, Elem, Expr, Lam, Param, Prog, Stmt } from './ast.js';
+import type { ArithOp, ArrOp, Combine, Elem, Expr, Lam, Param, Prog, Stmt } from './ast.js';
 import type { Rng } from './rng.js';
 
 type Num = 'f64' | 'i32';
@@ -45,7 +45,7 @@ const PARAMS: readonly Param[] = [
 const lit = (t: Elem, text: string): Expr => ({ k: 'lit', t, text, value: Number(text) });
 const ref = (t: Elem, name: string): Expr => ({ k: 'ref', t, name });
 const size = (arr: string): Expr => ({ k: 'size', t: 'i32', arr });
-const arith = (op: '+' | '-' | '*' | '/' | '//' | '%', a: Expr, b: Expr): Expr => ({
+const arith = (op: ArithOp, a: Expr, b: Expr): Expr => ({
   k: 'arith',
   t: a.t === 'f64' || b.t === 'f64' ? 'f64' : 'i32',
   op,
@@ -169,6 +169,11 @@ export class ProgramGenerator {
       // Integer division and remainder: by a literal, or by something that may be zero.
       choices.push([2, () => arith(this.rng.pick(['//', '%'] as const), sub(), this.rng.chance(0.6) ? lit('i32', this.rng.pick(['2', '3', '-2'])) : this.leaf('i32', ctx))]);
       choices.push([0.3, () => ({ k: 'cast', t: 'i32', a: this.leaf('f64', ctx) })]);
+      // Bit operations; shift counts include the ones taken modulo 32 (32, 33, negative).
+      choices.push([1, () => arith(this.rng.pick(['&', '|', '^'] as const), sub(), sub())]);
+      choices.push([1, () => arith(this.rng.pick(['<<', '>>'] as const), sub(), this.rng.chance(0.5) ? lit('i32', this.rng.pick(['0', '1', '31', '32', '33', '-1'])) : sub())]);
+      choices.push([0.3, () => ({ k: 'bitnot', t: 'i32', a: sub() })]);
+      choices.push([0.3, () => ({ k: 'bitcount', t: 'i32', fn: this.rng.pick(['popcount', 'clz'] as const), a: sub() })]);
     }
     return this.rng.weighted(choices)();
   }

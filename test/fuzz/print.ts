@@ -17,6 +17,10 @@ export function printExpr(e: Expr): string {
       return `(not ${printExpr(e.a)})`;
     case 'neg':
       return `(-${printExpr(e.a)})`;
+    case 'bitnot':
+      return `(~${printExpr(e.a)})`;
+    case 'bitcount':
+      return `${e.fn}(${printExpr(e.a)})`;
     case 'sel':
       return `(${printExpr(e.a)} if ${printExpr(e.c)} else ${printExpr(e.b)})`;
     case 'cast':

@@ -26,6 +26,8 @@ function exprNames(e: Expr, locals: ReadonlySet<string>, out: string[]): void {
       return;
     case 'not':
     case 'neg':
+    case 'bitnot':
+    case 'bitcount':
     case 'cast':
       exprNames(e.a, locals, out);
       return;

@@ -68,7 +68,7 @@ describe('malformed JSON', () => {
     ['an unknown field', edited((p) => (p.body.stmts[1].colour = 'red')), 'E292', 'body.stmts[1].colour: unknown field in a Stmt (generate)'],
     ['a number where an Expr belongs', edited((p) => (p.body.stmts[2].fn.results[0] = 3)), 'E291', 'body.stmts[2].fn.results[0]: expected an Expr, got the number 3'],
     ['an unknown statement kind', edited((p) => (p.body.stmts[1].kind = 'reduce')), 'E293', 'body.stmts[1].kind: unknown a Stmt kind "reduce"'],
-    ['an unknown operator', edited((p) => (p.body.stmts[0].expr.op = '^')), 'E293', 'body.stmts[0].expr.op: unknown binary operator "^"'],
+    ['an unknown operator', edited((p) => (p.body.stmts[0].expr.op = '>>>')), 'E293', 'body.stmts[0].expr.op: unknown binary operator ">>>"'],
     ['an unknown element type', edited((p) => (p.params[0].components[0].elem = 'f16')), 'E293', 'params[0].components[0].elem: unknown element type "f16"'],
     ['a negative rank', edited((p) => (p.body.stmts[1].outs[0].rank = -1)), 'E291', 'body.stmts[1].outs[0].rank: expected an integer ≥ 0, got the number -1'],
     ['a fractional node id', edited((p) => (p.body.stmts[3].id = 1.5)), 'E291', 'body.stmts[3].id: expected an integer ≥ 0'],

@@ -71,6 +71,9 @@ const errorCases: ReadonlyArray<readonly [source: string, code: string, fragment
   [F + '  for in in range(3): pass', 'E122', "'in' is a keyword", '2:7'],
   [F + '  y = lam if: 1', 'E122', "'if' is a keyword and cannot be used as a parameter name", '2:11'],
   [F + '  x += 1', 'E123', "'+=' is not supported", '2:5'],
+  [F + '  x &= 1', 'E123', "'&=' is not supported; names are bound once per value: write 'x = x & …'", '2:5'],
+  [F + '  x <<= 1', 'E123', "write 'x = x << …'", '2:5'],
+  [F + '  x >>= 1', 'E123', "write 'x = x >> …'", '2:5'],
   [F + `  y = ${'('.repeat(250)}x${')'.repeat(250)}`, 'E124', 'nested more than 200 levels deep', '2:206'],
 ];
 

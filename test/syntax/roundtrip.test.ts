@@ -19,13 +19,17 @@ const Prec = {
   and: 3,
   not: 4,
   comparison: 5,
-  additive: 6,
-  multiplicative: 7,
-  unary: 8,
-  power: 9,
-  bang: 10,
-  postfix: 11,
-  atom: 12,
+  bitOr: 6,
+  bitXor: 7,
+  bitAnd: 8,
+  shift: 9,
+  additive: 10,
+  multiplicative: 11,
+  unary: 12,
+  power: 13,
+  bang: 14,
+  postfix: 15,
+  atom: 16,
 } as const;
 
 function binaryPrec(op: BinaryOperator): number {
@@ -51,6 +55,15 @@ function binaryPrec(op: BinaryOperator): number {
       return Prec.multiplicative;
     case '**':
       return Prec.power;
+    case '|':
+      return Prec.bitOr;
+    case '^':
+      return Prec.bitXor;
+    case '&':
+      return Prec.bitAnd;
+    case '<<':
+    case '>>':
+      return Prec.shift;
     default:
       return op satisfies never;
   }
@@ -137,7 +150,7 @@ function printBare(e: Expr): string {
 }
 
 const names = ['a', 'b', 'xs', 'is', 'as', 'f', 'x1', 'min'];
-const binaryOps: BinaryOperator[] = ['+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', 'and', 'or'];
+const binaryOps: BinaryOperator[] = ['+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', '&', '|', '^', '<<', '>>', 'and', 'or'];
 
 const pattern: fc.Arbitrary<Pattern> = fc.letrec<{ pattern: Pattern }>((tie) => ({
   pattern: fc.oneof(
@@ -159,7 +172,7 @@ const expr: fc.Arbitrary<Expr> = fc.letrec<{ expr: Expr; arg: Expr }>((tie) => (
     fc
       .tuple(fc.constantFrom(...binaryOps), tie('expr'), tie('expr'))
       .map(([op, lhs, rhs]): Expr => ({ kind: 'binary', op, lhs, rhs, span })),
-    fc.tuple(fc.constantFrom('-' as const, '+' as const, 'not' as const), tie('expr')).map(([op, arg]): Expr => ({ kind: 'unary', op, arg, span })),
+    fc.tuple(fc.constantFrom('-' as const, '+' as const, '~' as const, 'not' as const), tie('expr')).map(([op, arg]): Expr => ({ kind: 'unary', op, arg, span })),
     fc.tuple(tie('expr'), tie('expr'), tie('expr')).map(([cond, then, otherwise]): Expr => ({ kind: 'ifexp', cond, then, else: otherwise, span })),
     fc.tuple(tie('expr'), fc.array(tie('arg'), { maxLength: 3 })).map(([callee, args]): Expr => ({ kind: 'call', callee, args, span })),
     fc.tuple(tie('expr'), fc.array(tie('expr'), { minLength: 1, maxLength: 2 })).map(([target, indices]): Expr => ({ kind: 'index', target, indices, span })),

@@ -60,6 +60,10 @@ export function negE(arg: Expr): Expr {
   return { kind: 'unary', op: 'neg', arg, type: arg.type };
 }
 
+export function bitNotE(arg: Expr): Expr {
+  return { kind: 'unary', op: 'bitnot', arg, type: arg.type };
+}
+
 export function notE(arg: Expr): Expr {
   return { kind: 'unary', op: 'not', arg, type: 'bool' };
 }
@@ -219,8 +223,10 @@ function intExpr(rng: Rng, scope: ExprScope, type: ScalarType, depth: number): E
       : constE(type, pick(rng, type === 'i32' ? [2, -3, 5, 16] : [2, 3, 5, 16]));
   const op = weighted(rng, [
     ['+', 4], ['-', 3], ['*', 3], ['//', 2], ['%', 2], ['min', 1], ['max', 1], ['neg', 1], ['abs', 1],
-    ['select', 2], ['**', 1],
+    ['select', 2], ['**', 1], ['&', 1], ['|', 1], ['^', 1], ['<<', 1], ['>>', 1], ['~', 0.5], ['popcount', 0.5], ['clz', 0.5],
   ] as const);
+  // A shift count: any value (taken modulo 32), or one at the edges of the modulus.
+  const count = (): Expr => (chance(rng, 0.5) ? sub() : constE(type, pick(rng, type === 'i32' ? [0, 1, 31, 32, 33, -1] : [0, 1, 31, 32, 33, 4294967295])));
   switch (op) {
     case '+':
     case '-':
@@ -239,6 +245,18 @@ function intExpr(rng: Rng, scope: ExprScope, type: ScalarType, depth: number): E
       return selectE(randomExpr(rng, scope, 'bool', depth - 1), sub(), sub());
     case '**':
       return bin('**', sub(), constE(type, rng.int(0, 3)));
+    case '&':
+    case '|':
+    case '^':
+      return bin(op, sub(), sub());
+    case '<<':
+    case '>>':
+      return bin(op, sub(), count());
+    case '~':
+      return bitNotE(sub());
+    case 'popcount':
+    case 'clz':
+      return callE(op, sub());
     default:
       return op satisfies never;
   }

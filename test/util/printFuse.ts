@@ -81,7 +81,7 @@ function printExpr(e: Expr, env: Env): string {
     case 'var':
       return name(e.name);
     case 'unary':
-      return e.op === 'neg' ? `(-${p(e.arg)})` : `(not ${p(e.arg)})`;
+      return e.op === 'neg' ? `(-${p(e.arg)})` : e.op === 'bitnot' ? `(~${p(e.arg)})` : `(not ${p(e.arg)})`;
     case 'binary':
       return e.op === 'min' || e.op === 'max' ? `${e.op}(${p(e.lhs)}, ${p(e.rhs)})` : `(${p(e.lhs)} ${e.op} ${p(e.rhs)})`;
     case 'call':

@@ -15,7 +15,7 @@ const builtins: ReadonlySet<string> = new Set([
   'generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force', 'size', 'shape',
   'zip', 'unzip', 'zipWith', 'zipWith3', 'backpermute', 'permute', 'reverse', 'rotate', 'iota', 'iotaFrom', 'iotaStep', 'fill', 'replicate',
   'transpose', 'take', 'drop', 'sum', 'product', 'maximum', 'minimum', 'filter',
-  'min', 'max', 'abs', 'sqrt', 'exp', 'log', 'sin', 'cos', 'floor', 'ceil',
+  'min', 'max', 'abs', 'sqrt', 'exp', 'log', 'sin', 'cos', 'floor', 'ceil', 'popcount', 'clz',
 ]);
 
 /** The token class of the next token in `stream` (a CodeMirror legacy token name), or null. */
@@ -34,7 +34,7 @@ function token(stream: StringStream): string | null {
     if (builtins.has(word)) return 'builtin';
     return 'variableName';
   }
-  if (stream.match(/^(\*\*|\/\/|==|!=|<=|>=|->|[+\-*/%]=|[+\-*/%<>=!])/)) return 'operator';
+  if (stream.match(/^(<<=|>>=|\*\*|\/\/|==|!=|<=|>=|->|<<|>>|[+\-*/%&|^]=|[+\-*/%<>=!&|^~])/)) return 'operator';
   stream.next();
   return 'punctuation';
 }

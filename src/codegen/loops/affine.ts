@@ -67,13 +67,13 @@ export function integral(e: JsExpr): boolean {
     case 'num':
       return Number.isInteger(e.value);
     case 'binary':
-      if (e.op === '|' || e.op === '&' || e.op === '^' || e.op === '>>' || e.op === '>>>') return true;
+      if (e.op === '|' || e.op === '&' || e.op === '^' || e.op === '<<' || e.op === '>>' || e.op === '>>>') return true;
       // A sum, difference or product of integers is an integer or ±∞ once rounded (every double
       // of magnitude 2^53 or more is an integer).
       if (e.op === '+' || e.op === '-' || e.op === '*') return integral(e.lhs) && integral(e.rhs);
       return false;
     case 'unary':
-      return e.op === '-' && integral(e.arg);
+      return e.op === '~' || (e.op === '-' && integral(e.arg));
     case 'call':
       if (!isMathCall(e)) return false;
       if (e.callee.kind === 'member' && e.callee.prop === 'imul') return true;

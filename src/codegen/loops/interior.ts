@@ -402,7 +402,8 @@ function renameFree(e: JsExpr, values: ReadonlyMap<string, JsExpr>): JsExpr {
 /** Whether `e` is never −0: a literal other than −0, or an int32 operation's result. */
 function neverMinusZero(e: JsExpr): boolean {
   if (e.kind === 'num') return !Object.is(e.value, -0);
-  if (e.kind === 'binary') return e.op === '|' || e.op === '&' || e.op === '^' || e.op === '>>' || e.op === '>>>';
+  if (e.kind === 'binary') return e.op === '|' || e.op === '&' || e.op === '^' || e.op === '<<' || e.op === '>>' || e.op === '>>>';
+  if (e.kind === 'unary' && e.op === '~') return true;
   return mathName(e) === 'imul';
 }
 

@@ -820,6 +820,7 @@ class Translator {
       case '&':
       case '^':
         return this.bitwise(op, a, b);
+      case '<<':
       case '>>':
       case '>>>':
         return this.shift(op, a, b);
@@ -939,8 +940,13 @@ class Translator {
     return { t: FULL, code };
   }
 
-  private shift(op: '>>' | '>>>', a: Val, b: Val): Val {
-    const code = [...this.toInt32(a), ...this.toInt32(b), op === '>>' ? Op.i32_shr_s : Op.i32_shr_u];
+  /**
+   * JavaScript's shifts are wasm's on the ToInt32 bits: both take the count modulo 32
+   * (ToUint32(n) & 31 is ToInt32(n) & 31). `<<` may overflow any interval: its result is any int32.
+   */
+  private shift(op: '<<' | '>>' | '>>>', a: Val, b: Val): Val {
+    const code = [...this.toInt32(a), ...this.toInt32(b), op === '<<' ? Op.i32_shl : op === '>>' ? Op.i32_shr_s : Op.i32_shr_u];
+    if (op === '<<') return { t: FULL, code };
     const k = b.t.k === 'int' && b.t.lo === b.t.hi ? b.t.lo & 31 : null;
     if (op === '>>') {
       if (k === null) return { t: FULL, code };
@@ -953,13 +959,15 @@ class Translator {
     return { t: int(0, 2 ** (32 - k) - 1), code };
   }
 
-  private unary(op: '-' | '!' | 'void', arg: JsExpr): Val {
+  private unary(op: '-' | '!' | '~' | 'void', arg: JsExpr): Val {
     // A negative literal (`-0`, `-1`): a constant.
     if (op === '-' && arg.kind === 'num') return this.expr({ kind: 'num', value: -arg.value });
     const a = this.numeric(this.expr(arg));
     if (op === 'void') return refuse('void');
     if (op === '!') return { t: BOOL, code: [...this.truthy(a), Op.i32_eqz] };
     if (a.t.k === 'never') return a;
+    // `~x` is ToInt32(x) with every bit flipped: −x − 1 on an int interval (-0 becomes −1).
+    if (op === '~') return { t: a.t.k === 'int' ? int(~a.t.hi, ~a.t.lo) : FULL, code: [...this.toInt32(a), ...i32c(-1), Op.i32_xor] };
     if (a.t.k === 'int' && a.t.lo > MIN) {
       return { t: int(-a.t.hi, -a.t.lo, a.t.lo <= 0 && a.t.hi >= 0), code: [...i32c(0), ...a.code, Op.i32_sub] };
     }
@@ -996,6 +1004,10 @@ class Translator {
         }
         return { t: FULL, code };
       }
+      case 'clz32':
+        // ToUint32(x)'s leading zeros, wasm's i32.clz of the same bits.
+        if (vs.length !== 1) return refuse('Math.clz32 arity');
+        return { t: int(0, 32), code: [...this.toInt32(vs[0]!), Op.i32_clz] };
       case 'fround':
         if (vs.length !== 1) return refuse('Math.fround arity');
         return { t: F64, code: [...this.f64(vs[0]!), Op.f32_demote_f64, Op.f64_promote_f32] };
@@ -1081,6 +1093,7 @@ function foldConstant(op: string, a: Val, b: Val): Val | null {
     '|': () => x | y,
     '&': () => x & y,
     '^': () => x ^ y,
+    '<<': () => x << y,
     '>>': () => x >> y,
     '>>>': () => x >>> y,
   };
