@@ -486,6 +486,28 @@ export function nonStatic(fr: Frame, v: ScalarVal, span: Span, what: string): Er
   return fail(fr, 'E204', `${what} must be known at compile time, but ${why}`, span, notes.length > 0 ? notes : undefined);
 }
 
+/** The sub-expressions of a scalar expression (none for a leaf: a variable, a constant, an extent). */
+function childrenOf(x: Expr): readonly Expr[] {
+  switch (x.kind) {
+    case 'unary':
+    case 'call':
+    case 'cast':
+      return [x.arg];
+    case 'binary':
+      return [x.lhs, x.rhs];
+    case 'select':
+      return [x.cond, x.then, x.else];
+    case 'index':
+      return x.indices;
+    case 'var':
+    case 'const':
+    case 'dim':
+      return [];
+    default:
+      return x satisfies never;
+  }
+}
+
 /**
  * The entry's scalar parameters whose values an expression reads (through the scalar statements
  * `defs` names) and that are not known at compile time: lowering without a value for them (the
@@ -500,36 +522,17 @@ function unknownScalarParams(fr: Frame, e: Expr, defs: ReadonlyMap<string, Expr>
   const found = new Set<string>();
   const seen = new Set<string>();
   const go = (x: Expr): void => {
-    switch (x.kind) {
-      case 'var': {
-        if (unknown.has(x.name)) found.add(x.name);
-        const def = defs.get(x.name);
-        // Each definition once: a chain of scalar statements can share a subexpression many times.
-        if (def !== undefined && !seen.has(x.name)) {
-          seen.add(x.name);
-          go(def);
-        }
-        return;
+    if (x.kind === 'var') {
+      if (unknown.has(x.name)) found.add(x.name);
+      const def = defs.get(x.name);
+      // Each definition once: a chain of scalar statements can share a subexpression many times.
+      if (def !== undefined && !seen.has(x.name)) {
+        seen.add(x.name);
+        go(def);
       }
-      case 'const':
-      case 'dim':
-        return;
-      case 'unary':
-      case 'call':
-      case 'cast':
-        return go(x.arg);
-      case 'binary':
-        go(x.lhs);
-        return go(x.rhs);
-      case 'select':
-        go(x.cond);
-        go(x.then);
-        return go(x.else);
-      case 'index':
-        return x.indices.forEach(go);
-      default:
-        return x satisfies never;
+      return;
     }
+    childrenOf(x).forEach(go);
   };
   go(e);
   return [...found];
@@ -616,31 +619,9 @@ export function unknownSizeNotes(fr: Frame, sizesOf: readonly string[]): string[
 export function sizesIn(fr: Frame, e: Expr): string[] {
   const out = new Set<string>();
   const go = (x: Expr): void => {
-    switch (x.kind) {
-      case 'dim':
-        out.add(fr.st.display(x.array));
-        return;
-      case 'var':
-        (fr.st.sizeDeps.get(x.name) ?? []).forEach((n) => out.add(n));
-        return;
-      case 'const':
-        return;
-      case 'unary':
-      case 'call':
-      case 'cast':
-        return go(x.arg);
-      case 'binary':
-        go(x.lhs);
-        return go(x.rhs);
-      case 'select':
-        go(x.cond);
-        go(x.then);
-        return go(x.else);
-      case 'index':
-        return x.indices.forEach(go);
-      default:
-        return x satisfies never;
-    }
+    if (x.kind === 'dim') out.add(fr.st.display(x.array));
+    else if (x.kind === 'var') (fr.st.sizeDeps.get(x.name) ?? []).forEach((n) => out.add(n));
+    else childrenOf(x).forEach(go);
   };
   go(e);
   return [...out];
