@@ -20,21 +20,11 @@ import {
   renderPlanText,
   planGraphJson,
   SolverLoadError,
-  UserError,
   writeNpy,
   type Input,
 } from '../../src/index.js';
+import { firstDiagnostic } from '../util/userErrors.js';
 
-/** The diagnostic code and message of what `promise` rejected with. */
-async function failure(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof UserError) return `${e.diagnostics[0]!.code}: ${e.diagnostics[0]!.message}`;
-    throw e;
-  }
-  throw new Error('expected a UserError');
-}
 
 const twice = 'def main(xs: f64[n]):\n  ys = map(lam x: x * 2.0, xs)\n  return map(lam y: y + 1.0, ys)\n';
 
@@ -57,27 +47,27 @@ describe('the solver and the planning options', () => {
 
   it('a time limit past what HiGHS takes is no limit; a non-number is E600', async () => {
     expect((await compile(twice).plan(undefined, { timeLimitSeconds: Number.MAX_VALUE })).status).toBe('optimal');
-    expect(await failure(compile(twice).plan(undefined, { timeLimitSeconds: '1' as unknown as number }))).toBe('E600: the time limit must be a non-negative number of seconds, not "1"');
-    expect(await failure(compile(twice).plan(undefined, { timeLimitSeconds: 1n as unknown as number }))).toBe('E600: the time limit must be a non-negative number of seconds, not 1n');
+    expect(await firstDiagnostic(compile(twice).plan(undefined, { timeLimitSeconds: '1' as unknown as number }))).toBe('E600: the time limit must be a non-negative number of seconds, not "1"');
+    expect(await firstDiagnostic(compile(twice).plan(undefined, { timeLimitSeconds: 1n as unknown as number }))).toBe('E600: the time limit must be a non-negative number of seconds, not 1n');
   });
 
   it('an unknown strategy is E604, from every entry point', async () => {
     const program = compile(twice);
-    expect(await failure(program.plan(undefined, { strategy: 'bogus' as 'ilp' }))).toBe('E604: unknown strategy "bogus": expected ilp, greedy-down, greedy-up, none');
-    expect(await failure(program.run({ xs: [1] }, { strategy: 'ILP' as 'ilp' }))).toMatch(/^E604/);
-    expect(await failure(plan(program.lower(), { strategy: 'bogus' as 'ilp' }))).toMatch(/^E604/);
+    expect(await firstDiagnostic(program.plan(undefined, { strategy: 'bogus' as 'ilp' }))).toBe('E604: unknown strategy "bogus": expected ilp, greedy-down, greedy-up, none');
+    expect(await firstDiagnostic(program.run({ xs: [1] }, { strategy: 'ILP' as 'ilp' }))).toMatch(/^E604/);
+    expect(await firstDiagnostic(plan(program.lower(), { strategy: 'bogus' as 'ilp' }))).toMatch(/^E604/);
   });
 
   it('a coefficient past 1e9 is E656, and a size-weighted term past 1e15 is E608', async () => {
-    expect(await failure(compile(twice).plan(undefined, { cost: '1e20*reads' }))).toBe('E656: coefficient `1e20` is too large (at most 1e+9)');
+    expect(await firstDiagnostic(compile(twice).plan(undefined, { cost: '1e20*reads' }))).toBe('E656: coefficient `1e20` is too large (at most 1e+9)');
     const huge = { xs: new Float64Array(0) };
-    expect(await failure(plan(compile(twice).lower(huge), { cost: '1e9*bytes', shapes: { xs: [2 ** 31 - 1] } }))).toMatch(/^E608: a term of the cost is .* more than the 1e\+15 the ILP solver can weigh exactly/);
+    expect(await firstDiagnostic(plan(compile(twice).lower(huge), { cost: '1e9*bytes', shapes: { xs: [2 ** 31 - 1] } }))).toMatch(/^E608: a term of the cost is .* more than the 1e\+15 the ILP solver can weigh exactly/);
   });
 
   it('entry sizes that are no sizes are E605', async () => {
     const graph = await compile(twice).render('graph-json');
-    expect(await failure(planGraph(graph, { cost: 'bytes', shapes: { xs: [-5] } }))).toBe('E605: the shape of `xs` must be a list of non-negative integers (or a scalar\'s value), not [-5]');
-    expect(await failure(planGraph(graph, { cost: 'bytes', shapes: { xs: [NaN] } }))).toMatch(/^E605/);
+    expect(await firstDiagnostic(planGraph(graph, { cost: 'bytes', shapes: { xs: [-5] } }))).toBe('E605: the shape of `xs` must be a list of non-negative integers (or a scalar\'s value), not [-5]');
+    expect(await firstDiagnostic(planGraph(graph, { cost: 'bytes', shapes: { xs: [NaN] } }))).toMatch(/^E605/);
   });
 
   it('a node named __proto__ keeps its order in the plan JSON', async () => {
@@ -116,12 +106,12 @@ describe('inputs', () => {
   it('a list of holes is an error at the hole; -0 is the integer 0; other values say what they are', async () => {
     const double = compile(twice);
     // eslint-disable-next-line no-sparse-arrays
-    expect(await failure(double.run({ xs: [, ,] as unknown as number[] }))).toMatch(/^E511: \[0\]: expected a number, got undefined/);
-    expect(await failure(double.run({ xs: new Array(3) as number[] }))).toMatch(/^E511: \[0\]/);
-    expect(await failure(double.run({ xs: new Array(2 ** 30) as number[] }))).toMatch(/^E414: input 'xs': a list of 1073741824 elements; pass a typed array instead/);
+    expect(await firstDiagnostic(double.run({ xs: [, ,] as unknown as number[] }))).toMatch(/^E511: \[0\]: expected a number, got undefined/);
+    expect(await firstDiagnostic(double.run({ xs: new Array(3) as number[] }))).toMatch(/^E511: \[0\]/);
+    expect(await firstDiagnostic(double.run({ xs: new Array(2 ** 30) as number[] }))).toMatch(/^E414: input 'xs': a list of 1073741824 elements; pass a typed array instead/);
     const scale = compile('def main(k: i32, xs: i32[n]):\n  return map(lam x: x * k, xs)\n');
     expect(await scale.run({ k: -0, xs: [3] })).toEqual({ result: { data: new Int32Array([0]), shape: [1] } });
-    expect(await failure(scale.run({ k: 'three' as unknown as number, xs: [3] }))).toMatch(/^E414: input 'k': expected a number, a boolean, a typed array .* got string/);
+    expect(await firstDiagnostic(scale.run({ k: 'three' as unknown as number, xs: [3] }))).toMatch(/^E414: input 'k': expected a number, a boolean, a typed array .* got string/);
     await expect(double.run(null as unknown as Record<string, Input>)).rejects.toThrow(/run: the inputs must be an object of named inputs, not null/);
     expect(() => compile(null as unknown as string)).toThrow(/compile: the source must be a string, not null/);
     expect(() => compile(twice, { wasm: 'yes' as 'on' })).toThrow(/wasm: "yes": expected 'auto', 'on' or 'off'/);

@@ -5,19 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compile, configureSolver, randomInput, SolverLoadError, UserError, type Input } from '../../src/index.js';
+import { compile, configureSolver, randomInput, SolverLoadError, type Input } from '../../src/index.js';
 import { repoRoot } from '../util/sources.js';
+import { firstDiagnostic } from '../util/userErrors.js';
 
-/** The diagnostic code of what `run` rejected with. */
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof UserError) return `${e.diagnostics[0]!.code}: ${e.diagnostics[0]!.message}`;
-    throw e;
-  }
-  throw new Error('expected a UserError');
-}
 
 describe('plain lists as array inputs', () => {
   const double = compile('def main(xs: f64[n]):\n  return map(lam x: 2.0 * x, xs)\n');
@@ -38,19 +29,19 @@ describe('plain lists as array inputs', () => {
   });
 
   it('are refused with the element and the reason, never a TypeError', async () => {
-    expect(await codeOf(count.run({ is: [1, 2.5], m: 2 }))).toMatch(/^E514: \[1\]: 2.5 is not a value of type i32/);
-    expect(await codeOf(count.run({ is: [1, 2 ** 31], m: 2 }))).toMatch(/^E514: \[1\]: 2147483648 is not a value of type i32/);
-    expect(await codeOf(double.run({ xs: [1, 'two' as unknown as number] }))).toMatch(/^E511: \[1\]: expected a number, got the string "two"/);
-    expect(await codeOf(double.run({ xs: [1, null as unknown as number] }))).toMatch(/^E511: \[1\]: expected a number, got null/);
+    expect(await firstDiagnostic(count.run({ is: [1, 2.5], m: 2 }))).toMatch(/^E514: \[1\]: 2.5 is not a value of type i32/);
+    expect(await firstDiagnostic(count.run({ is: [1, 2 ** 31], m: 2 }))).toMatch(/^E514: \[1\]: 2147483648 is not a value of type i32/);
+    expect(await firstDiagnostic(double.run({ xs: [1, 'two' as unknown as number] }))).toMatch(/^E511: \[1\]: expected a number, got the string "two"/);
+    expect(await firstDiagnostic(double.run({ xs: [1, null as unknown as number] }))).toMatch(/^E511: \[1\]: expected a number, got null/);
     // eslint-disable-next-line no-sparse-arrays
-    expect(await codeOf(double.run({ xs: [1, , 3] as number[] }))).toMatch(/^E511: \[1\]: expected a number, got undefined/);
+    expect(await firstDiagnostic(double.run({ xs: [1, , 3] as number[] }))).toMatch(/^E511: \[1\]: expected a number, got undefined/);
     const rows = compile('def main(xss: f64[n, m]):\n  return fold(+, xss)\n');
-    expect(await codeOf(rows.run({ xss: [[1, 2], [3]] }))).toMatch(/^E511: \[1\]: ragged lists/);
+    expect(await firstDiagnostic(rows.run({ xss: [[1, 2], [3]] }))).toMatch(/^E511: \[1\]: ragged lists/);
     const cyclic: unknown[] = [];
     cyclic.push(cyclic);
-    expect(await codeOf(double.run({ xs: cyclic as Input }))).toMatch(/^E511: .*nested more than 64 levels/);
+    expect(await firstDiagnostic(double.run({ xs: cyclic as Input }))).toMatch(/^E511: .*nested more than 64 levels/);
     const pairs = compile('def main(ps: (f64, i32)[n]):\n  return map(lam (x, i): x * f64(i), ps)\n');
-    expect(await codeOf(pairs.run({ ps: [[1, 2]] }))).toMatch(/^E414: input 'ps': an array of 2-tuples is given as a list of 2 arrays/);
+    expect(await firstDiagnostic(pairs.run({ ps: [[1, 2]] }))).toMatch(/^E414: input 'ps': an array of 2-tuples is given as a list of 2 arrays/);
   });
 });
 

@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { compile, UserError, type Input, type RunOptions } from '../../src/index.js';
+import { rejectionOf } from '../util/userErrors.js';
 import { Compiler, signatureOf } from '../../src/driver/index.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 
@@ -12,17 +13,6 @@ const f64s = (...xs: number[]): Float64Array => Float64Array.from(xs);
 const i32s = (...xs: number[]): Int32Array => Int32Array.from(xs);
 const modes: readonly RunOptions[] = [{}, { strategy: 'greedy-down' }, { strategy: 'none' }, { interpret: true }];
 const label = (m: RunOptions): string => (m.interpret === true ? 'interpret' : (m.strategy ?? 'ilp'));
-
-/** The UserError a promise rejects with (fails the test if it resolves). */
-async function failure(p: Promise<unknown>): Promise<UserError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof UserError) return e;
-    throw e;
-  }
-  throw new Error('expected a UserError');
-}
 
 describe('out', () => {
   const double = compile('def main(xs: f64[n]):\n  return map(lam x: x * 2.0, xs)\n');
@@ -48,7 +38,7 @@ describe('out', () => {
     const r2 = await p.run({ m }, { ...mode, out: { result: flat } });
     expect(r2['result']).toEqual({ data: f64s(2, 5, 3, 6, 4, 7), shape: [3, 2] });
     // A shape that holds 6 elements but is not the result's: E422.
-    const wrong = await failure(p.run({ m }, { ...mode, out: { result: { data: new Float64Array(6), shape: [2, 3] } } }));
+    const wrong = await rejectionOf(p.run({ m }, { ...mode, out: { result: { data: new Float64Array(6), shape: [2, 3] } } }));
     expect(wrong.code).toBe('E422');
     expect(wrong.message).toContain("out 'result': the result has shape [3, 2]");
   });
@@ -71,7 +61,7 @@ describe('out', () => {
     const fresh = (await p.run({ xs, ys }, mode))['result0'] as readonly { data: unknown }[];
     expect(fresh[1]!.data).not.toBe(ys);
     expect(fresh[1]!.data).toEqual(ys);
-    const one = await failure(p.run({ xs, ys }, { ...mode, out: { result0: a } }));
+    const one = await rejectionOf(p.run({ xs, ys }, { ...mode, out: { result0: a } }));
     expect(one.code).toBe('E420');
     expect(one.message).toContain('is a tuple of 2 arrays, so out must be a list of 2 typed arrays');
   });
@@ -80,12 +70,12 @@ describe('out', () => {
     const source = 'def main(xs: f64[n]):\n  total = fold(+, 0.0, xs)\n  ys = map(lam x: x - total, xs)\n  first = xs[0]\n  return total, ys, first\n';
     const p = compile(source, { fileName: 'f.fuse' });
     const xs = f64s(1, 2);
-    const scalar = await failure(p.run({ xs }, { ...mode, out: { first: new Float64Array(1) } }));
+    const scalar = await rejectionOf(p.run({ xs }, { ...mode, out: { first: new Float64Array(1) } }));
     expect(scalar.code).toBe('E420');
     expect(scalar.message).toContain("out names 'first', a scalar result");
     expect(scalar.message).toContain("the array results: 'total', 'ys'");
     expect(scalar.diagnostics[0]!.file?.name).toBe('f.fuse');
-    const unknown = await failure(p.run({ xs }, { ...mode, out: { zs: new Float64Array(2) } }));
+    const unknown = await rejectionOf(p.run({ xs }, { ...mode, out: { zs: new Float64Array(2) } }));
     expect(unknown.code).toBe('E420');
     expect(unknown.message).toContain("out names 'zs', which is not a result of 'main' (the array results: 'total', 'ys')");
     // A fold's result is an array of rank 0 ({ data, shape: [] }): one element, and it takes an out of one.
@@ -93,20 +83,20 @@ describe('out', () => {
     const r = await p.run({ xs }, { ...mode, out: { total: cell } });
     expect(r['total']).toEqual({ data: f64s(3), shape: [] });
     expect((r['total'] as { data: unknown }).data).toBe(cell);
-    expect((await failure(p.run({ xs }, { ...mode, out: { total: new Float64Array(2) } }))).code).toBe('E422');
+    expect((await rejectionOf(p.run({ xs }, { ...mode, out: { total: new Float64Array(2) } }))).code).toBe('E422');
   });
 
   it.each(modes)('checks the element type (E421) and the size (E422) (%o)', async (mode) => {
     const xs = f64s(1, 2, 3);
-    const elem = await failure(double.run({ xs }, { ...mode, out: { result: new Float32Array(3) } }));
+    const elem = await rejectionOf(double.run({ xs }, { ...mode, out: { result: new Float32Array(3) } }));
     expect(elem.code).toBe('E421');
     expect(elem.message).toContain('must be a Float64Array, got a Float32Array');
-    const notTyped = await failure(double.run({ xs }, { ...mode, out: { result: [1, 2, 3] as unknown as Float64Array } }));
+    const notTyped = await rejectionOf(double.run({ xs }, { ...mode, out: { result: [1, 2, 3] as unknown as Float64Array } }));
     expect(notTyped.code).toBe('E421');
-    const short = await failure(double.run({ xs }, { ...mode, out: { result: new Float64Array(2) } }));
+    const short = await rejectionOf(double.run({ xs }, { ...mode, out: { result: new Float64Array(2) } }));
     expect(short.code).toBe('E422');
     expect(short.message).toMatch(/the result has (shape \[3\] \()?3 elements\)?; the out array has 2 elements/);
-    const badShape = await failure(double.run({ xs }, { ...mode, out: { result: { data: new Float64Array(3), shape: [2] } } }));
+    const badShape = await rejectionOf(double.run({ xs }, { ...mode, out: { result: { data: new Float64Array(3), shape: [2] } } }));
     expect(badShape.code).toBe('E422');
   });
 
@@ -123,12 +113,12 @@ describe('out', () => {
       [new BigInt64Array(3), 'got a BigInt64Array'],
       [{ data: new BigInt64Array(3) }, 'got a BigInt64Array'],
     ] as const) {
-      const e = await failure(double.run({ xs }, { ...mode, out: { result: given as unknown as Float64Array } }));
+      const e = await rejectionOf(double.run({ xs }, { ...mode, out: { result: given as unknown as Float64Array } }));
       expect(e.code).toBe('E421');
       expect(e.message).toContain(got);
     }
     const pair = compile('def main(xs: f64[n]):\n  return map(lam x: (x, i32(x)), xs)\n');
-    const hole = await failure(pair.run({ xs }, { ...mode, out: { result: [new Float64Array(3), undefined as unknown as Int32Array] } }));
+    const hole = await rejectionOf(pair.run({ xs }, { ...mode, out: { result: [new Float64Array(3), undefined as unknown as Int32Array] } }));
     expect(hole.code).toBe('E421');
     expect(hole.message).toContain("out 'result' (component 1)");
   });
@@ -138,10 +128,10 @@ describe('out', () => {
     const buffer = new ArrayBuffer(8 * 8);
     const xs = new Float64Array(buffer, 0, 4).fill(1);
     const overlapping = new Float64Array(buffer, 8 * 3, 4);
-    const e = await failure(double.run({ xs }, { ...mode, out: { result: overlapping } }));
+    const e = await rejectionOf(double.run({ xs }, { ...mode, out: { result: overlapping } }));
     expect(e.code).toBe('E423');
     expect(e.message).toContain("out 'result' shares memory with the input 'xs'");
-    expect((await failure(double.run({ xs }, { ...mode, out: { result: xs } }))).code).toBe('E423');
+    expect((await rejectionOf(double.run({ xs }, { ...mode, out: { result: xs } }))).code).toBe('E423');
     // The other half of the same buffer shares nothing with xs: fine.
     const after = new Float64Array(buffer, 8 * 4, 4);
     await double.run({ xs }, { ...mode, out: { result: after } });
@@ -149,9 +139,9 @@ describe('out', () => {
     expect([...xs]).toEqual([1, 1, 1, 1]);
     const shared = new SharedArrayBuffer(8 * 8);
     const sxs = new Float64Array(shared, 0, 4);
-    expect((await failure(double.run({ xs: sxs }, { ...mode, out: { result: new Float64Array(shared, 8, 4) } }))).code).toBe('E423');
+    expect((await rejectionOf(double.run({ xs: sxs }, { ...mode, out: { result: new Float64Array(shared, 8, 4) } }))).code).toBe('E423');
     const outs = new Float64Array(6);
-    const e2 = await failure(two.run({ xs: f64s(1, 2, 3, 4) }, { ...mode, out: { result0: outs.subarray(0, 4), result1: outs.subarray(2, 6) } }));
+    const e2 = await rejectionOf(two.run({ xs: f64s(1, 2, 3, 4) }, { ...mode, out: { result0: outs.subarray(0, 4), result1: outs.subarray(2, 6) } }));
     expect(e2.code).toBe('E423');
     expect(e2.message).toContain("out 'result1' shares memory with out 'result0'");
   });
@@ -164,7 +154,7 @@ describe('out', () => {
     expect((execution.results['result'] as { data: unknown }).data).toBe(out);
     expect([...out]).toEqual([10, 10]);
     // The run's E422 is the caller's mistake, not a fault: no fallback hides it.
-    expect((await failure(p.execute({ is: i32s(1, 1, 0), ix: i32s(0, 1) }, { strategy: 'none', out: { result: new Int32Array(3) } }))).code).toBe('E422');
+    expect((await rejectionOf(p.execute({ is: i32s(1, 1, 0), ix: i32s(0, 1) }, { strategy: 'none', out: { result: new Int32Array(3) } }))).code).toBe('E422');
   });
 
   it('does not make a different executable: the same signature runs the same compiled code with or without out', async () => {
@@ -275,10 +265,10 @@ describe('donate', () => {
 
   it.each(modes)('refuses a name that is no parameter, or a scalar parameter: E424 (%o)', async (mode) => {
     const p = compile('def main(xs: f64[n], k: i32):\n  return map(lam x: x + 1.0, take(k, xs))\n', { fileName: 'd.fuse' });
-    const unknown = await failure(p.run({ xs: f64s(1, 2), k: 1 }, { ...mode, donate: ['ys'] }));
+    const unknown = await rejectionOf(p.run({ xs: f64s(1, 2), k: 1 }, { ...mode, donate: ['ys'] }));
     expect(unknown.code).toBe('E424');
     expect(unknown.message).toContain("donate names 'ys', which is not a parameter (the parameters: xs, k)");
-    const scalar = await failure(p.run({ xs: f64s(1, 2), k: 1 }, { ...mode, donate: ['k'] }));
+    const scalar = await rejectionOf(p.run({ xs: f64s(1, 2), k: 1 }, { ...mode, donate: ['k'] }));
     expect(scalar.code).toBe('E424');
     expect(scalar.message).toContain("donate names 'k', a scalar parameter");
     expect(scalar.diagnostics[0]!.span).toBeDefined();
@@ -287,12 +277,12 @@ describe('donate', () => {
   it.each(modes)('refuses a donated input that shares memory with another input or an out: E425 (%o)', async (mode) => {
     const p = compile('def main(d: f64[n], e: f64[n]):\n  return zipWith(+, d, e)\n');
     const d = f64s(1, 2);
-    const same = await failure(p.run({ d, e: d }, { ...mode, donate: ['d'] }));
+    const same = await rejectionOf(p.run({ d, e: d }, { ...mode, donate: ['d'] }));
     expect(same.code).toBe('E425');
     expect(same.message).toContain("the donated input 'd' shares memory with the input 'e'");
     // Without donation the same array twice is fine: nothing writes it.
     expect((await p.run({ d, e: d }, mode))['result']).toEqual({ data: f64s(2, 4), shape: [2] });
-    const out = await failure(p.run({ d, e: f64s(0, 0) }, { ...mode, donate: ['d'], out: { result: d } }));
+    const out = await rejectionOf(p.run({ d, e: f64s(0, 0) }, { ...mode, donate: ['d'], out: { result: d } }));
     expect(out.code).toBe('E425');
     expect(out.message).toContain("the donated input 'd' shares memory with out 'result'");
   });
@@ -322,7 +312,7 @@ describe('donate', () => {
     const inputs = { d: f64s(1, 2, 3), is: i32s(1, 1, 0), ix: i32s(0, 1) };
     const kept = await p.execute(inputs, { strategy: 'none' });
     expect(kept.fallback?.code).toBe('E401');
-    const e = await failure(p.execute({ ...inputs, d: f64s(1, 2, 3) }, { strategy: 'none', donate: ['d'] }));
+    const e = await rejectionOf(p.execute({ ...inputs, d: f64s(1, 2, 3) }, { strategy: 'none', donate: ['d'] }));
     expect(e.code).toBe('E401');
   });
 });
@@ -339,7 +329,7 @@ describe('the fast path of repeated calls', () => {
       { a: 2, xs: { data: f64s(1, 2), shape: 2 } },
       { a: 2, xs: { data: f64s(1, 2), shape: ['2'] } },
     ]) {
-      const e = await failure(p.run(inputs as unknown as Record<string, Input>));
+      const e = await rejectionOf(p.run(inputs as unknown as Record<string, Input>));
       expect(e.code).toBe('E414');
     }
     expect((await p.run({ a: 2, xs: f64s(1, 2) }))['result']).toEqual({ data: f64s(2, 4), shape: [2] });

@@ -5,8 +5,9 @@
 // are checked against values computed here, fused (ILP and `none`) and interpreted alike.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { backends, compile, printProgram, UserError, type Output } from '../../src/index.js';
+import { backends, compile, printProgram, type Output } from '../../src/index.js';
 import { diagnosticPosition } from '../../src/diagnostics/index.js';
+import { errorOf, rejectionOf } from '../util/userErrors.js';
 
 /** `tsteps` doublings: E204 for `lower()` without a value, a chain of `tsteps` maps with one. */
 const doubling = `
@@ -29,26 +30,6 @@ function doublingOf(xs: readonly number[], tsteps: number): number[] {
 function dataOf(output: Output | undefined): number[] {
   if (typeof output !== 'object' || Array.isArray(output)) throw new Error(`expected an array result, got ${JSON.stringify(output)}`);
   return Array.from((output as { data: ArrayLike<number> }).data);
-}
-
-function errorOf(f: () => unknown): UserError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof UserError) return e;
-    throw e;
-  }
-  throw new Error('expected a UserError');
-}
-
-async function rejectionOf(p: Promise<unknown>): Promise<UserError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof UserError) return e;
-    throw e;
-  }
-  throw new Error('expected a UserError');
 }
 
 /** Counts the `js` back end's compilations (one per executable). */

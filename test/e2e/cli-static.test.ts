@@ -4,32 +4,8 @@
 // E520 (not a value of the parameter's type), E524 (given twice). Results are checked against
 // values computed here, fused (ILP and none) and interpreted.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (t) => (out += t.endsWith('\n') ? t : t + '\n'), err: (t) => (err += t.endsWith('\n') ? t : t + '\n') });
-  return { code, out, err };
-}
-
-function tempFile(name: string, contents: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-static-'));
-  const path = join(dir, name);
-  writeFileSync(path, contents);
-  return path;
-}
-
-/** Parses the `name = [a, b, …]` line of `run`'s output. */
-function printedArray(out: string, name: string): number[] {
-  const line = out.split('\n').find((l) => l.startsWith(`${name} = `));
-  expect(line, `no line for ${name} in:\n${out}`).toBeDefined();
-  return JSON.parse(line!.slice(name.length + 3)) as number[];
-}
+import { cli, printedArray, tempFile } from './cliHarness.js';
 
 const annotated = tempFile('steps.fuse', 'def main(xs: f64[n], tsteps: i32) -> f64[n]:\n  ys = xs\n  for t in range(tsteps):\n    ys = map(lam x: x * 2.0 + f64(t), ys)\n  return ys\n');
 const inferred = tempFile('inferred.fuse', 'def main(xs, tsteps):\n  for t in range(tsteps):\n    xs = map(lam x: x * 3.0, xs)\n  return xs\n');

@@ -1,11 +1,11 @@
 // The command line end to end, in process (main(argv, terminal)) plus one real spawn of the
 // installed bin: exit codes, diagnostics with locations, and results computed independently.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { cli, printedArray, tempFile } from './cliHarness.js';
 import { Compiler } from '../../src/driver/index.js';
 import type { CompiledProgram } from '../../src/runtime/index.js';
 import type { MemoryPlan } from '../../src/memory/types.js';
@@ -13,27 +13,6 @@ import { memoryJson, memorySummary } from '../../src/report/render.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const example = (name: string): string => join(repo, 'examples', name);
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (t) => (out += t.endsWith('\n') ? t : t + '\n'), err: (t) => (err += t.endsWith('\n') ? t : t + '\n') });
-  return { code, out, err };
-}
-
-function tempFile(name: string, contents: string | Uint8Array): string {
-  const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-cli-'));
-  const path = join(dir, name);
-  writeFileSync(path, contents);
-  return path;
-}
-
-/** Parses `name = [a, b, …]` lines of `run`'s output. */
-function printedArray(out: string, name: string): number[] {
-  const line = out.split('\n').find((l) => l.startsWith(`${name} = `));
-  expect(line, `no line for ${name} in:\n${out}`).toBeDefined();
-  return JSON.parse(line!.slice(name.length + 3)) as number[];
-}
 
 describe('arrayfuse run', () => {
   it('runs singleLoop on a JSON input and prints reverse(as) + 2as + (2as + 1)', async () => {
