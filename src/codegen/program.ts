@@ -81,11 +81,14 @@ export interface GeneratedProgram {
   readonly schedules: readonly ClusterSchedule[];
   readonly workFunctions: readonly WorkFunctionInfo[];
   /**
-   * Sequential module only (empty for the parallel and counters variants): each cluster's function
-   * with the types of its parameters, by cluster number, for the WebAssembly translator
-   * (codegen/wasm; docs/EXECUTION.md "WebAssembly").
+   * Each cluster function `cN` with the types of its parameters, by cluster number (empty for the
+   * counters variant): every cluster of the sequential module, the serial ones of the parallel
+   * variant. For the WebAssembly translator (codegen/wasm; docs/EXECUTION.md "WebAssembly") and
+   * the WGSL one (codegen/wgsl).
    */
   readonly kernels: readonly KernelSource[];
+  /** The parallel variant: each work function with its parameters' types, by its index in `fns`. */
+  readonly workKernels: readonly KernelSource[];
 }
 
 /**
@@ -112,6 +115,12 @@ export interface WorkFunctionInfo {
    * elements, so a fork gives it exactly one range per thread (more chunks repeat the walk).
    */
   readonly wholeSource: boolean;
+  /**
+   * A function over fixed chunks that carries folds or scans: the element type of each of the
+   * `width` partials of one chunk's row in `partials` (`partials[chunk * width + j]`); null when
+   * it takes no partials.
+   */
+  readonly partials: readonly ScalarType[] | null;
 }
 
 export interface GenerateOptions {
@@ -132,7 +141,7 @@ export interface GenerateOptions {
 
 type Binding =
   | { readonly kind: 'array'; readonly ref: ArrayRef; readonly materialized: boolean }
-  | { readonly kind: 'scalar'; readonly value: JsExpr };
+  | { readonly kind: 'scalar'; readonly value: JsExpr; readonly elem: ScalarType };
 
 interface Env {
   readonly vars: Map<VarName, Binding>;
@@ -364,7 +373,7 @@ class ProgramGen {
     if (v.kind === 'scalar') {
       const s = this.fresh('s');
       out.push(decl(s, data));
-      const b: Binding = { kind: 'scalar', value: id(s) };
+      const b: Binding = { kind: 'scalar', value: id(s), elem: v.elem };
       env.vars.set(v.name, b);
       return b;
     }
@@ -484,7 +493,7 @@ class ProgramGen {
         const value = compileExpr(s.expr, this.exprEnv(env, 'scalar binding', s.span));
         const local = this.fresh('s');
         out.push(constDecl(local, value));
-        env.vars.set(s.name, { kind: 'scalar', value: id(local) });
+        env.vars.set(s.name, { kind: 'scalar', value: id(local), elem: s.expr.type });
         pending.splice(k, 1);
         k = 0;
       }
@@ -537,15 +546,14 @@ class ProgramGen {
       this.parallelCluster(number, spec, env, out);
       return;
     }
-    const stmts = withTemps(generateCluster(spec));
-    if (!this.counters) this.kernels[number] = kernelSource(`c${number}`, stmts, env);
-    this.serialCluster(number, stmts, out);
+    this.serialCluster(number, withTemps(generateCluster(spec)), env, out);
   }
 
   /** The cluster's function and its call in main, as the sequential module has them. */
-  private serialCluster(number: number, stmts: JsStmt[], out: JsStmt[]): void {
+  private serialCluster(number: number, stmts: JsStmt[], env: Env, out: JsStmt[]): void {
     const params = freeIds(stmts);
     const name = `c${number}`;
+    if (!this.counters) this.kernels[number] = kernelSource(name, stmts, env);
     this.functions.push({ kind: 'function', name, params: [runtimeParam, ...params], body: stmts });
     out.push(exprStmt(callHelper('enter', [num(number)])));
     out.push(exprStmt(call(id(name), [rt, ...params.map(id)])));
@@ -556,6 +564,8 @@ class ProgramGen {
 
   readonly schedules: ClusterSchedule[] = [];
   readonly workFunctions: WorkFunctionInfo[] = [];
+  /** Each work function with its parameters' types, by its index in `fns`. */
+  readonly workKernels: KernelSource[] = [];
 
   /**
    * A cluster of the parallel variant: classified (`classify`), then either emitted as in the
@@ -567,11 +577,11 @@ class ProgramGen {
     const plan = this.classify(spec, nest.facts, env);
     if (plan.kind === 'serial') {
       this.schedules[number] = plan;
-      this.serialCluster(number, withTemps(nest.stmts), out);
+      this.serialCluster(number, withTemps(nest.stmts), env, out);
       return;
     }
     if (plan.kind === 'owner' && plan.split) {
-      this.splitOwner(number, spec, plan, nest.stmts, out);
+      this.splitOwner(number, spec, plan, nest.stmts, env, out);
       return;
     }
     const facts = nest.facts;
@@ -584,8 +594,10 @@ class ProgramGen {
       width += c.accs.length;
     }
     const chunkSpec = (phase: ChunkSpec['phase']): ChunkSpec => ({ phase, ...workParams, width, offsets, scatter: plan.scatter });
-    const body = this.workFunction(number, `c${number}`, { ...spec, chunk: chunkSpec('body') }, width > 0);
-    const reduce = facts.scans.length > 0 ? this.workFunction(number, `c${number}_reduce`, { ...spec, chunk: chunkSpec('reduce') }, true) : null;
+    // The element type of each partial of a chunk's row (a fold's or scan's components, in offset order).
+    const row = carried.flatMap((c) => c.node.outs.map((o) => o.elem));
+    const body = this.workFunction(number, `c${number}`, { ...spec, chunk: chunkSpec('body') }, width > 0 ? row : null, env);
+    const reduce = facts.scans.length > 0 ? this.workFunction(number, `c${number}_reduce`, { ...spec, chunk: chunkSpec('reduce') }, row, env) : null;
     const calls = [body, ...(reduce === null ? [] : [reduce])].find((f) => f.stray !== null);
     // Phase 1 of a scan computes only the scan's inputs, all of it before phase 3: a fault there
     // could come before a fault of another root at an earlier element, which the sequential loop
@@ -605,8 +617,9 @@ class ProgramGen {
       // Built for nothing: the cluster runs as in the sequential module.
       this.functions.length -= reduce === null ? 1 : 2;
       this.workFunctions.length -= reduce === null ? 1 : 2;
+      this.workKernels.length -= reduce === null ? 1 : 2;
       this.schedules[number] = { kind: 'serial', reason: serial };
-      this.serialCluster(number, withTemps(nest.stmts), out);
+      this.serialCluster(number, withTemps(nest.stmts), env, out);
       return;
     }
     this.schedules[number] = { kind: plan.kind };
@@ -669,10 +682,10 @@ class ProgramGen {
    * whole source for its destination range (`cN`). Exact only if the first call cannot fault: a
    * fault of the scatter's (its index check) at an earlier element must still come first.
    */
-  private splitOwner(number: number, spec: ClusterSpec, plan: Extract<Classified, { kind: 'owner' }>, sequential: JsStmt[], out: JsStmt[]): void {
+  private splitOwner(number: number, spec: ClusterSpec, plan: Extract<Classified, { kind: 'owner' }>, sequential: JsStmt[], env: Env, out: JsStmt[]): void {
     const chunk = (only: 'scatters' | 'others', scatter: ChunkSpec['scatter']): ChunkSpec => ({ phase: 'body', ...workParams, width: 0, offsets: new Map(), scatter, only });
-    const others = this.workFunction(number, `c${number}_others`, { ...spec, chunk: chunk('others', 'plain') }, false);
-    const scatter = this.workFunction(number, `c${number}`, { ...spec, chunk: chunk('scatters', 'owner') }, false);
+    const others = this.workFunction(number, `c${number}_others`, { ...spec, chunk: chunk('others', 'plain') }, null, env);
+    const scatter = this.workFunction(number, `c${number}`, { ...spec, chunk: chunk('scatters', 'owner') }, null, env);
     const facts = others.facts;
     const stray = others.stray ?? scatter.stray;
     const serial =
@@ -686,8 +699,9 @@ class ProgramGen {
     if (serial !== null) {
       this.functions.length -= 2;
       this.workFunctions.length -= 2;
+      this.workKernels.length -= 2;
       this.schedules[number] = { kind: 'serial', reason: serial };
-      this.serialCluster(number, withTemps(sequential), out);
+      this.serialCluster(number, withTemps(sequential), env, out);
       return;
     }
     this.schedules[number] = { kind: 'owner' };
@@ -731,14 +745,15 @@ class ProgramGen {
    * Builds one work function (`fns[index]`): `name(rt, lo, hi, chunk, [partials,] …args)`;
    * `stray`, the first helper it calls that workers lack (then it is not kept).
    */
-  private workFunction(cluster: number, name: string, spec: ClusterSpec, partials: boolean): WorkBuilt {
+  private workFunction(cluster: number, name: string, spec: ClusterSpec, partials: readonly ScalarType[] | null, env: Env): WorkBuilt {
     const nest = generateClusterNest(spec);
     const stmts = withTemps(nest.stmts);
     const fixed = new Set<string>([workParams.lo, workParams.hi, workParams.chunk, workParams.partials]);
     const params = freeIds(stmts).filter((p) => !fixed.has(p));
-    const head = [runtimeParam, workParams.lo, workParams.hi, workParams.chunk, ...(partials ? [workParams.partials] : [])];
+    const head = [runtimeParam, workParams.lo, workParams.hi, workParams.chunk, ...(partials !== null ? [workParams.partials] : [])];
     this.functions.push({ kind: 'function', name, params: [...head, ...params], body: stmts });
-    this.workFunctions.push({ cluster, name, wholeSource: spec.chunk?.scatter === 'owner' && spec.chunk.only !== 'others' });
+    this.workFunctions.push({ cluster, name, wholeSource: spec.chunk?.scatter === 'owner' && spec.chunk.only !== 'others', partials });
+    this.workKernels.push({ ...kernelSource(name, stmts, env), params: [...head.slice(1), ...params] });
     return { index: this.workFunctions.length - 1, name, args: params.map(id), work: nest.facts.work, stray: strayHelper(stmts), faults: refersToRuntime(stmts), facts: nest.facts };
   }
 
@@ -1039,15 +1054,19 @@ function kernelSource(name: string, body: JsStmt[], env: Env): KernelSource {
   const params = freeIds(body);
   const wanted = new Set(params);
   const arrays: Record<string, ScalarType> = Object.create(null) as Record<string, ScalarType>;
+  const scalars: Record<string, ScalarType> = Object.create(null) as Record<string, ScalarType>;
   const extents = new Set<string>();
   for (let e: Env | null = env; e !== null; e = e.parent) {
     for (const b of e.vars.values()) {
-      if (b.kind !== 'array') continue;
+      if (b.kind === 'scalar') {
+        if (b.value.kind === 'id' && wanted.has(b.value.name)) scalars[b.value.name] = b.elem;
+        continue;
+      }
       if (b.ref.data.kind === 'id' && wanted.has(b.ref.data.name)) arrays[b.ref.data.name] = b.ref.elem;
       for (const d of b.ref.dims) if (d.kind === 'id' && wanted.has(d.name)) extents.add(d.name);
     }
   }
-  return { name, params, body, arrays, extents: params.filter((p) => extents.has(p) && arrays[p] === undefined) };
+  return { name, params, body, arrays, scalars, extents: params.filter((p) => extents.has(p) && arrays[p] === undefined) };
 }
 
 /** Identifiers a cluster's statements use but do not declare: the cluster function's parameters. */
@@ -1104,6 +1123,7 @@ export function generateProgram(program: Program, plan: Plan, options: GenerateO
     scratchRows: gen.tables.scratchRows,
     schedules: gen.schedules,
     workFunctions: gen.workFunctions,
-    kernels: parallel ? [] : gen.kernels,
+    kernels: gen.kernels,
+    workKernels: gen.workKernels,
   };
 }

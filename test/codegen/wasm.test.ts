@@ -86,7 +86,7 @@ function mapKernel(inElem: ScalarType, outElem: ScalarType, f: (x: JsExpr, s: Js
       body: [constDecl('x2', index(id('a3'), id('i0'))), assign(index(id('a4'), id('i0')), f(id('x2'), id('s5')))],
     },
   ];
-  return { name: 'c0', params: ['n1', 'a3', 'a4', 's5'], body, arrays: { a3: inElem, a4: outElem }, extents: ['n1'] };
+  return { name: 'c0', params: ['n1', 'a3', 'a4', 's5'], body, arrays: { a3: inElem, a4: outElem }, extents: ['n1'], scalars: { s5: 'f64' } };
 }
 
 function jsFunction(src: KernelSource): ClusterFunction {
@@ -303,7 +303,7 @@ describe('translator: gathers, faults and refusals', () => {
         body: [constDecl('x2', index(id('a3'), id('i0'))), check, assign(index(id('a4'), id('i0')), index(id('a7'), id('x2')))],
       },
     ];
-    return { name: 'c0', params: ['n1', 'a3', 'a4', 'n6', 'a7'], body, arrays: { a3: 'i32', a4: 'f64', a7: 'f64' }, extents: ['n1', 'n6'] };
+    return { name: 'c0', params: ['n1', 'a3', 'a4', 'n6', 'a7'], body, arrays: { a3: 'i32', a4: 'f64', a7: 'f64' }, extents: ['n1', 'n6'], scalars: {} };
   }
 
   function runGather(idx: number[], data: number[]): { js: unknown; wasm: unknown; out1: Float64Array; out2: Float64Array; stats: KernelStats } {
@@ -415,7 +415,7 @@ describe('translator: gathers, faults and refusals', () => {
         body: [constDecl('x2', index(id('a3'), add(id('i0'), bin('-', id('g9'), id('g9'))))), assign(index(id('a4'), id('i0')), add(id('x2'), num(1)))],
       },
     ];
-    return { name: 'c0', params: ['n1', 'a3', 'a4', 's5'], body, arrays: { a3: 'f64', a4: 'f64' }, extents: ['n1'] };
+    return { name: 'c0', params: ['n1', 'a3', 'a4', 's5'], body, arrays: { a3: 'f64', a4: 'f64' }, extents: ['n1'], scalars: { s5: 'f64' } };
   }
 
   test('a const holding an integer-valued double that reaches an index is an i32 where it fits, and bails to JavaScript where it does not', () => {
@@ -473,7 +473,7 @@ describe('translator: gathers, faults and refusals', () => {
         ],
       },
     ];
-    const src: KernelSource = { name: 'c0', params: ['n1', 'a3', 'a4'], body, arrays: { a3: 'f64', a4: 'f64' }, extents: ['n1'] };
+    const src: KernelSource = { name: 'c0', params: ['n1', 'a3', 'a4'], body, arrays: { a3: 'f64', a4: 'f64' }, extents: ['n1'], scalars: {} };
     const js = jsFunction(src);
     const a = Float64Array.from([-0, 7, 3, 4]);
     const want = new Float64Array(4);
@@ -519,7 +519,7 @@ describe('translator: gathers, faults and refusals', () => {
         body: [assign(index(id('a4'), id('i0')), index(id('a3'), id('i0'))), assign(id('m9'), bin('-', id('m9'), num(1)))],
       },
     ];
-    const src: KernelSource = { name: 'c0', params: ['n1', 'a3', 'a4', 's5'], body, arrays: { a3: 'f64', a4: 'f64' }, extents: ['n1'] };
+    const src: KernelSource = { name: 'c0', params: ['n1', 'a3', 'a4', 's5'], body, arrays: { a3: 'f64', a4: 'f64' }, extents: ['n1'], scalars: { s5: 'f64' } };
     const t = translateKernel(src, { extents: { n1: 6 }, lengths: { a3: 6, a4: 6 }, intScalars: new Set() });
     expect(t.ok ? 'accepted' : t.reason).toMatch(/bound the body changes/);
   });

@@ -43,6 +43,8 @@ export interface KernelSource {
   readonly arrays: Readonly<Record<string, ScalarType>>;
   /** Parameters that are array extents (non-negative integers; the kernel is specialised on them). */
   readonly extents: readonly string[];
+  /** The element type of each parameter that is a scalar of the program (a scalar binding or a scalar input). */
+  readonly scalars: Readonly<Record<string, ScalarType>>;
 }
 
 /** What one specialisation is for: the values of the run-time facts the kernel bakes in. */
