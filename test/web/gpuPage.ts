@@ -54,11 +54,15 @@ export const webgpuArg = '--enable-unsafe-webgpu';
 
 /** One program run on named inputs. Plain values: a typed array is `{ data, shape }` (README, "The TypeScript API"). */
 export interface Case {
-  /** Shown in failures; the case's diagnostics name the file `NAME.fuse`. */
+  /** Shown in failures. */
   readonly name: string;
   readonly source: string;
+  /** The file name its diagnostics show (default `case.fuse`). */
+  readonly fileName?: string;
   readonly inputs: Readonly<Record<string, PlainValue>>;
   readonly options?: CaseOptions;
+  /** Inputs the page passes as another input's very object (`{ ys: 'xs' }`), for aliasing tests. */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 export type Outcome =
@@ -123,7 +127,7 @@ async function buildSite(site: string): Promise<void> {
     logLevel: 'warning',
   });
   copyFileSync(join(repoRoot, 'node_modules/highs/build/highs.wasm'), join(site, 'highs.wasm'));
-  writeFileSync(join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><title>loading</title><script type="module" src="harness.js"></script>\n');
+  writeFileSync(join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="harness.js"></script>\n');
 }
 
 function decodeOutcome(o: WireOutcome): Outcome {
@@ -196,11 +200,21 @@ export async function openGpuPage(options: GpuPageOptions = {}): Promise<GpuPage
     if ((await page.title()) !== 'ready') throw new Error(`the harness page did not start: ${pageErrors.join('; ') || (await page.title())}`);
     const adapter = await page.evaluate(() => (globalThis as HarnessWindow).arrayfuseHarness.adapter);
     const runBatch = async (group: readonly Case[]): Promise<CaseResult[]> => {
-      const wire: WireCase[] = group.map((c) => ({ name: c.name, source: c.source, inputs: encodeRecord(c.inputs), ...(c.options === undefined ? {} : { options: c.options }) }));
-      const got = await page.evaluate(
-        ([name, cases]) => (globalThis as HarnessWindow).arrayfuseHarness.runCases(name, cases),
-        [backend, wire] as const,
+      const wire: WireCase[] = group.map((c) => ({
+        name: c.name,
+        source: c.source,
+        ...(c.fileName === undefined ? {} : { fileName: c.fileName }),
+        inputs: encodeRecord(c.inputs),
+        ...(c.options === undefined ? {} : { options: c.options }),
+        ...(c.aliases === undefined ? {} : { aliases: c.aliases }),
+      }));
+      // As JSON text both ways: Playwright carries one string far faster than a structure of
+      // hundreds of thousands of values (seconds per 70000-element case otherwise).
+      const text = await page.evaluate(
+        async ([name, cases]) => JSON.stringify(await (globalThis as HarnessWindow).arrayfuseHarness.runCases(name, JSON.parse(cases) as WireCase[])),
+        [backend, JSON.stringify(wire)] as const,
       );
+      const got = JSON.parse(text) as WireCaseResult[];
       return got.map(decodeResult);
     };
     return {

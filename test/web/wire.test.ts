@@ -43,7 +43,7 @@ describe('wire', () => {
   it('keeps names such as __proto__ as data, in order', () => {
     const values: Record<string, PlainValue> = {};
     Object.defineProperty(values, '__proto__', { value: 1, enumerable: true });
-    values.constructor = 2;
+    Object.defineProperty(values, 'constructor', { value: 2, enumerable: true });
     const back = decodeRecord(JSON.parse(JSON.stringify(encodeRecord(values))));
     expect(Object.keys(back)).toEqual(['__proto__', 'constructor']);
     expect(Object.getOwnPropertyDescriptor(back, '__proto__')?.value).toBe(1);

@@ -9,7 +9,7 @@
 import { compile, configureSolver, renderDiagnostic, UserError, type BackendName, type FuseProgram, type Input, type Output } from '../../../src/index.js';
 import { webgpuAdapter } from '../../../web/src/gpu.js';
 import {
-  decodeRecord, encodeRecord, sameWire, type CaseOptions, type Harness, type PlainValue, type WireCase, type WireCaseResult, type WireError,
+  decodeRecord, encodeRecord, encodeValue, sameWire, type CaseOptions, type Harness, type PlainValue, type WireCase, type WireCaseResult, type WireError,
   type WireOutcome, type WireRecord,
 } from './wire.js';
 
@@ -31,9 +31,17 @@ function errorOf(e: unknown): WireError {
   return { name: 'thrown', message: String(e) };
 }
 
-/** Inputs as the API takes them, decoded afresh for every run so that no run sees another's arrays. */
-function inputsOf(record: WireRecord): Record<string, Input> {
-  return decodeRecord(record) as Record<string, Input>;
+/**
+ * Inputs as the API takes them, decoded afresh for every run so that no run sees another's
+ * arrays; an aliased input is the very object of the input it names.
+ */
+function inputsOf(c: WireCase): Record<string, Input> {
+  const inputs = decodeRecord(c.inputs) as Record<string, Input>;
+  for (const [name, same] of Object.entries(c.aliases ?? {})) {
+    if (!Object.hasOwn(inputs, same)) throw new TypeError(`case ${c.name}: alias ${name} names no input ${JSON.stringify(same)}`);
+    Object.defineProperty(inputs, name, { value: inputs[same], enumerable: true, writable: true, configurable: true });
+  }
+  return inputs;
 }
 
 function resultsOf(results: Readonly<Record<string, Output>>): WireRecord {
@@ -49,18 +57,13 @@ async function outcomeOf(work: () => Promise<{ results: Readonly<Record<string, 
   }
 }
 
-/** The same wire record (names in order, values exactly). */
-function sameRecord(a: WireRecord, b: WireRecord): boolean {
-  return a.length === b.length && a.every(([name, value], k) => b[k]![0] === name && sameWire(value, b[k]![1]));
-}
-
 async function runCase(backend: string, c: WireCase, compiled: Map<string, FuseProgram>): Promise<WireCaseResult> {
   const start = performance.now();
   const options: CaseOptions = c.options ?? {};
-  const fileName = `${c.name}.fuse`;
-  // One compiled program per source and options in a batch: a program run at several sizes
-  // reuses it, as an application would (and its device buffers between runs).
-  const key = JSON.stringify([c.source, options]);
+  const fileName = c.fileName ?? 'case.fuse';
+  // One compiled program per source, file name and options in a batch: a program run at
+  // several sizes reuses it, as an application would (and its device buffers between runs).
+  const key = JSON.stringify([c.source, fileName, options]);
   let program = compiled.get(key);
   let compileError: WireError | undefined;
   if (program === undefined) {
@@ -74,13 +77,13 @@ async function runCase(backend: string, c: WireCase, compiled: Map<string, FuseP
   const fusedRun = (inputs: Record<string, Input>): Promise<WireOutcome> =>
     program === undefined ? Promise.resolve({ ok: false, error: compileError! }) : outcomeOf(() => program!.execute(inputs));
   // The inputs of the first run are checked afterwards: a run never writes its inputs.
-  const given = inputsOf(c.inputs);
+  const given = inputsOf(c);
   const fused = await fusedRun(given);
-  const fusedAgain = await fusedRun(inputsOf(c.inputs));
-  const inputsIntact = sameRecord(encodeRecord(given as Record<string, PlainValue>), c.inputs);
+  const fusedAgain = await fusedRun(inputsOf(c));
+  const inputsIntact = c.inputs.every(([name, value]) => sameWire(encodeValue(given[name] as PlainValue), value));
   const reference = await outcomeOf(async () => {
     const interpreted = compile(c.source, { ...options, fileName, backend: 'js', threads: 1 });
-    return await interpreted.execute(inputsOf(c.inputs), { interpret: true });
+    return await interpreted.execute(inputsOf(c), { interpret: true });
   });
   const result = { name: c.name, fused, fusedAgain, reference, inputsIntact, ms: performance.now() - start };
   return program === undefined ? result : { ...result, backend: program.backend };

@@ -51,11 +51,18 @@ export interface CaseOptions {
 }
 
 export interface WireCase {
-  /** Shown in failures, and the file name of the case's diagnostics (`NAME.fuse`). */
+  /** Shown in failures. */
   readonly name: string;
   readonly source: string;
+  /** The file name its diagnostics show (default `case.fuse`). */
+  readonly fileName?: string;
   readonly inputs: WireRecord;
   readonly options?: CaseOptions;
+  /**
+   * Inputs given as another input's very object (`{ ys: 'xs' }`: ys is xs), for aliasing
+   * tests: decoded separately, two inputs never share memory.
+   */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 /** An error a run raised: a UserError's first diagnostic (code, message, and its located first line), or another error's name and message. */
