@@ -3,7 +3,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { compile, UserError } from '../../src/index.js';
-import { describeOutput, sameOutput, sameResults } from '../../web/src/results.js';
+import { agreement, closeOutput, describeOutput, sameOutput, sameResults } from '../../web/src/results.js';
+import { backendLabel, isWebgpu, offeredBackends, withF32 } from '../../web/src/backendChoice.js';
+import type { AdapterSummary } from '../../web/src/gpu.js';
+import { adapterName } from '../../web/src/gpu.js';
 import { diagnosticLine, diagnosticsOf, lineColOf } from '../../web/src/diagnostics.js';
 import { costOf, parameterSeed, parseScalars, parseSeed, parseSize } from '../../web/src/settings.js';
 
@@ -99,5 +102,44 @@ describe('settings', () => {
     const seeds = [0, 1, 2, 3].map((k) => parameterSeed(4294967295, k));
     expect(new Set(seeds).size).toBe(4);
     expect(seeds.every((s) => Number.isInteger(s) && s >= 0 && s <= 0xffffffff)).toBe(true);
+  });
+});
+
+describe('the WebGPU agreement (within the f32 tolerance)', () => {
+  const f32 = (...xs: number[]) => ({ data: new Float32Array(xs), shape: [xs.length] });
+  it('allows 1e-5·(1+|want|) on floats, NaN where NaN, infinities equal, integers exactly', () => {
+    expect(closeOutput(f32(1000.005, NaN, Infinity, -0), f32(1000, NaN, Infinity, 0))).toBe(true);
+    expect(closeOutput(f32(1000.02), f32(1000))).toBe(false);
+    expect(closeOutput(f32(0), f32(NaN))).toBe(false);
+    expect(closeOutput(f32(3.4e38), f32(Infinity))).toBe(false);
+    expect(closeOutput({ data: new Int32Array([1]), shape: [1] }, { data: new Int32Array([2]), shape: [1] })).toBe(false);
+    expect(closeOutput(f32(1), { data: new Float64Array([1]), shape: [1] })).toBe(false);
+    expect(closeOutput([1.000001, f32(2)], [1, f32(2)])).toBe(true);
+  });
+  it('says yes when bit for bit, and "within the f32 tolerance" only where that is the contract', () => {
+    expect(agreement({ r: f32(1) }, { r: f32(1) }, true)).toBe('yes');
+    expect(agreement({ r: f32(1.000001) }, { r: f32(1) }, true)).toBe('yes, within the f32 tolerance');
+    expect(agreement({ r: f32(1.000001) }, { r: f32(1) }, false)).toBe('no');
+    expect(agreement({ r: f32(2) }, { r: f32(1) }, true)).toBe('no');
+  });
+});
+
+describe('the back-end switch', () => {
+  const swiftshader: AdapterSummary = {
+    vendor: 'google', architecture: 'swiftshader', device: '', description: '', fallback: true, maxStorageBuffersPerShaderStage: 10, maxComputeWorkgroupsPerDimension: 65535,
+  };
+  it('offers WebGPU only with an adapter and the back end registered, never multicore in a page', () => {
+    expect(offeredBackends(['js', 'multicore', 'webgpu'], swiftshader)).toEqual(['js', 'webgpu']);
+    expect(offeredBackends(['js', 'multicore', 'webgpu'], null)).toEqual(['js']);
+    expect(offeredBackends(['js', 'multicore'], swiftshader)).toEqual(['js']);
+    expect(isWebgpu('webgpu') && !isWebgpu('js')).toBe(true);
+    expect([backendLabel('js'), backendLabel('webgpu'), backendLabel('other')]).toEqual(['JavaScript', 'WebGPU', 'other']);
+    expect(adapterName(swiftshader)).toBe('google swiftshader');
+    expect(adapterName({ ...swiftshader, vendor: '', architecture: '', description: 'A GPU' })).toBe('A GPU');
+  });
+  it('makes f64 arrays f32 for WebGPU runs, and leaves everything else', () => {
+    expect(withF32({ kind: 'array', elems: ['f64', 'i32', 'f64'], rank: 2, shape: null })).toEqual({ kind: 'array', elems: ['f32', 'i32', 'f32'], rank: 2, shape: null });
+    expect(withF32({ kind: 'scalar', elem: 'f64' })).toEqual({ kind: 'scalar', elem: 'f64' });
+    expect(withF32({ kind: 'array', elems: ['bool'], rank: 1, shape: [3] })).toEqual({ kind: 'array', elems: ['bool'], rank: 1, shape: [3] });
   });
 });

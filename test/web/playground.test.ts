@@ -4,9 +4,14 @@
 // 127.0.0.1 at a free port, and loaded; the test runs an example and checks the results shown
 // against its own computation, the agreement with the interpreter, the plan picture and text,
 // the LP download, and an error's marker at its line. Screenshots go to out/screenshots/.
+// Launched with --enable-unsafe-webgpu (SwiftShader's adapter where there is no GPU), the page
+// offers the back-end switch when the build has the WebGPU back end, and an example run on
+// WebGPU shows what it shows on JavaScript, within the f32 tolerance; without the flag there
+// is no adapter and no switch.
 //
 // Without /usr/bin/chromium the test is skipped with a notice, except under CI (`CI` set),
-// where it fails: .ci/run installs chromium, so a missing one is a broken setup.
+// where it fails: .ci/run installs chromium, so a missing one is a broken setup. So is a
+// Chromium that gives no WebGPU adapter with the flag.
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +21,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../scripts/build-web.mjs';
 import { serve } from '../../scripts/playground.mjs';
-import { randomInput, type ParameterType } from '../../src/index.js';
+import { backends, randomInput, type ParameterType } from '../../src/index.js';
 import { parameterSeed } from '../../web/src/settings.js';
+import { chromiumArgs, webgpuArg } from './gpuPage.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const chromiumPath = '/usr/bin/chromium';
 const screenshots = join(root, 'out/screenshots');
 const found = existsSync(chromiumPath);
+/** Whether this build has the WebGPU back end: only then does the page offer it. */
+const webgpuRegistered = Object.hasOwn(backends, 'webgpu');
 
 if (!found && process.env.CI === undefined) {
   console.warn(`\n*** test/web/playground.test.ts SKIPPED: no ${chromiumPath} (apt-get install chromium to run the browser tests) ***\n`);
@@ -51,7 +59,7 @@ describe.skipIf(!found && process.env.CI === undefined)('playground in chromium'
       acceptDownloads: true,
       viewport: { width: 1400, height: 900 },
       timeout: 30_000,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [...chromiumArgs],
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(30_000);
@@ -85,6 +93,7 @@ describe.skipIf(!found && process.env.CI === undefined)('playground in chromium'
     const expected = Array.from({ length: 8 }, (_, i) => as[49 - i]! + as[i]! * 2.0 + (as[i]! * 2.0 + 1.0));
     expect(await page.textContent('#results li')).toBe(`result: f64[50] = [${expected.join(', ')}, … (50 elements)]`);
     expect(await page.textContent('#agrees')).toBe('yes');
+    expect(await page.textContent('#ran-on')).toBe('JavaScript');
     expect(await page.locator('#timings tr').count()).toBe(4);
 
     // The picture: an SVG element (not an image of text) whose nodes name the program's arrays.
@@ -105,6 +114,12 @@ describe.skipIf(!found && process.env.CI === undefined)('playground in chromium'
     expect(lp).toMatch(/^\s*(\\.*\n\s*)*minimize/im);
     expect(lp).toMatch(/subject to/i);
     expect(lp).toMatch(/\bend\s*$/i);
+  });
+
+  it('has no back-end switch without WebGPU (Chromium without --enable-unsafe-webgpu gives no adapter)', async () => {
+    await page.waitForSelector('body[data-webgpu]', { state: 'attached' });
+    expect(await page.getAttribute('body', 'data-webgpu')).toBe('unavailable');
+    expect(await page.isHidden('#backend-field')).toBe(true);
   });
 
   it('marks an error at its line, in the gutter and in the list, without rendering the text as HTML', async () => {
@@ -233,6 +248,121 @@ describe.skipIf(!found && process.env.CI === undefined)('playground in chromium'
     await page.click('#run');
     expect(await runFinished(page)).toBe('error');
     expect(await page.textContent('#status')).toMatch(/^size:/);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+/** One line of the results list: `name: f32[50] = [1.5, …]` (its type and shape, the first elements), or `name: 3.5`. */
+interface ShownResult {
+  readonly name: string;
+  readonly shape: string | null;
+  readonly values: readonly number[];
+}
+
+function parseShown(line: string): ShownResult {
+  const [, name, rest] = /^([^:]+): (.*)$/.exec(line) ?? [];
+  if (name === undefined || rest === undefined) throw new Error(`not a result line: ${line}`);
+  const number = (t: string): number => (t === 'True' ? 1 : t === 'False' ? 0 : t === '-0' ? -0 : Number(t));
+  const array = /^\w+\[([\d, ]*)\] = \[(.*?)(?:, … \(\d+ elements\))?\]$/.exec(rest);
+  if (array === null) return { name, shape: null, values: [number(rest)] };
+  return { name, shape: array[1]!, values: array[2] === '' ? [] : array[2]!.split(', ').map(number) };
+}
+
+/** The f32 tolerance of the differential suite (test/web/tolerance.ts): NaN where NaN, infinities equal. */
+function closeShown(got: ShownResult, want: ShownResult): boolean {
+  const close = (g: number, w: number): boolean =>
+    Number.isNaN(w) ? Number.isNaN(g) : Number.isFinite(w) ? Math.abs(g - w) <= 1e-5 * (1 + Math.abs(w)) : g === w;
+  return got.name === want.name && got.shape === want.shape && got.values.length === want.values.length && got.values.every((g, k) => close(g, want.values[k]!));
+}
+
+describe.skipIf(!found && process.env.CI === undefined)('playground in chromium with WebGPU (--enable-unsafe-webgpu)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'arrayfuse-web-gpu-'));
+  let server: { url: string; close(): Promise<void> } | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page;
+  let adapter = false;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    expect(found, `${chromiumPath} is missing: CI must install the apt package chromium (.ci/run)`).toBe(true);
+    const site = await buildWeb({ outDir: join(work, 'site') });
+    server = await serve({ root: site, port: 0 });
+    context = await chromium.launchPersistentContext(join(work, 'profile'), {
+      executablePath: chromiumPath,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      timeout: 30_000,
+      args: [...chromiumArgs, webgpuArg],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(30_000);
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    await page.goto(server.url);
+    await page.waitForSelector('#status[data-state="ready"]');
+    await page.waitForSelector('body[data-webgpu]', { state: 'attached' });
+    adapter = (await page.getAttribute('body', 'data-webgpu')) === 'available';
+    const why = adapter ? 'the build has no webgpu back end yet (src/runtime/backends.ts)' : `the page has no WebGPU adapter with ${webgpuArg}`;
+    if (!adapter && process.env.CI !== undefined) throw new Error(`test/web/playground.test.ts: ${why}; CI must provide one (Chromium's SwiftShader does)`);
+    if (!adapter || !webgpuRegistered) console.warn(`\n*** test/web/playground.test.ts: ${why}: its WebGPU runs are SKIPPED ***\n`);
+  }, 90_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('shows the back-end switch exactly when the page has an adapter and the build has the WebGPU back end', async () => {
+    expect(await page.isVisible('#backend-field')).toBe(adapter && webgpuRegistered);
+    if (adapter && webgpuRegistered) {
+      expect(await page.$$eval('#backend option', (os) => os.map((o) => [o.getAttribute('value'), o.textContent]))).toEqual([['js', 'JavaScript'], ['webgpu', 'WebGPU']]);
+      expect(await page.inputValue('#backend')).toBe('js');
+    }
+  });
+
+  /** Runs the selected example on `backend` and returns the results shown, and what the page says ran and agreed. */
+  async function runOn(backend: 'js' | 'webgpu'): Promise<{ results: ShownResult[]; ranOn: string; agrees: string; status: string }> {
+    await page.selectOption('#backend', backend);
+    await page.click('#run');
+    const state = await runFinished(page);
+    const status = (await page.textContent('#status')) ?? '';
+    if (state !== 'done') return { results: [], ranOn: '', agrees: '', status: `${state}: ${status} ${(await page.locator('#diagnostics li').allTextContents()).join(' | ')}` };
+    const lines = await page.locator('#results li').allTextContents();
+    return { results: lines.map(parseShown), ranOn: (await page.textContent('#ran-on')) ?? '', agrees: (await page.textContent('#agrees')) ?? '', status };
+  }
+
+  it('runs every bundled paper example on WebGPU with the output it shows on JavaScript (f32 within 1e-5·(1+|x|)); f64 ones get the f64 diagnostic', async (ctx) => {
+    if (!adapter || !webgpuRegistered) ctx.skip();
+    const labels = (await page.$$eval('#example option', (options) => options.map((o) => o.textContent ?? ''))).filter((l) => l.startsWith('examples/'));
+    expect(labels.length).toBeGreaterThanOrEqual(12);
+    await page.fill('#seed', '5');
+    const problems: string[] = [];
+    for (const label of labels) {
+      await page.selectOption('#example', { label });
+      await page.fill('#size', '50');
+      const js = await runOn('js');
+      const gpu = await runOn('webgpu');
+      if (js.status.startsWith('done') === false) problems.push(`${label}: on JavaScript: ${js.status}`);
+      if (gpu.results.length === 0) {
+        // An example that computes in f64 whatever its inputs (greedyTopDownBad's f64(i)) cannot run on WebGPU: it is told why.
+        if (!/f64/.test(gpu.status) || !/webgpu/i.test(gpu.status)) problems.push(`${label}: on WebGPU: ${gpu.status}`);
+        continue;
+      }
+      if (js.ranOn !== 'JavaScript' || !gpu.ranOn.startsWith('WebGPU')) problems.push(`${label}: ran on ${js.ranOn} and ${gpu.ranOn}`);
+      if (!gpu.agrees.startsWith('yes')) problems.push(`${label}: on WebGPU the interpreter disagrees: ${gpu.agrees}`);
+      if (!/ on WebGPU$/.test(gpu.status)) problems.push(`${label}: the status does not say WebGPU ran: ${gpu.status}`);
+      if (gpu.results.length !== js.results.length || !gpu.results.every((r, k) => closeShown(r, js.results[k]!))) {
+        problems.push(`${label}: WebGPU shows ${JSON.stringify(gpu.results)}, JavaScript ${JSON.stringify(js.results)}`);
+      }
+    }
+    await page.screenshot({ path: join(screenshots, 'playground-webgpu.png') });
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('raised no errors in the page', () => {
     expect(pageErrors).toEqual([]);
   });
 });

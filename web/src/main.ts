@@ -1,15 +1,21 @@
 // The playground page: an example or your own program in the editor, the controls, and Run:
 // compile, make random inputs, plan (timed), draw the plan, run the fused code and the
-// reference interpreter (timed), compare them bit for bit, and offer the ILP as an LP file.
+// reference interpreter (timed), compare them (bit for bit; within the f32 tolerance on
+// WebGPU), and offer the ILP as an LP file. Where the browser gives a WebGPU adapter and the
+// build has the WebGPU back end, a switch picks the back end the fused code runs on.
 // Only arrayfuse's public API is used (src/index.ts, bundled from source by scripts/build-web.mjs).
 
-import { compile, configureSolver, randomInput, UserError, type ClusterJson, type FuseProgram, type Input, type Output } from '../../src/index.js';
+import {
+  backends, compile, configureSolver, randomInput, UserError, type BackendName, type ClusterJson, type FuseProgram, type Input, type Output, type ParameterType,
+} from '../../src/index.js';
+import { backendLabel, isWebgpu, offeredBackends, withF32 } from './backendChoice.js';
 import { byId, element } from './dom.js';
 import { createEditor } from './editor.js';
 import { diagnosticLine, diagnosticsOf, type PageDiagnostic } from './diagnostics.js';
 import { examples, firstExample, type Example } from './examples.js';
+import { adapterName, webgpuAdapter, type AdapterSummary } from './gpu.js';
 import { showSvg } from './planView.js';
-import { describeOutput, sameResults } from './results.js';
+import { agreement, describeOutput } from './results.js';
 import { costOf, maxElements, namedCosts, parameterSeed, parseScalars, parseSeed, parseSize, strategies, type Parsed } from './settings.js';
 
 /** The ILP gets this long before the plan falls back to its best incumbent: the page stays responsive. */
@@ -30,6 +36,8 @@ const ui = {
   size: byId('size', HTMLInputElement),
   seed: byId('seed', HTMLInputElement),
   scalars: byId('scalars', HTMLInputElement),
+  backendField: byId('backend-field', HTMLLabelElement),
+  backend: byId('backend', HTMLSelectElement),
   run: byId('run', HTMLButtonElement),
   status: byId('status', HTMLElement),
   diagnostics: byId('diagnostics', HTMLUListElement),
@@ -38,6 +46,7 @@ const ui = {
   planPicture: byId('plan-picture', HTMLElement),
   planText: byId('plan-text', HTMLElement),
   lpDownload: byId('lp-download', HTMLAnchorElement),
+  ranOn: byId('ran-on', HTMLElement),
   agrees: byId('agrees', HTMLElement),
   results: byId('results', HTMLUListElement),
   timings: byId('timings', HTMLTableElement),
@@ -49,6 +58,8 @@ configureSolver({ wasm: new URL('highs.wasm', import.meta.url) });
 
 /** The file name diagnostics show: the example's path until the text is edited. */
 let fileName = firstExample.path;
+/** The page's WebGPU adapter, once asked (null: none, or not asked yet). */
+let adapter: AdapterSummary | null = null;
 let lpUrl: string | undefined;
 
 const editor = createEditor(
@@ -98,6 +109,7 @@ function clearOutputs(): void {
   ui.results.replaceChildren();
   ui.inputs.replaceChildren();
   ui.timings.tBodies[0]!.replaceChildren();
+  ui.ranOn.textContent = '–';
   ui.agrees.textContent = '–';
   ui.agrees.className = '';
   ui.lpDownload.hidden = true;
@@ -138,6 +150,7 @@ function addTiming(label: string, ms: number): void {
 }
 
 interface Settings {
+  readonly backend: BackendName;
   readonly strategy: (typeof strategies)[number];
   readonly cost: string;
   readonly size: number | readonly number[];
@@ -155,15 +168,39 @@ function readSettings(): Parsed<Settings> {
   if (!size.ok) return size;
   if (!seed.ok) return seed;
   if (!scalars.ok) return scalars;
-  return { ok: true, value: { strategy, cost: cost.value, size: size.value, seed: seed.value, scalars: scalars.value } };
+  return { ok: true, value: { backend: selectedBackend(), strategy, cost: cost.value, size: size.value, seed: seed.value, scalars: scalars.value } };
+}
+
+/** The back end the switch names; JavaScript where the page shows no switch. */
+function selectedBackend(): BackendName {
+  const offered = offeredBackends(Object.keys(backends), adapter);
+  return ui.backendField.hidden ? 'js' : (offered.find((b) => b === ui.backend.value) ?? 'js');
 }
 
 /** A mistake in the controls (not in the program): shown in the status line. */
 class SettingsError extends Error {}
 
-/** The inputs of a run: the scalars given, random values for the rest. */
+/**
+ * The inputs of a run: the scalars given, random values for the rest, of the program's types;
+ * for a WebGPU run, f32 arrays where those are f64 (WGSL has no f64), unless the program
+ * refuses them (E307: an f64 annotation), which then gets its own types and the back end's
+ * diagnostic about f64.
+ */
 function inputsFor(program: FuseProgram, settings: Settings): Record<string, Input> {
   const types = program.parameterTypes;
+  if (!isWebgpu(settings.backend)) return inputsOf(program, settings, types);
+  const narrowed = inputsOf(program, settings, Object.fromEntries(Object.entries(types).map(([name, t]) => [name, withF32(t)])));
+  try {
+    program.lower(narrowed);
+  } catch (e) {
+    if (e instanceof UserError && e.code === 'E307') return inputsOf(program, settings, types);
+    // Any other mistake is the program's: the run reports it.
+  }
+  return narrowed;
+}
+
+/** The inputs of a run with parameters of these types: the scalars given, random values for the rest. */
+function inputsOf(program: FuseProgram, settings: Settings, types: Readonly<Record<string, ParameterType>>): Record<string, Input> {
   for (const name of settings.scalars.keys()) {
     if (!program.parameters.includes(name) || types[name]?.kind !== 'scalar') throw new SettingsError(`scalars: the program has no scalar parameter named ${JSON.stringify(name)}`);
   }
@@ -219,14 +256,14 @@ async function run(): Promise<void> {
     setStatus('error', settings.message);
     return;
   }
-  const { strategy, cost } = settings.value;
+  const { backend, strategy, cost } = settings.value;
   const source = editor.text();
   ui.run.disabled = true;
   setStatus('running', 'planning…');
   await nextPaint();
   let program: FuseProgram | undefined;
   try {
-    program = compile(source, { fileName, strategy, cost, threads: 1, timeLimitSeconds: planTimeLimitSeconds });
+    program = compile(source, { fileName, backend, strategy, cost, threads: 1, timeLimitSeconds: planTimeLimitSeconds });
     const inputs = inputsFor(program, settings.value);
     ui.inputs.replaceChildren(...Object.entries(inputs).map(([name, x]) => element('li', { text: `${name}: ${describeInput(x)}` })));
     const plan = await timed(() => program!.plan(inputs));
@@ -242,10 +279,12 @@ async function run(): Promise<void> {
     ui.lpDownload.hidden = false;
     setStatus('running', 'running…');
     await nextPaint();
+    const ranOn = backendLabel(program.backend) + (isWebgpu(program.backend) && adapter !== null ? ` (${adapterName(adapter)})` : '');
     const fused = await timed(() => program!.execute(inputs));
-    addTiming('fused run (first call: generates code)', fused.ms);
+    addTiming(`fused run on ${backendLabel(program.backend)} (first call: generates code)`, fused.ms);
     const again = await timed(() => program!.execute(inputs));
-    addTiming('fused run (again)', again.ms);
+    addTiming(`fused run on ${backendLabel(program.backend)} (again)`, again.ms);
+    ui.ranOn.textContent = ranOn;
     const interpreted = await timed(() => program!.execute(inputs, { interpret: true }));
     addTiming('reference interpreter', interpreted.ms);
     ui.results.replaceChildren(...Object.entries(fused.value.results).map(([name, o]) => element('li', { text: `${name}: ${describeOutput(o)}` })));
@@ -258,11 +297,13 @@ async function run(): Promise<void> {
       ui.agrees.textContent = 'n/a (the fused code stopped at a fault; the interpreter decided)';
       ui.agrees.className = '';
     } else {
-      const agree = sameResults(fused.value.results, interpreted.value.results);
-      ui.agrees.textContent = agree ? 'yes' : 'no';
-      ui.agrees.className = agree ? 'yes' : 'no';
+      // JavaScript is bit for bit the interpreter; WebGPU computes f32 on the device (its own
+      // rounding, folds regrouped), so there floats agree within the f32 tolerance.
+      const agree = agreement(fused.value.results, interpreted.value.results, isWebgpu(program.backend));
+      ui.agrees.textContent = agree;
+      ui.agrees.className = agree === 'no' ? 'no' : 'yes';
     }
-    setStatus('done', `done: ${Object.keys(fused.value.results).length} result(s)`);
+    setStatus('done', `done: ${Object.keys(fused.value.results).length} result(s) on ${backendLabel(program.backend)}`);
   } catch (e) {
     if (e instanceof SettingsError) {
       setStatus('error', e.message);
@@ -291,3 +332,21 @@ ui.form.addEventListener('submit', (event) => {
 });
 ui.run.disabled = false;
 setStatus('ready', 'ready: pick an example or write a program, then Run');
+void showBackendSwitch();
+
+/**
+ * Asks the browser for a WebGPU adapter and, where the build has the WebGPU back end too, shows
+ * the back-end switch. `data-webgpu` on the body says when the answer is in (`available` or
+ * `unavailable`), for people and tests.
+ */
+async function showBackendSwitch(): Promise<void> {
+  adapter = await webgpuAdapter(navigator.gpu);
+  const offered = offeredBackends(Object.keys(backends), adapter);
+  if (offered.length > 1) {
+    ui.backend.replaceChildren(...offered.map((b) => option(b, backendLabel(b))));
+    ui.backend.value = 'js';
+    ui.backendField.title = `WebGPU adapter: ${adapterName(adapter!)}; WebGPU computes in f32 (no f64): float inputs are f32 there`;
+    ui.backendField.hidden = false;
+  }
+  document.body.dataset.webgpu = adapter === null ? 'unavailable' : 'available';
+}
