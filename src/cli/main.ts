@@ -25,7 +25,7 @@ import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js
 import { DEFAULT_PROGRESS_EVERY_MS, type PlanProgress } from '../plan/progress.js';
 import { emitLp, emitMps, renderPlan, type PlanFormat } from '../report/render.js';
 import type { BlockPlan, Strategy } from '../plan/types.js';
-import { emitJs, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
+import { backends, type BackendName, emitJs, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
 import { parseCost } from '../plan/cost.js';
 import { bugReport } from './bugReport.js';
@@ -76,8 +76,8 @@ function readSource(path: string): string {
   }
 }
 
-function compilerFor(file: string, entry: string | undefined, threads?: number, fastMath?: boolean): Compiler {
-  return new Compiler(readSource(file), { fileName: file, entry, threads, fastMath });
+function compilerFor(file: string, entry: string | undefined, threads?: number, fastMath?: boolean, backend?: BackendName): Compiler {
+  return new Compiler(readSource(file), { fileName: file, entry, threads, fastMath, backend });
 }
 
 /** `--threads N`: an integer from 1 to MAX_THREADS (commander reports anything else as a usage error). */
@@ -360,14 +360,20 @@ export function buildProgram(term: Terminal): Command {
     .addOption(timeLimitOption())
     .addOption(progressOption())
     .addOption(threadsOption())
+    .addOption(
+      new Option(
+        '--backend <name>',
+        'the back end that runs the fused code: js (one thread), multicore (--threads), webgpu (WGSL kernels on a WebGPU device; f32, i32, u32 and bool programs; in Node it needs the npm package webgpu and a GPU or a software Vulkan driver, docs/EXECUTION.md "WebGPU"); default: js for one thread, multicore for more',
+      ).choices(Object.keys(backends)),
+    )
     .addOption(fastMathOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')
     .option(
       '--stats',
       'print the threads and back end, whether fast math is on, time per cluster, the memory plan, the pool kept across runs, bytes allocated this run, element counters and a roofline per cluster (the program runs once counting and twice timed; the machine\'s rates are measured once and cached, see `arrayfuse roofline`)',
     )
-    .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; threads?: number; fastMath?: boolean; interpret?: boolean; stats?: boolean }) => {
-      const compiler = compilerFor(file, flags.entry, flags.threads, flags.fastMath === true);
+    .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; threads?: number; backend?: BackendName; fastMath?: boolean; interpret?: boolean; stats?: boolean }) => {
+      const compiler = compilerFor(file, flags.entry, flags.threads, flags.fastMath === true, flags.backend);
       const planning = planningOptions(flags, term);
       const inputs = gatherInputs(compiler, flags);
       // The output directory exists before the run, so that a bad --out fails before the work.

@@ -2,29 +2,49 @@
 // arrays live on a device (the WebGPU one, src/runtime/webgpu).
 //
 // Cluster work runs on the device: every `if (!rt.par(…)) { …chunks on this thread… }` becomes
-// `await rt.par(…)` (the runtime runs the chunks on the device, or on this thread itself when
-// it cannot), and every call of a serial cluster function `cN(rt, …args)` becomes
-// `await rt.serial(N, cN, [...args])`. What main does itself stays here, on the host: shapes,
+// `await rt.dispatch(…)` with par's arguments (the runtime runs the chunks on the device, or on
+// this thread itself when it cannot), and every call of a serial cluster function `cN(rt, …args)`
+// becomes `await rt.serial(N, cN, [...args])`. What main does itself stays here, on the host: shapes,
 // sizes, the combination of per-chunk partials, a fold's result written into its array,
 // `while` and `if` conditions. Where such a statement reads or writes array elements, the
 // arrays are brought to the host first (`await rt.host([...])`, a read back only when the
 // device holds a newer copy) and those it writes are marked changed on the host after it
 // (`rt.hostWrote([...])`), so the device copies are refreshed before a kernel next reads them.
-// The helpers that copy whole arrays (`rt.copy`, `rt.emit`, `rt.give`) are awaited: the runtime
-// copies on the device or reads back as it needs to.
+// The helpers that copy whole arrays (`rt.copy`, `rt.emit`, `rt.give`) become their awaited
+// device forms (`rt.deviceCopy`, …): the runtime copies on the device or reads back as it needs to.
 //
 // An array in main is any identifier indexed there (`p12[k]`, `a5[0]`) other than `inputs`,
 // the list of input records.
 
 import { CompilerBug } from '../diagnostics/index.js';
+import type { TypedArray } from '../ir/scalarOps.js';
 import { arr, call, exprStmt, forEachNode, id, member, num, type JsExpr, type JsStmt } from './jsast.js';
-import { runtimeParam } from './runtimeHelpers.js';
+import { runtimeParam, type RuntimeHelpers } from './runtimeHelpers.js';
 
-/** Helpers main calls that the device runtime implements asynchronously. */
-const awaitedHelpers = new Set(['copy', 'emit', 'give']);
+/** What the device variant's main calls on `rt` besides RuntimeHelpers (src/runtime/webgpu implements it). */
+export interface DeviceHelpers {
+  /** Runs a work function's chunks (par's arguments): on the device, or here when its kernel was refused. */
+  dispatch(c: number, fn: number, extent: number, work: number, fixed: boolean, args: readonly (TypedArray | number)[]): Promise<void>;
+  /** Runs serial cluster `c` (its function `f`, for when its kernel was refused). */
+  serial(c: number, f: (...args: never[]) => unknown, args: readonly (TypedArray | number)[]): Promise<void>;
+  /** Brings the host copies of `arrays` up to date. */
+  host(arrays: readonly TypedArray[]): Promise<void>;
+  /** Main wrote `arrays` on the host. */
+  hostWrote(arrays: readonly TypedArray[]): void;
+  deviceCopy(site: number, data: TypedArray): Promise<TypedArray>;
+  deviceEmit(site: number, k: number, data: TypedArray): Promise<TypedArray>;
+  deviceGive(k: number, data: TypedArray): Promise<TypedArray>;
+}
+
+/** The helpers main calls that copy whole arrays, and their awaited device forms. */
+const deviceForms: ReadonlyMap<string, keyof DeviceHelpers> = new Map<keyof RuntimeHelpers, keyof DeviceHelpers>([
+  ['copy', 'deviceCopy'],
+  ['emit', 'deviceEmit'],
+  ['give', 'deviceGive'],
+]);
 
 const awaited = (e: JsExpr): JsExpr => ({ kind: 'unary', op: 'await', arg: e });
-const helper = (name: string, args: readonly JsExpr[]): JsExpr => call(member(id(runtimeParam), name), args);
+const helper = (name: keyof DeviceHelpers, args: readonly JsExpr[]): JsExpr => call(member(id(runtimeParam), name), args);
 
 /** main's function statement, asynchronous, for a module whose serial cluster functions are `serial` (by name → cluster number). */
 export function deviceMain(main: JsStmt, serial: ReadonlyMap<string, number>): JsStmt {
@@ -38,7 +58,7 @@ function statements(stmts: readonly JsStmt[], serial: ReadonlyMap<string, number
 
 function statement(s: JsStmt, serial: ReadonlyMap<string, number>): JsStmt[] {
   const par = parCall(s);
-  if (par !== null) return [exprStmt(awaited(par))];
+  if (par !== null) return [exprStmt(awaited(helper('dispatch', par.args)))];
   const cluster = serialCall(s, serial);
   if (cluster !== null) return [exprStmt(awaited(helper('serial', [num(cluster.number), id(cluster.name), arr(cluster.args)])))];
   if (!dispatches(s, serial)) return withHostArrays(s);
@@ -63,10 +83,10 @@ function statement(s: JsStmt, serial: ReadonlyMap<string, number>): JsStmt[] {
 }
 
 /** `if (!rt.par(…)) { … }`: the rt.par call. */
-function parCall(s: JsStmt): JsExpr | null {
+function parCall(s: JsStmt): Extract<JsExpr, { kind: 'call' }> | null {
   if (s.kind !== 'if' || s.else.length !== 0 || s.test.kind !== 'unary' || s.test.op !== '!') return null;
   const c = s.test.arg;
-  return isHelperCall(c, 'par') ? c : null;
+  return c.kind === 'call' && isHelperCall(c, 'par') ? c : null;
 }
 
 /** `cN(rt, …args)` of a serial cluster function. */
@@ -122,14 +142,13 @@ function withHostArrays(s: JsStmt): JsStmt[] {
   return [...before, awaitHelpers(s), ...after];
 }
 
-/** `s` with every call of an `awaitedHelpers` helper awaited. */
+/** `s` with every call of a helper that copies whole arrays replaced by its awaited device form. */
 function awaitHelpers(s: JsStmt): JsStmt {
   const go = (e: JsExpr): JsExpr => {
     const inner = mapChildren(e, go);
-    if (inner.kind === 'call' && inner.callee.kind === 'member' && inner.callee.object.kind === 'id' && inner.callee.object.name === runtimeParam && awaitedHelpers.has(inner.callee.prop)) {
-      return awaited(inner);
-    }
-    return inner;
+    if (inner.kind !== 'call' || inner.callee.kind !== 'member' || inner.callee.object.kind !== 'id' || inner.callee.object.name !== runtimeParam) return inner;
+    const device = deviceForms.get(inner.callee.prop);
+    return device === undefined ? inner : awaited(helper(device, inner.args));
   };
   return mapStmtExprs(s, go);
 }

@@ -698,6 +698,8 @@ class Translator {
       case 'binary':
         return this.binary(e.op, e.lhs, e.rhs, mod);
       case 'unary':
+        // `await` is only in the device variant's main, never in a kernel's function.
+        if (e.op === 'await') return refuse('await in a cluster function');
         return this.unary(e.op, e.arg, mod);
       case 'cond':
         return this.conditional(e.test, e.then, e.else, mod);
