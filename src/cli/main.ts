@@ -25,7 +25,7 @@ import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js
 import { DEFAULT_PROGRESS_EVERY_MS, type PlanProgress } from '../plan/progress.js';
 import { emitLp, emitMps, renderPlan, type PlanFormat } from '../report/render.js';
 import type { BlockPlan, Strategy } from '../plan/types.js';
-import { backends, type BackendName, emitJs, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
+import { backends, type BackendName, emitJs, type Executable, isWebgpuExecutable, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
 import { parseCost } from '../plan/cost.js';
 import { bugReport } from './bugReport.js';
@@ -396,7 +396,7 @@ export function buildProgram(term: Terminal): Command {
       if (flags.stats === true && execution.run !== undefined) {
         // The executable that ran is cached by the Compiler: this asks for it again, not for a new compile.
         const exe = await compiler.executable(signatureOf(compiler.entry, inputs, compiler.file), planning);
-        term.out(renderStats(compiler.backend, flags.fastMath === true, execution.run.stats, exe.memory, execution.roofline ?? null));
+        term.out(renderStats(compiler.backend, flags.fastMath === true, execution.run.stats, exe.memory, execution.roofline ?? null, exe));
         if (execution.roofline !== undefined && machine !== null) term.out(renderRoofline(execution.roofline, machineSource(machine)));
       }
       if (flags.stats === true && execution.fallback !== undefined) term.out(renderFallback(execution.fallback));
@@ -468,8 +468,14 @@ function renderFallback(compiledError: UserError): string {
  * allocates from (its peak is `RunStats.peakBytes`), the pool it keeps across runs, this run's
  * allocations, counters (the roofline's counting run's, when it ran).
  */
-function renderStats(backend: BackendChoice, fastMath: boolean, stats: RunStats, memory: MemoryPlan, roofline: Roofline | null): string {
+function renderStats(backend: BackendChoice, fastMath: boolean, stats: RunStats, memory: MemoryPlan, roofline: Roofline | null, exe: Executable): string {
   const lines = ['stats:', `  threads: ${backend.threads} (${backend.name})`, `  fast math: ${fastMath ? 'on (float + and * folds may be regrouped)' : 'off (float results exact)'}`];
+  if (isWebgpuExecutable(exe)) {
+    // Cluster times below are the host's time to record each cluster's work, not the device's.
+    const host = exe.kernels.filter((k) => !k.device);
+    lines.push(`  device: ${exe.adapter}; ${exe.kernels.length - host.length} of ${exe.kernels.length} kernel(s) on the device, ${exe.submissions} submission(s) so far`);
+    for (const k of host) lines.push(`    ${k.name} runs on the host: ${k.reason ?? ''}`);
+  }
   stats.clusters.forEach((c, k) => {
     lines.push(`  cluster ${k + 1}: ${c.timeMs.toFixed(3)} ms over ${c.runs} run(s); writes ${c.manifest.join(', ') || 'nothing'}`);
   });

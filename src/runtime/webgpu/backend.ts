@@ -54,6 +54,10 @@ export interface WebgpuExecutable extends Executable {
   readonly submissions: number;
 }
 
+export function isWebgpuExecutable(exe: Executable): exe is WebgpuExecutable {
+  return exe.backend === 'webgpu';
+}
+
 export async function compileWebgpu(program: Program, plan: Plan, options: CompileOptions = {}): Promise<WebgpuExecutable> {
   const backend = 'webgpu';
   checkWebgpuTypes(program, options.file);
