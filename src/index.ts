@@ -192,7 +192,10 @@ export interface CompileOptions extends PlanningOptions {
   readonly entry?: string;
   /**
    * The execution back end of fused runs (`backends`); default: `js` for one thread, `multicore`
-   * for more. `js` runs on one thread: with it, `threads` above 1 is a TypeError.
+   * for more. `js` and `webgpu` run on one thread: with them, `threads` above 1 is a TypeError.
+   * `webgpu` runs WGSL kernels on a WebGPU device (a browser's `navigator.gpu`; in Node the
+   * optional npm package `webgpu`): f32, i32, u32 and bool programs (an f64 value is E680), no
+   * device is E682 (docs/EXECUTION.md, "WebGPU").
    */
   readonly backend?: BackendName;
   /**
@@ -209,8 +212,8 @@ export interface CompileOptions extends PlanningOptions {
    */
   readonly parallelThreshold?: number;
   /**
-   * Multicore: iterations per chunk of a whole-array fold or scan (default 16384). Float results
-   * depend on it, never on the thread count.
+   * Multicore and webgpu: iterations per chunk of a whole-array fold or scan (default 16384 on
+   * multicore, 1024 on webgpu). Float results depend on it, never on the thread count.
    */
   readonly chunkLength?: number;
   /**

@@ -25,7 +25,7 @@ import { DEFAULT_TIME_LIMIT_SECONDS, type PlannedGraphs } from '../plan/index.js
 import { DEFAULT_PROGRESS_EVERY_MS, type PlanProgress } from '../plan/progress.js';
 import { emitLp, emitMps, renderPlan, type PlanFormat } from '../report/render.js';
 import type { BlockPlan, Strategy } from '../plan/types.js';
-import { emitJs, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
+import { backends, type BackendName, emitJs, type Executable, isWebgpuExecutable, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf, type RunStats } from '../runtime/index.js';
 import { ensureDirectory, parseArgAssignment, parseRandomSpec, randomValue, readValueFile, writeFile, writeValueFile } from '../runtime/io/index.js';
 import { parseCost } from '../plan/cost.js';
 import { bugReport } from './bugReport.js';
@@ -76,8 +76,8 @@ function readSource(path: string): string {
   }
 }
 
-function compilerFor(file: string, entry: string | undefined, threads?: number, fastMath?: boolean): Compiler {
-  return new Compiler(readSource(file), { fileName: file, entry, threads, fastMath });
+function compilerFor(file: string, entry: string | undefined, threads?: number, fastMath?: boolean, backend?: BackendName): Compiler {
+  return new Compiler(readSource(file), { fileName: file, entry, threads, fastMath, backend });
 }
 
 /** `--threads N`: an integer from 1 to MAX_THREADS (commander reports anything else as a usage error). */
@@ -360,14 +360,20 @@ export function buildProgram(term: Terminal): Command {
     .addOption(timeLimitOption())
     .addOption(progressOption())
     .addOption(threadsOption())
+    .addOption(
+      new Option(
+        '--backend <name>',
+        'the back end that runs the fused code: js (one thread), multicore (--threads), webgpu (WGSL kernels on a WebGPU device; f32, i32, u32 and bool programs; in Node it needs the npm package webgpu and a GPU or a software Vulkan driver, docs/EXECUTION.md "WebGPU"); default: js for one thread, multicore for more',
+      ).choices(Object.keys(backends)),
+    )
     .addOption(fastMathOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')
     .option(
       '--stats',
       'print the threads and back end, whether fast math is on, time per cluster, the memory plan, the pool kept across runs, bytes allocated this run, element counters and a roofline per cluster (the program runs once counting and twice timed; the machine\'s rates are measured once and cached, see `arrayfuse roofline`)',
     )
-    .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; threads?: number; fastMath?: boolean; interpret?: boolean; stats?: boolean }) => {
-      const compiler = compilerFor(file, flags.entry, flags.threads, flags.fastMath === true);
+    .action(async (file: string, flags: PlanFlags & InputFlags & { entry?: string; out?: string; threads?: number; backend?: BackendName; fastMath?: boolean; interpret?: boolean; stats?: boolean }) => {
+      const compiler = compilerFor(file, flags.entry, flags.threads, flags.fastMath === true, flags.backend);
       const planning = planningOptions(flags, term);
       const inputs = gatherInputs(compiler, flags);
       // The output directory exists before the run, so that a bad --out fails before the work.
@@ -390,7 +396,7 @@ export function buildProgram(term: Terminal): Command {
       if (flags.stats === true && execution.run !== undefined) {
         // The executable that ran is cached by the Compiler: this asks for it again, not for a new compile.
         const exe = await compiler.executable(signatureOf(compiler.entry, inputs, compiler.file), planning);
-        term.out(renderStats(compiler.backend, flags.fastMath === true, execution.run.stats, exe.memory, execution.roofline ?? null));
+        term.out(renderStats(compiler.backend, flags.fastMath === true, execution.run.stats, exe.memory, execution.roofline ?? null, exe));
         if (execution.roofline !== undefined && machine !== null) term.out(renderRoofline(execution.roofline, machineSource(machine)));
       }
       if (flags.stats === true && execution.fallback !== undefined) term.out(renderFallback(execution.fallback));
@@ -462,8 +468,14 @@ function renderFallback(compiledError: UserError): string {
  * allocates from (its peak is `RunStats.peakBytes`), the pool it keeps across runs, this run's
  * allocations, counters (the roofline's counting run's, when it ran).
  */
-function renderStats(backend: BackendChoice, fastMath: boolean, stats: RunStats, memory: MemoryPlan, roofline: Roofline | null): string {
+function renderStats(backend: BackendChoice, fastMath: boolean, stats: RunStats, memory: MemoryPlan, roofline: Roofline | null, exe: Executable): string {
   const lines = ['stats:', `  threads: ${backend.threads} (${backend.name})`, `  fast math: ${fastMath ? 'on (float + and * folds may be regrouped)' : 'off (float results exact)'}`];
+  if (isWebgpuExecutable(exe)) {
+    // Cluster times below are the host's time to record each cluster's work, not the device's.
+    const host = exe.kernels.filter((k) => !k.device);
+    lines.push(`  device: ${exe.adapter}; ${exe.kernels.length - host.length} of ${exe.kernels.length} kernel(s) on the device, ${exe.submissions} submission(s) so far`);
+    for (const k of host) lines.push(`    ${k.name} runs on the host: ${k.reason ?? ''}`);
+  }
   stats.clusters.forEach((c, k) => {
     lines.push(`  cluster ${k + 1}: ${c.timeMs.toFixed(3)} ms over ${c.runs} run(s); writes ${c.manifest.join(', ') || 'nothing'}`);
   });

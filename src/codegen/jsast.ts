@@ -11,8 +11,11 @@ export type JsBinaryOp =
   | '===' | '!==' | '<' | '<=' | '>' | '>='
   | '&&' | '||';
 
-/** `void` is only ever applied to 0: `void 0` is `undefined`, which no identifier may name. */
-export type JsUnaryOp = '-' | '!' | '~' | 'void';
+/**
+ * `void` is only ever applied to 0: `void 0` is `undefined`, which no identifier may name.
+ * `await` appears only in the device variant's async main (codegen/device.ts).
+ */
+export type JsUnaryOp = '-' | '!' | '~' | 'void' | 'await';
 
 export type JsExpr =
   | { readonly kind: 'num'; readonly value: number }
@@ -60,6 +63,8 @@ export type JsStmt =
       readonly name: string;
       readonly params: readonly string[];
       readonly body: readonly JsStmt[];
+      /** An `async function` (the device variant's main). */
+      readonly async?: boolean;
     };
 
 // Constructors, so that code building code reads like the code it builds.

@@ -112,7 +112,7 @@ export function printExpr(e: JsExpr): string {
       const arg = printExpr(e.arg);
       // `- -x` and `-(-1)` must not print as `--x`.
       const parens = precedence(e.arg) < unaryPrecedence || arg.startsWith('-');
-      return `${e.op === 'void' ? 'void ' : e.op}${wrapIf(arg, parens)}`;
+      return `${e.op === 'void' || e.op === 'await' ? `${e.op} ` : e.op}${wrapIf(arg, parens)}`;
     }
     case 'cond':
       return `${wrapIf(printExpr(e.test), precedence(e.test) <= condPrecedence)} ? ${printExpr(e.then)} : ${printExpr(e.else)}`;
@@ -196,7 +196,7 @@ function printStmt(s: JsStmt, indent: string, out: string[]): void {
       out.push(indent + printComment(s.text));
       return;
     case 'function':
-      out.push(`${indent}function ${checkName(s.name)}(${s.params.map(checkName).join(', ')}) {`);
+      out.push(`${indent}${s.async === true ? 'async ' : ''}function ${checkName(s.name)}(${s.params.map(checkName).join(', ')}) {`);
       printStmts(s.body, inner, out);
       out.push(`${indent}}`);
       return;

@@ -41,6 +41,7 @@ import { applyLambda, bindAtom, compileExpr, type ArrayRef, type ExprEnv } from 
 import { callHelper, helperValue, rt, runtimeParam, workerHelpers } from './runtimeHelpers.js';
 import { type CounterSlot, type ErrorSite, SideTables } from './sites.js';
 import type { KernelSource } from './wasm/translate.js';
+import { deviceMain } from './device.js';
 
 /** Where a manifest array gets memory: the runtime counts times, elements and bytes per site. */
 export interface AllocationSite {
@@ -135,6 +136,12 @@ export interface GenerateOptions {
    * byte for byte as before.
    */
   readonly parallel?: boolean;
+  /**
+   * The device variant (the WebGPU back end): the parallel variant with an asynchronous main
+   * whose cluster calls go to the runtime and whose own array accesses sync with the device
+   * (codegen/device.ts). Implies `parallel`.
+   */
+  readonly device?: boolean;
   /** Floating-point folds may be regrouped (src/codegen/loops; docs/LANGUAGE.md, "Floating-point reassociation"). Default false: exact. */
   readonly fastMath?: boolean;
 }
@@ -1095,9 +1102,12 @@ function freeIds(stmts: readonly JsStmt[]): string[] {
 
 /** Generates the module for a program and its plan. */
 export function generateProgram(program: Program, plan: Plan, options: GenerateOptions): GeneratedProgram {
-  const parallel = options.parallel === true;
+  const parallel = options.parallel === true || options.device === true;
   const gen = new ProgramGen(options.counters, options.memory, parallel, options.fastMath === true);
-  const main = gen.main(program, plan);
+  const serial = new Map<string, number>();
+  const sequential = gen.main(program, plan);
+  gen.schedules.forEach((s, c) => void (s.kind === 'serial' && serial.set(`c${c}`, c)));
+  const main = options.device === true ? deviceMain(sequential, serial) : sequential;
   // The parallel variant's work functions, by the index main passes to rt.par.
   const fns: JsStmt[] = parallel
     ? [

@@ -161,6 +161,10 @@ export const diagnosticCodes = {
   E659: 'expected + between cost terms',
   // checker
   E670: 'block too large for brute force',
+  // execution back ends: what one cannot run
+  E680: 'a type the back end does not support',
+  E681: 'an array too large for the device',
+  E682: 'no WebGPU device',
 } as const satisfies Readonly<Record<`E${number}`, string>>;
 
 /** A registered diagnostic code; a code missing from `diagnosticCodes` is a type error. */

@@ -1,18 +1,21 @@
-// The registry of execution back ends, by name: `js` (one thread) and `multicore` (the same
-// loops in chunks on a pool of worker threads). The driver compiles through it (the Compiler's
-// `backend` option, else `js` for one thread and `multicore` for more: driver/threads.ts), and
-// the differential tests run one body over every
-// back end listed here (test/runtime/backends.ts): registering a back end is what puts it
-// under test. A fixed table, not a mutable registry: no module-level state.
+// The registry of execution back ends, by name: `js` (one thread), `multicore` (the same loops
+// in chunks on a pool of worker threads) and `webgpu` (WGSL kernels on a WebGPU device). The
+// driver compiles through it (the Compiler's `backend` option, else `js` for one thread and
+// `multicore` for more: driver/threads.ts), and the differential tests run one body over every
+// back end listed here (test/runtime/backends.ts): registering a back end is what puts it under
+// test — except `webgpu`, which runs f32/i32/u32/bool programs only and has suites of its own
+// (test/webgpu, test/web). A fixed table, not a mutable registry: no module-level state.
 
 import type { ExecutionBackend } from './backend.js';
 import { jsBackend } from './executor.js';
 import { multicoreBackend } from './multicore/backend.js';
+import { webgpuBackend } from './webgpu/backend.js';
 
 /** Every back end, by its name. */
 export const backends = {
   js: jsBackend,
   multicore: multicoreBackend,
+  webgpu: webgpuBackend,
 } as const satisfies Readonly<Record<string, ExecutionBackend>>;
 
 export type BackendName = keyof typeof backends;

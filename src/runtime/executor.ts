@@ -60,12 +60,24 @@ export interface CompiledModule {
   readonly kernelStats: readonly KernelStats[];
 }
 
+/** Which module `compileModule` makes (GenerateOptions), and whether its clusters run as WebAssembly kernels. */
+export interface ModuleOptions {
+  readonly counters: boolean;
+  readonly parallel?: boolean;
+  readonly device?: boolean;
+  readonly fastMath?: boolean;
+  readonly wasm?: WasmMode;
+}
+
 /**
  * Generates and compiles one module on the calling thread: the sequential one (the `js` back
- * end, and every back end's counters variant) or the parallel one, which also defines `fns`.
+ * end, and every back end's counters variant), the parallel one, which also defines `fns`, or
+ * the device one (the parallel one with an asynchronous main).
  */
-export function compileModule(program: Program, plan: Plan, memory: MemoryPlan, counters: boolean, parallel = false, fastMath = false, wasm: WasmMode = 'off'): CompiledModule {
-  const generated = generateProgram(program, plan, { counters, memory, parallel, fastMath });
+export function compileModule(program: Program, plan: Plan, memory: MemoryPlan, options: ModuleOptions): CompiledModule {
+  const { counters, fastMath = false, wasm = 'off' } = options;
+  const parallel = options.parallel === true || options.device === true;
+  const generated = generateProgram(program, plan, { counters, memory, parallel, device: options.device, fastMath });
   // The text is built from the JS AST by the printer alone; no user text is in it.
   let main: Main;
   let fns: readonly WorkFunction[] = [];
@@ -182,13 +194,31 @@ export interface RunnerSpec {
   end?(rt: Runtime): void;
 }
 
-/** The compiled state of one executable and its synchronous run (see `moduleRunner`). */
+/** The compiled state of one executable and its run (see `moduleRunner`). */
 export interface ModuleRunner {
   run(inputs: readonly InterfaceValue[], runOptions?: RunOptions): RunResult;
+  /**
+   * The same run of a module whose `main` is asynchronous (the device variant,
+   * codegen/device.ts): `settle` is awaited with main's raw results before they are delivered
+   * (the device back end reads its arrays back there).
+   */
+  runAsync(inputs: readonly InterfaceValue[], runOptions: RunOptions, settle: (rt: Runtime, raw: unknown[]) => Promise<void>): Promise<RunResult>;
   dispose(): void;
   readonly disposed: boolean;
   /** The plain module's text (ExecutableDisposedError once disposed). */
   readonly source: string;
+}
+
+/** One run under way: its module, entry values, leased pool and runtime. */
+interface RunLease {
+  readonly variant: CompiledModule;
+  readonly base: CompiledModule;
+  readonly counters: boolean;
+  readonly flat: readonly RuntimeValue[];
+  readonly leased: Pool;
+  readonly created: number;
+  readonly rt: Runtime;
+  readonly out: RunOptions['out'];
 }
 
 /**
@@ -208,44 +238,70 @@ export function moduleRunner(spec: RunnerSpec): ModuleRunner {
     if (plain === null) throw new ExecutableDisposedError(backend, program.name, what);
     return plain;
   };
+  const release = (l: RunLease): void => {
+    spec.end?.(l.rt);
+    l.variant.idle = l.rt;
+    if (plain !== null) pool = l.leased;
+  };
+  const lease = (inputs: readonly InterfaceValue[], runOptions: RunOptions): RunLease => {
+    const base = live('run');
+    const counters = runOptions.counters === true;
+    const variant = counters ? (counted ??= spec.counted()) : base;
+    const flat = runOptions[inputsChecked] === true ? flatten(inputs) : checkInputs(program, inputs, options.file);
+    // Lease the pool and the runtime (see the header): a nested or failed run cannot share them.
+    let leased = pool;
+    pool = null;
+    let created = 0;
+    if (leased === null) {
+      leased = new Pool(memory.slots, spec.sharedPool);
+      created = leased.createdBytes;
+    }
+    let rt = variant.idle;
+    variant.idle = null;
+    rt ??= spec.makeRuntime(variant, runRecord(variant.tables), leased, poisoned);
+    const out = runOptions.out;
+    rt.reset(leased, { out, timing: runOptions.timing === true });
+    const l: RunLease = { variant, base, counters, flat, leased, created, rt, out };
+    try {
+      spec.begin?.(rt, flat);
+    } catch (e) {
+      release(l);
+      throw e;
+    }
+    return l;
+  };
+  const finish = (l: RunLease, raw: unknown[]): RunResult => {
+    const { rt, leased } = l;
+    if (l.out !== undefined || poisoned) deliver(program, raw, rt, l.out, poisoned ? leased : null);
+    const lazy = new LazyStats(l.variant.generated, rt.record, l.counters, {
+      extraBytes: l.created + rt.poolAllocated,
+      peakBytes: memory.peakBytes,
+      poolBytes: leased.bytes,
+      threads: spec.threadsOf(l.variant),
+      // A counting run's sequential module has no schedules; the clusters are the plain module's.
+      schedules: l.base.generated.schedules,
+    });
+    rt.pending = lazy;
+    return new JsRunResult(groupResults(program, raw), lazy);
+  };
   return {
     run(inputs: readonly InterfaceValue[], runOptions: RunOptions = {}): RunResult {
-      const base = live('run');
-      const counters = runOptions.counters === true;
-      const variant = counters ? (counted ??= spec.counted()) : base;
-      const flat = runOptions[inputsChecked] === true ? flatten(inputs) : checkInputs(program, inputs, options.file);
-      // Lease the pool and the runtime (see the header): a nested or failed run cannot share them.
-      let leased = pool;
-      pool = null;
-      let created = 0;
-      if (leased === null) {
-        leased = new Pool(memory.slots, spec.sharedPool);
-        created = leased.createdBytes;
-      }
-      let rt = variant.idle;
-      variant.idle = null;
-      rt ??= spec.makeRuntime(variant, runRecord(variant.tables), leased, poisoned);
-      const out = runOptions.out;
-      rt.reset(leased, { out, timing: runOptions.timing === true });
+      const l = lease(inputs, runOptions);
       try {
-        spec.begin?.(rt, flat);
         // Entry values carry `data` and `shape`, or `value`: what `main` reads of an input.
-        const raw = variant.main(rt, flat);
-        if (out !== undefined || poisoned) deliver(program, raw, rt, out, poisoned ? leased : null);
-        const lazy = new LazyStats(variant.generated, rt.record, counters, {
-          extraBytes: created + rt.poolAllocated,
-          peakBytes: memory.peakBytes,
-          poolBytes: leased.bytes,
-          threads: spec.threadsOf(variant),
-          // A counting run's sequential module has no schedules; the clusters are the plain module's.
-          schedules: base.generated.schedules,
-        });
-        rt.pending = lazy;
-        return new JsRunResult(groupResults(program, raw), lazy);
+        return finish(l, l.variant.main(l.rt, l.flat) as unknown[]);
       } finally {
-        spec.end?.(rt);
-        variant.idle = rt;
-        if (plain !== null) pool = leased;
+        release(l);
+      }
+    },
+    async runAsync(inputs: readonly InterfaceValue[], runOptions: RunOptions, settle: (rt: Runtime, raw: unknown[]) => Promise<void>): Promise<RunResult> {
+      const l = lease(inputs, runOptions);
+      try {
+        const raw = (await l.variant.main(l.rt, l.flat)) as unknown[];
+        await settle(l.rt, raw);
+        return finish(l, raw);
+      } finally {
+        release(l);
       }
     },
     dispose(): void {
@@ -273,14 +329,14 @@ export function compileProgram(program: Program, plan: Plan, options: CompileOpt
   const backend = 'js';
   const memory = options.memory ?? planMemory(program, plan);
   const limit = options.maxWhileIterations ?? Infinity;
-  const plain = compileModule(program, plan, memory, false, false, options.fastMath === true, options.wasm ?? defaultWasmMode);
+  const plain = compileModule(program, plan, memory, { counters: false, fastMath: options.fastMath === true, wasm: options.wasm ?? defaultWasmMode });
   const runner = moduleRunner({
     backend,
     program,
     memory,
     options,
     plain,
-    counted: () => compileModule(program, plan, memory, true, false, options.fastMath === true),
+    counted: () => compileModule(program, plan, memory, { counters: true, fastMath: options.fastMath === true }),
     sharedPool: false,
     makeRuntime: (module, record, pool, poisoned) => new Runtime(module.tables, options.file, limit, record, pool, poisoned),
     threadsOf: () => 1,

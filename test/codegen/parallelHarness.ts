@@ -21,7 +21,7 @@ import { seededRng, type Rng } from '../util/index.js';
 
 /** The parallel module compiled as the multicore back end compiles it (executor.ts `compileModule`). */
 export function compileParallel(program: Program, plan: Plan): CompiledModule {
-  return compileModule(program, plan, planMemory(program, plan), false, true);
+  return compileModule(program, plan, planMemory(program, plan), { counters: false, parallel: true });
 }
 
 function shuffle<T>(rng: Rng, xs: T[]): T[] {

@@ -624,6 +624,8 @@ class Translator {
       case 'binary':
         return this.binary(e.op, e.lhs, e.rhs);
       case 'unary':
+        // `await` is only in the device variant's main, never in a cluster function.
+        if (e.op === 'await') return refuse('await in a cluster function');
         return this.unary(e.op, e.arg);
       case 'cond': {
         const test = this.truthy(this.expr(e.test));

@@ -55,7 +55,7 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
   const memory: MemoryPlan = options.memory ?? planMemory(program, plan);
   const limit = options.maxWhileIterations ?? Infinity;
   const fastMath = options.fastMath === true;
-  const plain = compileModule(program, plan, memory, false, true, fastMath);
+  const plain = compileModule(program, plan, memory, { counters: false, parallel: true, fastMath });
   const context: ParallelContext = { threads: 1, threshold, module: null };
   const forks = threads >= 2;
   const runner = moduleRunner({
@@ -64,7 +64,7 @@ export async function compileMulticore(program: Program, plan: Plan, options: Co
     memory,
     options,
     plain,
-    counted: () => compileModule(program, plan, memory, true, false, fastMath),
+    counted: () => compileModule(program, plan, memory, { counters: true, fastMath }),
     sharedPool: forks,
     makeRuntime: (module: CompiledModule, record, pool, poisoned) =>
       module === plain
