@@ -7,7 +7,8 @@
 // SwiftShader's software adapter), and hands back `runCases(cases)`: for each case the fused
 // results on the back end under test (two runs of one compiled program) and the reference
 // interpreter's, or the error each raised, decoded with their element types and every NaN,
-// ±Infinity and -0 intact (test/web/page/wire.ts).
+// ±Infinity and -0 intact (test/web/page/wire.ts), and on webgpu the back end's own account of
+// the runs (kernels run on the host, runs redone on the CPU).
 //
 // One page per test file (open it in beforeAll, close it in afterAll): SwiftShader compiles
 // shaders slowly, so give runCases many cases at once rather than one call per case.
@@ -21,18 +22,19 @@ import { serve } from '../../scripts/playground.mjs';
 import type { BackendName } from '../../src/index.js';
 import type { AdapterSummary } from '../../web/src/gpu.js';
 import {
-  decodeRecord, encodeRecord, type CaseOptions, type Harness, type PlainValue, type WireCase, type WireCaseResult, type WireError, type WireOutcome,
+  decodeRecord, encodeRecord, type CaseOptions, type DeviceReport, type Harness, type PlainValue, type WireCase, type WireCaseResult, type WireError,
+  type WireOutcome,
 } from './page/wire.js';
 import { repoRoot } from '../util/sources.js';
 
 export type { AdapterSummary } from '../../web/src/gpu.js';
-export type { CaseOptions, ElemName, PlainArray, PlainValue, TypedArray, WireError } from './page/wire.js';
+export type { CaseOptions, DeviceReport, ElemName, PlainArray, PlainValue, TypedArray, WireError } from './page/wire.js';
 
 /**
  * The back end the browser differential tests run the fused code on. `js` until the `webgpu`
  * back end is registered (src/runtime/backends.ts); then this one line becomes 'webgpu'.
  */
-export const backendUnderTest: BackendName = 'js';
+export const backendUnderTest: BackendName = 'webgpu';
 
 export const chromiumPath = '/usr/bin/chromium';
 export const chromiumFound = existsSync(chromiumPath);
@@ -81,6 +83,8 @@ export interface CaseResult {
   readonly reference: Outcome;
   /** Whether the first fused run left its inputs as they were. */
   readonly inputsIntact: boolean;
+  /** The webgpu back end's account of the runs: kernels run on the host, CPU reruns, submissions (webgpu only). */
+  readonly device?: DeviceReport;
   readonly ms: number;
 }
 
@@ -137,8 +141,18 @@ function decodeOutcome(o: WireOutcome): Outcome {
 }
 
 function decodeResult(r: WireCaseResult): CaseResult {
-  const decoded = { name: r.name, fused: decodeOutcome(r.fused), fusedAgain: decodeOutcome(r.fusedAgain), reference: decodeOutcome(r.reference), inputsIntact: r.inputsIntact, ms: r.ms };
-  return r.backend === undefined ? decoded : { ...decoded, backend: r.backend };
+  const fused = decodeOutcome(r.fused);
+  const fusedAgain = r.fusedAgain === 'same' ? fused : decodeOutcome(r.fusedAgain);
+  return {
+    name: r.name,
+    fused,
+    fusedAgain,
+    reference: decodeOutcome(r.reference),
+    inputsIntact: r.inputsIntact,
+    ms: r.ms,
+    ...(r.backend === undefined ? {} : { backend: r.backend }),
+    ...(r.device === undefined ? {} : { device: r.device }),
+  };
 }
 
 function elementsOf(v: PlainValue): number {

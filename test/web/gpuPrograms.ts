@@ -32,8 +32,15 @@ export interface Check {
   readonly usesF64?: boolean;
 }
 
-/** The sizes of one-dimensional inputs. */
-export const sizes: readonly number[] = [0, 1, 7, 1000, 70000];
+/** The sizes of the examples' one-dimensional inputs. */
+export const exampleSizes: readonly number[] = [0, 1, 7, 1000, 70000];
+
+/**
+ * The sizes of the hand-written programs' inputs: empty, one element, less than one 256-element
+ * workgroup … more than one but not a multiple (1000), and several 16384-element chunks. (7 is
+ * left to the examples: each size is a compilation, and SwiftShader compiles shaders slowly.)
+ */
+export const sizes: readonly number[] = [0, 1, 1000, 70000];
 
 export type Num = 'f32' | 'i32' | 'u32';
 export const numTypes: readonly Num[] = ['f32', 'i32', 'u32'];
@@ -102,8 +109,35 @@ export class Data {
 
 const tolFor = (t: Num, tol: Tolerance): Tolerance => (t === 'f32' ? tol : exact);
 
-function check(name: string, source: string, inputs: Readonly<Record<string, PlainValue>>, expected: Readonly<Record<string, PlainValue>>, tolerance: Tolerance, floatScalars = false): Check {
+function check(name: string, source: string, inputs: Readonly<Record<string, PlainValue>>, expected: Readonly<Record<string, PlainValue>>, tolerance: Tolerance, floatScalars: FloatScalars = false): Check {
   return { case: { name, source, inputs }, tolerance, floatScalars, expected };
+}
+
+/**
+ * At most this many results per program: the planner fuses maps over one input into one loop,
+ * whose kernel binds every input and result, and WebGPU gives a kernel 10 storage buffers (the
+ * back end keeps 2): a program of many results would test the host's fallback, not the device.
+ */
+export const resultsPerProgram = 5;
+
+/**
+ * One result of a program: the name it is bound to (and so returned under, which failures
+ * show), its expression over the inputs, and what it must be.
+ */
+type Item = readonly [name: string, expression: string, expected: PlainValue];
+
+/**
+ * Programs `def main(<header>): <name> = <expression> … return <name>, …`, at most
+ * `resultsPerProgram` results each, with the results expected.
+ */
+function resultsChecks(title: string, header: string, inputs: Readonly<Record<string, PlainValue>>, items: readonly Item[], tolerance: Tolerance, floatScalars: FloatScalars = false): Check[] {
+  const groups: Item[][] = [];
+  for (let k = 0; k < items.length; k += resultsPerProgram) groups.push(items.slice(k, k + resultsPerProgram));
+  return groups.map((group, g) => {
+    const source = [`def main(${header}):`, ...group.map(([name, e]) => `  ${name} = ${e}`), `  return ${group.map(([name]) => name).join(', ')}`, ''].join('\n');
+    const part = groups.length === 1 ? '' : ` (${g + 1} of ${groups.length})`;
+    return check(`${title}${part}`, source, inputs, Object.fromEntries(group.map(([name, , v]) => [name, v])), tolerance, floatScalars);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,37 +200,27 @@ export function gatherCheck(t: Num | 'bool', n: number, seed: number): Check {
 // max, and & | ^ on the integers; permute
 // ---------------------------------------------------------------------------------------------
 
-export function scatterCheck(t: Num, n: number, seed: number): Check {
+export function scatterCheck(t: Num, n: number, seed: number): Check[] {
   const data = new Data(seed);
   const buckets = 13;
   const vs = data.of(t, n);
   const is = data.indices(n, buckets);
   const d = data.of(t, buckets);
   const w = wrap[t];
-  const integer = t !== 'f32';
-  const ops: [string, string, (a: number, b: number) => number][] = [
-    ['a', '+', (a, b) => w(a + b)],
-    ['b', 'min', Math.min],
-    ['c', 'max', Math.max],
-    ...(integer ? ([['e', '&', (a, b) => w(a & b)], ['f', '|', (a, b) => w(a | b)], ['g', '^', (a, b) => w(a ^ b)]] as [string, string, (a: number, b: number) => number][]) : []),
-  ];
   const scattered = (f: (a: number, b: number) => number, dest: readonly number[], at: readonly number[]): number[] => {
     const out = [...dest];
     vs.forEach((v, k) => (out[at[k]!] = f(out[at[k]!]!, v)));
     return out;
   };
-  const source = [
-    `def main(vs: ${t}[n], is: i32[n], d: ${t}[m]):`,
-    ...ops.map(([name, op]) => `  ${name} = scatter(${op}, d, zip(is, vs))`),
-    `  h = permute(+, generate(16, lam i: ${t}(0)), lam i: (i * 5) % 16, vs)`,
-    `  return ${[...ops.map(([name]) => name), 'h'].join(', ')}`,
-    '',
-  ].join('\n');
-  const expected: Record<string, PlainValue> = {};
-  for (const [name, , f] of ops) expected[name] = array(t, scattered(f, d, is));
-  expected.h = array(t, scattered((a, b) => w(a + b), new Array<number>(16).fill(0), range(n).map((i) => (i * 5) % 16)));
-  return check(`scatter ${ops.map(([, op]) => op).join(' ')} and permute ${t} n=${n}`, source, { vs: array(t, vs), is: array('i32', is), d: array(t, d) }, expected,
-    tolFor(t, reduction(n + 1, maxAbs(vs) + maxAbs(d))));
+  const scatter = (name: string, op: string, f: (a: number, b: number) => number): Item => [name, `scatter(${op}, d, zip(is, vs))`, array(t, scattered(f, d, is))];
+  const permuted: Item = ['permuted', `permute(+, generate(16, lam i: ${t}(0)), lam i: (i * 5) % 16, vs)`, array(t, scattered((a, b) => w(a + b), new Array<number>(16).fill(0), range(n).map((i) => (i * 5) % 16)))];
+  const inputs = { vs: array(t, vs), is: array('i32', is), d: array(t, d) };
+  const header = `vs: ${t}[n], is: i32[n], d: ${t}[m]`;
+  const tolerance = tolFor(t, reduction(n + 1, maxAbs(vs) + maxAbs(d)));
+  const arithmetic = resultsChecks(`scatter + min max, permute ${t} n=${n}`, header, inputs, [scatter('added', '+', (a, b) => w(a + b)), scatter('least', 'min', Math.min), scatter('most', 'max', Math.max), permuted], tolerance);
+  if (t === 'f32') return arithmetic;
+  const bits = resultsChecks(`scatter & | ^ ${t} n=${n}`, header, inputs, [scatter('anded', '&', (a, b) => w(a & b)), scatter('ored', '|', (a, b) => w(a | b)), scatter('xored', '^', (a, b) => w(a ^ b))], exact);
+  return [...arithmetic, ...bits];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,7 +336,8 @@ export function filterCheck(t: Num, n: number, seed: number): Check {
 // column through it, and indexing by two indices
 // ---------------------------------------------------------------------------------------------
 
-export const shapes2d: readonly (readonly [number, number])[] = [[0, 5], [5, 0], [1, 1], [7, 3], [300, 301], [3, 20000], [20000, 3]];
+/** Matrix shapes: empty, one element, square-ish across workgroups, few long rows, many short rows. */
+export const shapes2d: readonly (readonly [number, number])[] = [[0, 5], [1, 1], [300, 301], [3, 20000], [20000, 3]];
 
 export function matrixCheck(t: Num, rows: number, cols: number, seed: number): Check {
   const data = new Data(seed);
@@ -355,29 +380,24 @@ function popcount(x: number): number {
   return c;
 }
 
-export function bitsCheck(t: 'i32' | 'u32', n: number, seed: number): Check {
+export function bitsCheck(t: 'i32' | 'u32', n: number, seed: number): Check[] {
   const data = new Data(seed);
   const edges = t === 'i32' ? i32Edges : u32Edges;
   const as = [...edges, ...data.of(t, n)];
   const bs = [...[...edges].reverse(), ...data.of(t, n).map((b) => (data.int(0, 1) === 0 ? b : t === 'i32' ? data.int(-40, 40) : data.int(0, 40)))];
   const w = wrap[t];
-  const source = [
-    `def main(as: ${t}[n], bs: ${t}[n]):`,
-    '  return zipWith(&, as, bs), zipWith(|, as, bs), zipWith(^, as, bs), zipWith(lam(a, b): a << b, as, bs), zipWith(lam(a, b): a >> b, as, bs), map(lam a: ~a, as), map(lam a: popcount(a), as), map(lam a: clz(a), as), map(lam a: a >> 31 << 31 | 1, as)',
-    '',
-  ].join('\n');
-  const results = [
-    as.map((a, k) => w(a & bs[k]!)),
-    as.map((a, k) => w(a | bs[k]!)),
-    as.map((a, k) => w(a ^ bs[k]!)),
-    as.map((a, k) => w(a << bs[k]!)),
-    as.map((a, k) => (t === 'u32' ? a >>> bs[k]! : a >> bs[k]!)),
-    as.map((a) => w(~a)),
-    as.map(popcount),
-    as.map((a) => Math.clz32(a)),
-    as.map((a) => w(((t === 'u32' ? a >>> 31 : a >> 31) << 31) | 1)),
+  const items: Item[] = [
+    ['bits_and', 'zipWith(&, as, bs)', array(t, as.map((a, k) => w(a & bs[k]!)))],
+    ['bits_or', 'zipWith(|, as, bs)', array(t, as.map((a, k) => w(a | bs[k]!)))],
+    ['bits_xor', 'zipWith(^, as, bs)', array(t, as.map((a, k) => w(a ^ bs[k]!)))],
+    ['shl', 'zipWith(lam(a, b): a << b, as, bs)', array(t, as.map((a, k) => w(a << bs[k]!)))],
+    ['shr', 'zipWith(lam(a, b): a >> b, as, bs)', array(t, as.map((a, k) => (t === 'u32' ? a >>> bs[k]! : a >> bs[k]!)))],
+    ['bits_not', 'map(lam a: ~a, as)', array(t, as.map((a) => w(~a)))],
+    ['ones', 'map(lam a: popcount(a), as)', array(t, as.map(popcount))],
+    ['leading', 'map(lam a: clz(a), as)', array(t, as.map((a) => Math.clz32(a)))],
+    ['sign_bit', 'map(lam a: a >> 31 << 31 | 1, as)', array(t, as.map((a) => w(((t === 'u32' ? a >>> 31 : a >> 31) << 31) | 1)))],
   ];
-  return check(`bit operations ${t} n=${as.length}`, source, { as: array(t, as), bs: array(t, bs) }, Object.fromEntries(results.map((r, k) => [`result${k}`, array(t, r)])), exact);
+  return resultsChecks(`bit operations ${t} n=${as.length}`, `as: ${t}[n], bs: ${t}[n]`, { as: array(t, as), bs: array(t, bs) }, items, exact);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -431,111 +451,114 @@ function floatToInt(t: 'i32' | 'u32', x: number): number {
   return t === 'i32' ? low | 0 : low >>> 0;
 }
 
-export function f32LimitsCheck(): Check {
+export function f32LimitsChecks(): Check[] {
   const xs = [Infinity, -Infinity, NaN, -0, 0, 1e38, f32Max, -f32Max, 1.401298464324817e-45, 1.1754943508222875e-38, 1.5, -2.5, 3e9, -3e9, 4.5e9, 16777217, 0.1, -1,
     2147483648, 4294967296, -2147483904, 2147483520].map(Math.fround);
   const f = Math.fround;
-  const results: [string, (x: number) => number, ElemName][] = [
-    ['x * 10.0', (x) => f(x * 10), 'f32'],
-    ['x + x', (x) => f(x + x), 'f32'],
-    ['x / 0.0', (x) => f(x / 0), 'f32'],
-    ['0.0 / x', (x) => f(0 / x), 'f32'],
-    ['min(x, 1.0)', (x) => Math.min(x, 1), 'f32'],
-    ['max(x, -1.0)', (x) => Math.max(x, -1), 'f32'],
-    ['abs(x)', (x) => Math.abs(x), 'f32'],
-    ['sqrt(x)', (x) => f(Math.sqrt(x)), 'f32'],
-    ['floor(x)', (x) => Math.floor(x), 'f32'],
-    ['ceil(x)', (x) => Math.ceil(x), 'f32'],
-    ['i32(x)', (x) => floatToInt('i32', x), 'i32'],
-    ['u32(x)', (x) => floatToInt('u32', x), 'u32'],
-    ['x != x', (x) => (x !== x ? 1 : 0), 'bool'],
-    ['x < 1.0', (x) => (x < 1 ? 1 : 0), 'bool'],
-    ['x == x', (x) => (x === x ? 1 : 0), 'bool'],
-    ['x >= -inf', (x) => (x >= -Infinity ? 1 : 0), 'bool'],
-    ['0.0 if x > 0.0 else x', (x) => (x > 0 ? 0 : x), 'f32'],
+  const maps: [string, string, (x: number) => number, ElemName][] = [
+    ['times_ten', 'x * 10.0', (x) => f(x * 10), 'f32'],
+    ['twice', 'x + x', (x) => f(x + x), 'f32'],
+    ['over_zero', 'x / 0.0', (x) => f(x / 0), 'f32'],
+    ['zero_over', '0.0 / x', (x) => f(0 / x), 'f32'],
+    ['min_one', 'min(x, 1.0)', (x) => Math.min(x, 1), 'f32'],
+    ['max_minus_one', 'max(x, -1.0)', (x) => Math.max(x, -1), 'f32'],
+    ['absolute', 'abs(x)', (x) => Math.abs(x), 'f32'],
+    ['root', 'sqrt(x)', (x) => f(Math.sqrt(x)), 'f32'],
+    ['floored', 'floor(x)', (x) => Math.floor(x), 'f32'],
+    ['ceiled', 'ceil(x)', (x) => Math.ceil(x), 'f32'],
+    ['to_i32', 'i32(x)', (x) => floatToInt('i32', x), 'i32'],
+    ['to_u32', 'u32(x)', (x) => floatToInt('u32', x), 'u32'],
+    ['is_nan', 'x != x', (x) => (x !== x ? 1 : 0), 'bool'],
+    ['below_one', 'x < 1.0', (x) => (x < 1 ? 1 : 0), 'bool'],
+    ['equals_itself', 'x == x', (x) => (x === x ? 1 : 0), 'bool'],
+    // `inf` alone is an f64 constant; its f32 cast is an f32 one.
+    ['above_minus_inf', 'x >= f32(-inf)', (x) => (x >= -Infinity ? 1 : 0), 'bool'],
+    ['select_nonpositive', '0.0 if x > 0.0 else x', (x) => (x > 0 ? 0 : x), 'f32'],
   ];
-  const source = `def main(xs: f32[n]):\n  return ${results.map(([e]) => `map(lam x: ${e}, xs)`).join(', ')}, fold(min, xs), fold(max, xs), fold(+, xs)\n`;
-  const expected: Record<string, PlainValue> = Object.fromEntries(results.map(([, g, elem], k) => [`result${k}`, array(elem, xs.map(g))]));
-  const k = results.length;
-  // min and max: the language's are JavaScript's Math.min and Math.max, so a NaN anywhere wins; a sum with +inf and -inf is NaN.
-  expected[`result${k}`] = NaN;
-  expected[`result${k + 1}`] = NaN;
-  expected[`result${k + 2}`] = NaN;
-  return check('f32 limits: ±inf, NaN, -0, 1e38 overflow, subnormals, conversions', source, { xs: array('f32', xs) }, expected, elementwise, true);
+  const items: Item[] = [
+    ...maps.map(([name, e, g, elem]): Item => [name, `map(lam x: ${e}, xs)`, array(elem, xs.map(g))]),
+    // min and max are JavaScript's Math.min and Math.max: a NaN anywhere wins; a sum with +inf and -inf is NaN.
+    ['least', 'fold(min, xs)', NaN],
+    ['most', 'fold(max, xs)', NaN],
+    ['total', 'fold(+, xs)', NaN],
+  ];
+  return resultsChecks('f32 limits: ±inf, NaN, -0, 1e38 overflow, subnormals, conversions', 'xs: f32[n]', { xs: array('f32', xs) }, items, elementwise, true);
 }
 
 /** The sign of zero, bit for bit: operations IEEE defines exactly (no subnormals: a device may flush them). */
-export function signedZeroCheck(): Check {
+export function signedZeroChecks(): Check[] {
   const xs = [-0, 0, 1.5, -1.5, Infinity, -Infinity, 1e38, -1e-30].map(Math.fround);
   const f = Math.fround;
-  const results: [string, (x: number) => number][] = [
-    ['-x', (x) => -x],
-    ['x * -1.0', (x) => f(x * -1)],
-    ['x + 0.0', (x) => f(x + 0)],
-    ['x - 0.0', (x) => f(x - 0)],
-    ['x * 0.0', (x) => f(x * 0)],
-    ['0.0 - x', (x) => f(0 - x)],
-    ['min(x, 0.0)', (x) => Math.min(x, 0)],
-    ['max(x, -0.0)', (x) => Math.max(x, -0)],
-    ['abs(x)', (x) => Math.abs(x)],
-    ['floor(x * 0.5)', (x) => Math.floor(f(x * 0.5))],
+  const maps: [string, string, (x: number) => number][] = [
+    ['negated', '-x', (x) => -x],
+    ['times_minus_one', 'x * -1.0', (x) => f(x * -1)],
+    ['plus_zero', 'x + 0.0', (x) => f(x + 0)],
+    ['minus_zero', 'x - 0.0', (x) => f(x - 0)],
+    ['times_zero', 'x * 0.0', (x) => f(x * 0)],
+    ['zero_minus', '0.0 - x', (x) => f(0 - x)],
+    ['min_zero', 'min(x, 0.0)', (x) => Math.min(x, 0)],
+    ['max_minus_zero', 'max(x, -0.0)', (x) => Math.max(x, -0)],
+    ['absolute', 'abs(x)', (x) => Math.abs(x)],
+    ['half_floored', 'floor(x * 0.5)', (x) => Math.floor(f(x * 0.5))],
   ];
-  const source = `def main(xs: f32[n]):\n  return ${results.map(([e]) => `map(lam x: ${e}, xs)`).join(', ')}\n`;
-  return check('f32 signed zeros and infinities, bit for bit', source, { xs: array('f32', xs) }, Object.fromEntries(results.map(([, g], k) => [`result${k}`, array('f32', xs.map(g))])), exact);
+  const items = maps.map(([name, e, g]): Item => [name, `map(lam x: ${e}, xs)`, array('f32', xs.map(g))]);
+  return resultsChecks('f32 signed zeros and infinities, bit for bit', 'xs: f32[n]', { xs: array('f32', xs) }, items, exact);
 }
 
-export function i32LimitsCheck(): Check {
+export function i32LimitsChecks(): Check[] {
   const xs = [-2147483648, 2147483647, -1, 0, 1, 46341, -46341, 16777217, 123456789, -123456789];
   const power3 = (x: number): number => Math.imul(Math.imul(x, x), x);
-  const results: [string, (x: number) => number, ElemName][] = [
-    ['x + 1', (x) => (x + 1) | 0, 'i32'],
-    ['x - 1', (x) => (x - 1) | 0, 'i32'],
-    ['-x', (x) => -x | 0, 'i32'],
-    ['abs(x)', (x) => Math.abs(x) | 0, 'i32'],
-    ['x * x', (x) => Math.imul(x, x), 'i32'],
-    ['x // -1', (x) => floorDiv(x, -1) | 0, 'i32'],
-    ['x % -1', (x) => floorMod(x, -1) | 0, 'i32'],
-    ['x ** 3', power3, 'i32'],
-    ['f32(x)', Math.fround, 'f32'],
-    ['u32(x)', (x) => x >>> 0, 'u32'],
-    ['min(x, 0)', (x) => Math.min(x, 0), 'i32'],
-    ['max(x, -2147483648)', (x) => x, 'i32'],
-    ['x > -2147483648', (x) => (x > -2147483648 ? 1 : 0), 'bool'],
+  const maps: [string, string, (x: number) => number, ElemName][] = [
+    ['plus_one', 'x + 1', (x) => (x + 1) | 0, 'i32'],
+    ['minus_one', 'x - 1', (x) => (x - 1) | 0, 'i32'],
+    ['negated', '-x', (x) => -x | 0, 'i32'],
+    ['absolute', 'abs(x)', (x) => Math.abs(x) | 0, 'i32'],
+    ['squared', 'x * x', (x) => Math.imul(x, x), 'i32'],
+    ['div_minus_one', 'x // -1', (x) => floorDiv(x, -1) | 0, 'i32'],
+    ['mod_minus_one', 'x % -1', (x) => floorMod(x, -1) | 0, 'i32'],
+    ['cubed', 'x ** 3', power3, 'i32'],
+    ['to_f32', 'f32(x)', Math.fround, 'f32'],
+    ['to_u32', 'u32(x)', (x) => x >>> 0, 'u32'],
+    ['min_zero', 'min(x, 0)', (x) => Math.min(x, 0), 'i32'],
+    ['max_min', 'max(x, -2147483648)', (x) => x, 'i32'],
+    ['above_min', 'x > -2147483648', (x) => (x > -2147483648 ? 1 : 0), 'bool'],
   ];
-  const source = `def main(xs: i32[n]):\n  return ${results.map(([e]) => `map(lam x: ${e}, xs)`).join(', ')}, fold(+, xs), fold(min, xs)\n`;
-  const expected: Record<string, PlainValue> = Object.fromEntries(results.map(([, g, elem], k) => [`result${k}`, array(elem, xs.map(g))]));
-  expected[`result${results.length}`] = xs.reduce((a, b) => (a + b) | 0, 0);
-  expected[`result${results.length + 1}`] = -2147483648;
-  return check('i32 limits: wrapping + - * ** abs, min // -1, conversions', source, { xs: array('i32', xs) }, expected, exact);
+  const items: Item[] = [
+    ...maps.map(([name, e, g, elem]): Item => [name, `map(lam x: ${e}, xs)`, array(elem, xs.map(g))]),
+    ['total', 'fold(+, xs)', xs.reduce((a, b) => (a + b) | 0, 0)],
+    ['least', 'fold(min, xs)', -2147483648],
+  ];
+  return resultsChecks('i32 limits: wrapping + - * ** abs, min // -1, conversions', 'xs: i32[n]', { xs: array('i32', xs) }, items, exact);
 }
 
-export function u32LimitsCheck(): Check {
+export function u32LimitsChecks(): Check[] {
   const xs = [0, 1, 4294967295, 2147483648, 2147483647, 65536, 4294967294, 3000000000];
-  const results: [string, (x: number) => number, ElemName][] = [
-    ['x + 1', (x) => (x + 1) >>> 0, 'u32'],
-    ['x - 1', (x) => (x - 1) >>> 0, 'u32'],
-    ['x * x', (x) => Math.imul(x, x) >>> 0, 'u32'],
-    ['x // 3', (x) => Math.floor(x / 3), 'u32'],
-    ['x % 10', (x) => x % 10, 'u32'],
-    ['i32(x)', (x) => x | 0, 'i32'],
-    ['f32(x)', Math.fround, 'f32'],
-    ['x >> 31', (x) => x >>> 31, 'u32'],
-    ['max(x, 2147483648)', (x) => Math.max(x, 2147483648), 'u32'],
-    ['x > 2147483647', (x) => (x > 2147483647 ? 1 : 0), 'bool'],
-    ['~x', (x) => ~x >>> 0, 'u32'],
+  const maps: [string, string, (x: number) => number, ElemName][] = [
+    ['plus_one', 'x + 1', (x) => (x + 1) >>> 0, 'u32'],
+    ['minus_one', 'x - 1', (x) => (x - 1) >>> 0, 'u32'],
+    ['squared', 'x * x', (x) => Math.imul(x, x) >>> 0, 'u32'],
+    ['third', 'x // 3', (x) => Math.floor(x / 3), 'u32'],
+    ['last_digit', 'x % 10', (x) => x % 10, 'u32'],
+    ['to_i32', 'i32(x)', (x) => x | 0, 'i32'],
+    ['to_f32', 'f32(x)', Math.fround, 'f32'],
+    ['top_bit', 'x >> 31', (x) => x >>> 31, 'u32'],
+    ['max_half', 'max(x, 2147483648)', (x) => Math.max(x, 2147483648), 'u32'],
+    ['above_half', 'x > 2147483647', (x) => (x > 2147483647 ? 1 : 0), 'bool'],
+    ['flipped', '~x', (x) => ~x >>> 0, 'u32'],
   ];
-  const source = `def main(xs: u32[n]):\n  return ${results.map(([e]) => `map(lam x: ${e}, xs)`).join(', ')}, fold(+, xs), fold(max, xs)\n`;
-  const expected: Record<string, PlainValue> = Object.fromEntries(results.map(([, g, elem], k) => [`result${k}`, array(elem, xs.map(g))]));
-  expected[`result${results.length}`] = xs.reduce((a, b) => (a + b) >>> 0, 0);
-  expected[`result${results.length + 1}`] = 4294967295;
-  return check('u32 limits: wrapping, comparisons above 2^31, conversions', source, { xs: array('u32', xs) }, expected, exact);
+  const items: Item[] = [
+    ...maps.map(([name, e, g, elem]): Item => [name, `map(lam x: ${e}, xs)`, array(elem, xs.map(g))]),
+    ['total', 'fold(+, xs)', xs.reduce((a, b) => (a + b) >>> 0, 0)],
+    ['most', 'fold(max, xs)', 4294967295],
+  ];
+  return resultsChecks('u32 limits: wrapping, comparisons above 2^31, conversions', 'xs: u32[n]', { xs: array('u32', xs) }, items, exact);
 }
 
 // ---------------------------------------------------------------------------------------------
 // bool: not and or !=, generate, gather, reverse, scatter with and/or, folds, scans, filter
 // ---------------------------------------------------------------------------------------------
 
-export function boolCheck(n: number, seed: number): Check {
+export function boolChecks(n: number, seed: number): Check[] {
   const data = new Data(seed);
   const bs = data.bools(n);
   const cs = data.bools(n);
@@ -548,43 +571,25 @@ export function boolCheck(n: number, seed: number): Check {
     cs.forEach((c, k) => (out[at5[k]!] = f(out[at5[k]!]!, c)));
     return out;
   };
-  const source = [
-    'def main(bs: bool[n], cs: bool[n], is: i32[n]):',
-    '  a = map(lam b: not b, bs)',
-    '  b = zipWith(lam(x, y): x and y, bs, cs)',
-    '  c = zipWith(lam(x, y): x or y, bs, cs)',
-    '  d = zipWith(lam(x, y): x != y, bs, cs)',
-    '  e = generate(size(bs), lam i: i % 3 == 0)',
-    '  f = gather(is, bs)',
-    '  g = reverse(bs)',
-    '  h = scatter(and, generate(5, lam i: true), zip(map(lam i: i % 5, is), cs))',
-    '  k = scatter(or, generate(5, lam i: false), zip(map(lam i: i % 5, is), cs))',
-    '  p = scanl(or, bs)',
-    '  q = scanr(and, true, cs)',
-    '  r = filter(lam b: b, bs)',
-    '  s = map(lam b: 1 if b else 0, bs)',
-    '  return a, b, c, d, e, f, g, h, k, p, q, r, s, fold(and, bs), fold(or, bs), fold(and, true, cs)',
-    '',
-  ].join('\n');
-  const expected: Record<string, PlainValue> = {
-    a: array('bool', bs.map((b) => 1 - b)),
-    b: array('bool', bs.map((b, i) => and(b, cs[i]!))),
-    c: array('bool', bs.map((b, i) => or(b, cs[i]!))),
-    d: array('bool', bs.map((b, i) => (b !== cs[i] ? 1 : 0))),
-    e: array('bool', range(n).map((i) => (i % 3 === 0 ? 1 : 0))),
-    f: array('bool', is.map((i) => bs[i]!)),
-    g: array('bool', [...bs].reverse()),
-    h: array('bool', scatter(and, 1)),
-    k: array('bool', scatter(or, 0)),
-    p: array('bool', scanLeft(bs, or)),
-    q: array('bool', scanRight(cs, and, 1)),
-    r: array('bool', bs.filter((b) => b === 1)),
-    s: array('i32', bs),
-    result13: bs.reduce((a, b) => and(a, b), 1),
-    result14: bs.reduce((a, b) => or(a, b), 0),
-    result15: cs.reduce((a, b) => and(a, b), 1),
-  };
-  return check(`bool combinators n=${n}`, source, { bs: array('bool', bs), cs: array('bool', cs), is: array('i32', is) }, expected, exact);
+  const items: Item[] = [
+    ['negated', 'map(lam b: not b, bs)', array('bool', bs.map((b) => 1 - b))],
+    ['both', 'zipWith(lam(x, y): x and y, bs, cs)', array('bool', bs.map((b, i) => and(b, cs[i]!)))],
+    ['either', 'zipWith(lam(x, y): x or y, bs, cs)', array('bool', bs.map((b, i) => or(b, cs[i]!)))],
+    ['differ', 'zipWith(lam(x, y): x != y, bs, cs)', array('bool', bs.map((b, i) => (b !== cs[i] ? 1 : 0)))],
+    ['every_third', 'generate(size(bs), lam i: i % 3 == 0)', array('bool', range(n).map((i) => (i % 3 === 0 ? 1 : 0)))],
+    ['gathered', 'gather(is, bs)', array('bool', is.map((i) => bs[i]!))],
+    ['reversed', 'reverse(bs)', array('bool', [...bs].reverse())],
+    ['scattered_and', 'scatter(and, generate(5, lam i: true), zip(map(lam i: i % 5, is), cs))', array('bool', scatter(and, 1))],
+    ['scattered_or', 'scatter(or, generate(5, lam i: false), zip(map(lam i: i % 5, is), cs))', array('bool', scatter(or, 0))],
+    ['as_int', 'map(lam b: 1 if b else 0, bs)', array('i32', bs)],
+    ['any_so_far', 'scanl(or, bs)', array('bool', scanLeft(bs, or))],
+    ['all_after', 'scanr(and, true, cs)', array('bool', scanRight(cs, and, 1))],
+    ['kept', 'filter(lam b: b, bs)', array('bool', bs.filter((b) => b === 1))],
+    ['all_true', 'fold(and, bs)', bs.reduce((a, b) => and(a, b), 1)],
+    ['any_true', 'fold(or, bs)', bs.reduce((a, b) => or(a, b), 0)],
+    ['all_seeded', 'fold(and, true, cs)', cs.reduce((a, b) => and(a, b), 1)],
+  ];
+  return resultsChecks(`bool combinators n=${n}`, 'bs: bool[n], cs: bool[n], is: i32[n]', { bs: array('bool', bs), cs: array('bool', cs), is: array('i32', is) }, items, exact);
 }
 
 // ---------------------------------------------------------------------------------------------

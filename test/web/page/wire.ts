@@ -95,18 +95,37 @@ export interface Harness {
   runCases(backend: string, cases: readonly WireCase[]): Promise<WireCaseResult[]>;
 }
 
+/** What the webgpu back end's executable says about the case's last run (src/runtime/webgpu/backend.ts). */
+export interface DeviceReport {
+  /** `vendor architecture` of the adapter the kernels ran on. */
+  readonly adapter: string;
+  /** Kernels the translator or the device refused, which run their JavaScript on the host: `name: reason`. */
+  readonly hostKernels: readonly string[];
+  /** Calls that ran on the host, by function name (refused kernels, aliased buffers). */
+  readonly hostCalls: readonly (readonly [string, number])[];
+  /** Runs redone on the js back end after a device fault. */
+  readonly cpuReruns: number;
+  /** Command submissions since the program was compiled (one per read back). */
+  readonly submissions: number;
+}
+
 export interface WireCaseResult {
   readonly name: string;
   /** The back end the compiled program says it ran on (`FuseProgram.backend`); absent when compiling failed. */
   readonly backend?: string;
   /** The fused run on the back end under test. */
   readonly fused: WireOutcome;
-  /** A second fused run of the same compiled program on the same inputs (device buffers reused). */
-  readonly fusedAgain: WireOutcome;
-  /** The reference interpreter (`interpret: true`), compiled for the `js` back end. */
+  /**
+   * A second fused run of the same compiled program on the same inputs (device buffers reused);
+   * `same` when it is exactly the first (the usual case: not sent twice).
+   */
+  readonly fusedAgain: WireOutcome | 'same';
+  /** The reference interpreter (`interpret: true`). */
   readonly reference: WireOutcome;
   /** Whether the inputs were unchanged after the fused runs (a run never writes its inputs). */
   readonly inputsIntact: boolean;
+  /** The webgpu back end's view of the case, after both fused runs (absent on other back ends, or when compiling failed). */
+  readonly device?: DeviceReport;
   /** Milliseconds the case took in the page, compile and every run included. */
   readonly ms: number;
 }
