@@ -28,8 +28,10 @@ export interface Check {
   readonly expectedCode?: string;
   /** The fused code may stop at a fault no result depends on and hand over to the interpreter. */
   readonly fallbackAllowed?: boolean;
-  /** The program uses f64, which the WebGPU back end rejects with a located diagnostic. */
+  /** The program uses f64, which the WebGPU back end rejects with a located diagnostic (E680). */
   readonly usesF64?: boolean;
+  /** Where that diagnostic must point, `file:line:col` (the first f64 the source shows). */
+  readonly f64At?: string;
 }
 
 /** The sizes of the examples' one-dimensional inputs. */

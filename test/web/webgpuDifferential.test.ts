@@ -146,14 +146,21 @@ function deviceProblems(check: Check, r: CaseResult): string[] {
   return problems;
 }
 
-/** The WebGPU back end rejects f64 with a located diagnostic that names f64 and the back end. */
-function f64RejectionProblems(name: string, o: Outcome): string[] {
+/**
+ * The WebGPU back end rejects f64 with E680 (docs/ERRORS.md), located at the first f64 the
+ * source shows (`at`, when the check knows where), naming f64 and the back end and suggesting
+ * f32 or a CPU back end.
+ */
+function f64RejectionProblems(name: string, o: Outcome, at: string | undefined): string[] {
   if (o.ok) return [`${name}: an f64 program ran on webgpu instead of being rejected`];
   const { error } = o;
   const problems: string[] = [];
-  if (error.name !== 'UserError') problems.push(`${name}: rejected with a ${error.name}, not a UserError: ${error.message}`);
-  if (!/\bf64\b/.test(error.message) || !/webgpu/i.test(error.message)) problems.push(`${name}: the rejection does not name f64 and webgpu: ${error.message}`);
-  if (!/^[^:\s]+\.fuse:\d+:\d+: error\[E\d+\]/.test(error.located ?? '')) problems.push(`${name}: the rejection is not located: ${error.located ?? error.message}`);
+  if (error.name !== 'UserError' || error.code !== 'E680') problems.push(`${name}: rejected with ${error.name} ${error.code ?? ''}, not E680: ${error.message}`);
+  if (!/\bf64\b/.test(error.message) || !/webgpu/.test(error.message)) problems.push(`${name}: the rejection does not name f64 and webgpu: ${error.message}`);
+  if (!/\bf32\b/.test(error.message) || !/\b(js|multicore)\b/.test(error.message)) problems.push(`${name}: the rejection does not suggest f32 or a CPU back end: ${error.message}`);
+  const located = error.located ?? '';
+  if (!/^[^:\s]+\.fuse:\d+:\d+: error\[E680\]/.test(located)) problems.push(`${name}: the rejection is not located: ${located || error.message}`);
+  else if (at !== undefined && !located.startsWith(`${at}: `)) problems.push(`${name}: the rejection points at ${located.slice(0, located.indexOf(': '))}, not ${at}`);
   return problems;
 }
 
@@ -167,7 +174,7 @@ function problemsOf(check: Check, r: CaseResult): string[] {
   const { tolerance: tol } = check;
   const floats = check.floatScalars ?? false;
   if (check.usesF64 === true && (backendUnderTest as string) === 'webgpu') {
-    return [...f64RejectionProblems(`${name} (first run)`, r.fused), ...f64RejectionProblems(`${name} (second run)`, r.fusedAgain)];
+    return [...f64RejectionProblems(`${name} (first run)`, r.fused, check.f64At), ...f64RejectionProblems(`${name} (second run)`, r.fusedAgain, check.f64At)];
   }
   const problems: string[] = [];
   if (r.backend !== undefined && r.backend !== backendUnderTest) problems.push(`${name}: ran on the ${r.backend} back end, not ${backendUnderTest}`);
@@ -463,16 +470,27 @@ describe.skipIf(!chromiumFound && !underCI)(`the ${backendUnderTest} back end ag
 
   it(`f64 programs ${(backendUnderTest as string) === 'webgpu' ? 'are rejected with a located diagnostic naming f64 and webgpu' : 'run (the f64 rejection is checked once the webgpu back end is under test)'}`, async (ctx) => {
     const xs = new Data(7).f32(10);
-    const f64Map: Check = {
-      case: { name: 'an f64 map', source: 'def main(xs: f64[n]):\n  return map(lam x: x * 2.0, xs)\n', inputs: { xs: array('f64', xs) }, fileName: 'f64map.fuse' },
+    const f64Case = (name: string, source: string, inputs: Readonly<Record<string, PlainValue>>, expected: Readonly<Record<string, PlainValue>>, at: string): Check => ({
+      case: { name, source, inputs, fileName: `${at.slice(0, at.indexOf(':'))}` },
       tolerance: exact,
-      expected: { result: array('f64', xs.map((x) => x * 2)) },
+      expected,
       usesF64: true,
-    };
+      f64At: at,
+    });
+    const f32s = xs.map(Math.fround);
+    const checks: Check[] = [
+      f64Case('an f64 array', 'def main(xs: f64[n]):\n  return map(lam x: x * 2.0, xs)\n', { xs: array('f64', xs) }, { result: array('f64', xs.map((x) => x * 2)) }, 'f64map.fuse:1:10'),
+      // f64 only on the host: a run-time scalar read from the data, then narrowed for the device.
+      f64Case('an f64 scalar on the host', 'def main(xs: f32[n]):\n  s = f64(xs[0]) * 0.5\n  return map(lam x: x * f32(s), xs)\n', { xs: array('f32', f32s) },
+        { result: array('f32', f32s.map((x) => Math.fround(x * Math.fround(f32s[0]! * 0.5)))) }, 'f64scalar.fuse:2:3'),
+      f64Case('an f64 parameter', 'def main(xs: f32[n], k: f64):\n  return map(lam x: x * f32(k), xs)\n', { xs: array('f32', f32s), k: 2.5 },
+        { result: array('f32', f32s.map((x) => Math.fround(x * 2.5))) }, 'f64param.fuse:1:22'),
+      randomF64Check(),
+    ];
     const example = exampleChecks('f32').filter((c) => c.usesF64 === true);
     // greedyTopDownBad converts an index with f64(i): f64 with f32 inputs.
     expect(example.map((c) => c.case.fileName)).toContain('examples/greedyTopDownBad.fuse');
-    await expectAgreement(ctx, [f64Map, randomF64Check(), ...example.slice(0, 1)]);
+    await expectAgreement(ctx, [...checks, ...example.slice(0, 1)]);
   }, 120_000);
 
   it('lists only host kernels and divergences that still occur (knownHostKernels, knownDivergences)', (ctx) => {
