@@ -1,10 +1,10 @@
 // The WebGPU back end: each cluster of the plan one WGSL compute kernel (several for a fold or
-// scan: per-chunk partials, then the chunks again with their carries), run on the device's
-// copies of the arrays, which stay there between clusters and, for the pool's arrays, between
-// runs (memory.ts). Main — shapes, sizes, the combination of partials, `while` and `if`
+// scan: per-chunk partials, their combination, then for a scan the chunks again with their
+// carries), run on the device's copies of the arrays, which stay there between clusters and,
+// for the pool's arrays, between runs (memory.ts). Main — shapes, sizes, `while` and `if`
 // conditions — stays JavaScript on the host (the device variant, codegen/device.ts), reading
-// back only what it needs: a scalar per condition, a chunk's partials per fold or scan, the
-// results at the end (docs/EXECUTION.md "WebGPU").
+// back only what it needs: an element per condition or data-dependent size, the results at the
+// end (docs/EXECUTION.md "WebGPU").
 //
 // Compiling rejects what WGSL cannot run (f64: E680, support.ts), gets the process's device
 // (E682 without one, device.ts), and translates and compiles every kernel (kernels.ts).
@@ -34,8 +34,9 @@ import { checkWebgpuTypes } from './support.js';
 
 /**
  * Iterations per chunk of a fold's or scan's kernel invocation (CompileOptions.chunkLength
- * overrides it): each invocation runs its chunk sequentially, and the host combines one partial
- * per chunk, so shorter chunks give more parallel invocations and more partials to read back.
+ * overrides it): each invocation runs its chunk sequentially, and one invocation then combines
+ * the partials, one per chunk: shorter chunks give more parallel invocations and a longer
+ * combination.
  */
 export const DEFAULT_GPU_CHUNK_LENGTH = 1024;
 
