@@ -113,6 +113,19 @@ describe.skipIf(adapter === null)(`the webgpu back end on ${adapter ?? 'no adapt
     expectClose(ok, want, 'd = 5');
   });
 
+  it('a donated input updated in place on the device; with a fault after it, the interpreter\'s diagnostic', async () => {
+    const source = 'def main(xs: i32[n], is: i32[m]):\n  ys = scatter(+, xs, zip(is, map(lam i: 10, is)))\n  return gather(is, ys)\n';
+    const program = compile(source, { backend: 'webgpu' });
+    const xs = new Int32Array([1, 2, 3, 4]);
+    const r = await program.run({ xs, is: new Int32Array([3, 1, 3]) }, { donate: ['xs'] });
+    expect(Array.from((r.result as { data: Int32Array }).data)).toEqual([24, 12, 24]);
+    const bad = { xs: new Int32Array([1, 2, 3, 4]), is: new Int32Array([3, 9]) };
+    const e = await rejectionOf(program.run(bad, { donate: ['xs'] }));
+    const ref = await rejectionOf(program.run({ xs: new Int32Array([1, 2, 3, 4]), is: new Int32Array([3, 9]) }, { interpret: true }));
+    expect(e.diagnostics[0]!.code).toBe('E402');
+    expect(e.message).toBe(ref.message);
+  });
+
   it('writes results into out arrays, and runs given together are queued, each with its own result', async () => {
     const program = compile('def main(xs: f32[n]):\n  ys = map(lam x: x * 3.0, xs)\n  return (fold(+, 0.0, ys), scanl(+, 0.0, ys))\n', { backend: 'webgpu' });
     const out = new Float32Array(4);
