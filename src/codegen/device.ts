@@ -4,9 +4,10 @@
 // Cluster work runs on the device: every `if (!rt.par(…)) { …chunks on this thread… }` becomes
 // `await rt.dispatch(…)` with par's arguments (the runtime runs the chunks on the device, or on
 // this thread itself when it cannot), and every call of a serial cluster function `cN(rt, …args)`
-// becomes `await rt.serial(N, cN, [...args])`. What main does itself stays here, on the host: shapes,
-// sizes, the combination of per-chunk partials, a fold's result written into its array,
-// `while` and `if` conditions. Where such a statement reads or writes array elements, the
+// becomes `await rt.serial(N, cN, [...args])`. (A fold's or scan's partials are combined by work
+// functions of their own in this variant: program.ts `glueFunction`.) What main does itself stays
+// here, on the host: shapes, sizes (a data-dependent one read from an array), `while` and `if`
+// conditions. Where such a statement reads or writes array elements, the
 // arrays are brought to the host first (`await rt.host([...])`, a read back only when the
 // device holds a newer copy) and those it writes are marked changed on the host after it
 // (`rt.hostWrote([...])`), so the device copies are refreshed before a kernel next reads them.

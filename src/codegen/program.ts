@@ -302,6 +302,8 @@ class ProgramGen {
     private readonly memory: MemoryPlan,
     private readonly parallel: boolean,
     private readonly fastMath: boolean,
+    /** The device variant (GenerateOptions.device): a cluster's partials combined on the device. */
+    private readonly device = false,
   ) {}
 
   fresh(prefix: string): string {
@@ -637,19 +639,29 @@ class ProgramGen {
       out.push(exprStmt(callHelper('leave', [num(number)])));
       return;
     }
-    // Whole-array folds and scans: fixed chunks, partials combined here in chunk order.
+    // Whole-array folds and scans: fixed chunks, partials combined in chunk order — here, or in
+    // the device variant by one-invocation work functions on the device (`glue`), so that a fold
+    // or scan reads nothing back to the host.
     if (facts.baseRank === 0) out.push(constDecl(loop.outerIndex, num(0)));
-    for (const f of facts.folds) f.accs.forEach((a, k) => out.push(letDecl(a, f.seeds![k]!)));
     const count = this.fresh('k');
     const partials = this.fresh('p');
+    const accs = facts.folds.flatMap((f) => f.accs.map((a, k) => letDecl(a, f.seeds![k]!)));
+    if (!this.device) out.push(...accs);
     out.push(constDecl(count, mathCall('ceil', [bin('/', loop.extent, helperValue('chunkLength'))])));
     out.push(constDecl(partials, callHelper('partials', [num(number), mul(id(count), num(width))])));
-    const slot = (k: JsExpr, offset: number): JsExpr => index(id(partials), add(mul(k, num(width)), num(offset)));
+    const here = this.device ? workParams.partials : partials;
+    const slot = (k: JsExpr, offset: number): JsExpr => index(id(here), add(mul(k, num(width)), num(offset)));
+    const glue = (name: string, stmts: JsStmt[]): JsStmt => {
+      const g = this.glueFunction(number, name, stmts, row, env, [count]);
+      return this.parCall(number, g, num(1), num(1), null, [id(partials), ...g.args]);
+    };
     if (reduce !== null) {
       out.push(this.parCall(number, reduce, loop.extent, reduce.work, id(count), [id(partials), ...reduce.args]));
-      for (const s of facts.scans) out.push(...this.carries(s, offsets.get(s.node.id)!, id(count), slot, env));
+      const carries = facts.scans.flatMap((s) => this.carries(s, offsets.get(s.node.id)!, id(count), slot, env));
+      out.push(...(this.device ? [glue(`c${number}_carry`, carries)] : carries));
     }
     out.push(this.parCall(number, body, loop.extent, facts.work, id(count), [id(partials), ...body.args]));
+    const combine: JsStmt[] = [];
     for (const f of facts.folds) {
       // total = op(…op(op(seed, p0), p1)…): each partial started from its chunk's first element.
       const k = this.fresh('k');
@@ -657,10 +669,31 @@ class ProgramGen {
       const ps = f.accs.map((_, c) => bindAtom(slot(id(k), offsets.get(f.node.id)! + c), 'x', this.exprEnv(env, 'fold', f.node.span), step));
       const results = applyLambda(f.node.op, [...f.accs.map(id), ...ps], this.exprEnv(env, 'fold', f.node.span), step, 'r');
       f.accs.forEach((a, c) => step.push(assign(id(a), results[c]!)));
-      out.push({ kind: 'for', index: k, from: num(0), to: id(count), down: false, body: step });
+      combine.push({ kind: 'for', index: k, from: num(0), to: id(count), down: false, body: step });
     }
-    out.push(...loop.post);
+    if (this.device && facts.folds.length > 0) {
+      const outer = facts.baseRank === 0 ? [constDecl(loop.outerIndex, num(0))] : [];
+      out.push(glue(`c${number}_fold`, [...outer, ...accs, ...combine, ...loop.post]));
+    } else out.push(...combine, ...loop.post);
     out.push(exprStmt(callHelper('leave', [num(number)])));
+  }
+
+  /**
+   * The device variant: statements main would run over a cluster's partials (a scan's carries; a
+   * fold's combination and the stores after it) as a work function that main dispatches once
+   * (extent 1), `name(rt, lo, hi, chunk, partials, …args)`. `ints`: main's locals among its
+   * parameters that are non-negative integers (the chunk count).
+   */
+  private glueFunction(cluster: number, name: string, stmts: JsStmt[], row: readonly ScalarType[], env: Env, ints: readonly string[]): Pick<WorkBuilt, 'index' | 'name' | 'args'> {
+    const body = withTemps(stmts);
+    const fixed = new Set<string>([workParams.lo, workParams.hi, workParams.chunk, workParams.partials]);
+    const params = freeIds(body).filter((p) => !fixed.has(p));
+    const head = [runtimeParam, workParams.lo, workParams.hi, workParams.chunk, workParams.partials];
+    this.functions.push({ kind: 'function', name, params: [...head, ...params], body });
+    this.workFunctions.push({ cluster, name, wholeSource: false, partials: row });
+    const typed = kernelSource(name, body, env);
+    this.workKernels.push({ ...typed, params: [...head.slice(1), ...params], extents: [...typed.extents, ...ints.filter((p) => params.includes(p))] });
+    return { index: this.workFunctions.length - 1, name, args: params.map(id) };
   }
 
   /**
@@ -670,7 +703,7 @@ class ProgramGen {
    * loop into main as the sequential module's cluster calls are; run through the runtime's one
    * generic call, the same loop was up to 1.6× slower (gather at n = 10^4: 89 against 57 µs).
    */
-  private parCall(number: number, fn: WorkBuilt, extent: JsExpr, work: JsExpr, count: JsExpr | null, args: readonly JsExpr[]): JsStmt {
+  private parCall(number: number, fn: Pick<WorkBuilt, 'index' | 'name'>, extent: JsExpr, work: JsExpr, count: JsExpr | null, args: readonly JsExpr[]): JsStmt {
     const forked = callHelper('par', [num(number), num(fn.index), extent, work, count === null ? FREE : FIXED, arr(args)]);
     let here: JsStmt;
     if (count === null) here = exprStmt(call(id(fn.name), [rt, num(0), extent, num(0), ...args]));
@@ -1103,7 +1136,7 @@ function freeIds(stmts: readonly JsStmt[]): string[] {
 /** Generates the module for a program and its plan. */
 export function generateProgram(program: Program, plan: Plan, options: GenerateOptions): GeneratedProgram {
   const parallel = options.parallel === true || options.device === true;
-  const gen = new ProgramGen(options.counters, options.memory, parallel, options.fastMath === true);
+  const gen = new ProgramGen(options.counters, options.memory, parallel, options.fastMath === true, options.device === true);
   const serial = new Map<string, number>();
   const sequential = gen.main(program, plan);
   gen.schedules.forEach((s, c) => void (s.kind === 'serial' && serial.set(`c${c}`, c)));

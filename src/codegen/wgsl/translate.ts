@@ -118,6 +118,8 @@ type Binding =
 
 const never: Val = { t: NEVER, code: '' };
 
+type Comparison = '===' | '!==' | '<' | '<=' | '>' | '>=';
+
 class Translator {
   /** The settled (so far) type of each mutable local, by JavaScript name. */
   private readonly varTypes = new Map<string, VT>();
@@ -390,8 +392,14 @@ class Translator {
 
   private forLoop(s: Extract<JsStmt, { kind: 'for' }>): void {
     if (assigns(s.body, s.index)) return refuse(`the body of a loop assigns its index ${s.index}`);
-    const asInt = (v: Val, what: string): Val => {
+    const asInt = (v: Val, what: string, ceil = false): Val => {
       if (!this.final && v.t.k === 'never') return { t: i32(0, 0), code: '0i' };
+      // `i < a / b` (and a downward `i >= a / b`): against the quotient rounded up, exactly.
+      if (ceil && v.quot !== undefined && v.quot.a.t.k === 'i32') {
+        const q = this.quotient(v.quot.a, v.quot.b, 'ceil', false);
+        if (q.t.k === 'i32') return q;
+      }
+      if (v.quot !== undefined) return asInt(this.integral(v), what);
       const t = v.t;
       if (t.k === 'lit' && isI32Value(t.value)) return { t: i32(t.value, t.value), code: i32Literal(t.value) };
       if (t.k === 'i32') return v;
@@ -405,7 +413,7 @@ class Translator {
     if (start.t.k === 'never') return;
     const test = this.capture(() => {
       this.snapshotReads = hasEffects(again);
-      return asInt(this.expr(again), s.down ? 'start' : 'end');
+      return asInt(this.expr(again), s.down ? 'start' : 'end', true);
     });
     const a = start.t as IntVT;
     const b = test.value.t as IntVT;
@@ -449,7 +457,7 @@ class Translator {
 
   /** The element index of `index` into `a` as a u32 let, checked against its length (bail if out). */
   private elementIndex(a: ArrayInfo, index: JsExpr): string | null {
-    const v = this.expr(index);
+    const v = this.integral(this.expr(index));
     let code: string;
     switch (v.t.k) {
       case 'never':
@@ -565,7 +573,9 @@ class Translator {
   // ---- conversions ---------------------------------------------------------------------------
 
   /** `v` as a value of `t`'s WGSL type (t holds every value of v.t). */
-  private coerce(v: Val, t: VT): string {
+  private coerce(v: Val, t0: VT): string {
+    // A variable only ever given one literal is held in that literal's natural type.
+    const t = t0.k === 'lit' ? natural(t0.value) : t0;
     if (v.t.k === 'never' || t.k === 'never') return v.code;
     const bad = (): string => (this.final ? refuse(`a ${v.t.k} value where a ${t.k} is kept`) : v.code);
     if (v.t.k === 'lit') {
@@ -740,6 +750,7 @@ class Translator {
     if (b.kind === 'value') return b.val;
     const t = this.varType(name);
     if (t.k === 'never') return this.final ? refuse(`${name} may be read before it is assigned`) : never;
+    if (t.k === 'lit') return { t, code: '' }; // only ever that literal
     const code = localName(name);
     if (!this.snapshotReads) return { t, code };
     const snap = this.fresh();
@@ -906,11 +917,17 @@ class Translator {
     return { t: BOOL, code: r };
   }
 
-  private compare(op: '===' | '!==' | '<' | '<=' | '>' | '>=', lhs: JsExpr, rhs: JsExpr): Val {
-    let a = this.expr(lhs);
+  private compare(op: Comparison, lhs: JsExpr, rhs: JsExpr): Val {
+    const a = this.expr(lhs);
     if (a.t.k === 'never') return never;
-    let b = this.expr(rhs);
+    const b = this.expr(rhs);
     if (b.t.k === 'never') return never;
+    return this.compareVals(op, a, b);
+  }
+
+  private compareVals(op: Comparison, a0: Val, b0: Val): Val {
+    let a = a0;
+    let b = b0;
     const equality = op === '===' || op === '!==';
     const answer = (x: boolean): Val => ({ t: BOOL, code: x ? 'true' : 'false' });
     if (a.t.k === 'undef' || b.t.k === 'undef') {
@@ -923,6 +940,9 @@ class Translator {
     if (a.t.k === 'bool' && b.t.k === 'bool') return { t: BOOL, code: `(${a.code} ${op === '===' ? '==' : op === '!==' ? '!=' : op} ${b.code})` };
     a = this.numeric(a);
     b = this.numeric(b);
+    const isInt = (v: Val): boolean => v.quot === undefined && (v.t.k === 'i32' || v.t.k === 'u32' || (v.t.k === 'lit' && Number.isInteger(v.t.value)));
+    if (b.quot !== undefined && isInt(a) && b.quot.a.t.k !== 'u32') return this.compareQuotient(op, a, b.quot.a, b.quot.b);
+    if (a.quot !== undefined && isInt(b) && a.quot.a.t.k !== 'u32') return this.compareQuotient(flip(op), b, a.quot.a, a.quot.b);
     if (a.quot !== undefined) a = { t: F32, code: a.code };
     if (b.quot !== undefined) b = { t: F32, code: b.code };
     const w = op === '===' ? '==' : op === '!==' ? '!=' : op;
@@ -938,8 +958,26 @@ class Translator {
     return this.mixedCompare(op, a, b);
   }
 
+  /**
+   * `x op a / b` for an integer x and the exact quotient of i32s a, b (unroll and jam's
+   * `k < (n - n % 4) / 4`): against the quotient rounded up or down, as an integer compares with
+   * a rational. b = 0 bails (JavaScript's quotient is ±Infinity or NaN there).
+   */
+  private compareQuotient(op: Comparison, x: Val, a: Val, b: Val): Val {
+    if (op === '===' || op === '!==') {
+      const q = this.quotient(a, b, 'trunc', false);
+      const xs = x.t.k === 'lit' ? i32Literal(x.t.value) : this.coerce(x, FULL);
+      const exact = `(${a.code} % ${b.code} == 0i && ${xs} == ${q.code})`;
+      return { t: BOOL, code: op === '===' ? exact : `(!${exact})` };
+    }
+    const up = op === '<' || op === '>=';
+    const q = this.quotient(a, b, up ? 'ceil' : 'floor', false);
+    if (q.t.k === 'bits') return refuse('a comparison with a quotient that may leave 32 bits');
+    return this.compareVals(op, x, q);
+  }
+
   /** `x op c` for a literal `c`, exactly (an integer x against a fraction or an out-of-range c included). */
-  private compareLit(op: '===' | '!==' | '<' | '<=' | '>' | '>=', x: Val, c: number): Val {
+  private compareLit(op: Comparison, x: Val, c: number): Val {
     const w = op === '===' ? '==' : op === '!==' ? '!=' : op;
     if (x.t.k === 'f32') {
       const f = Math.fround(c);
@@ -975,7 +1013,7 @@ class Translator {
     return { t: BOOL, code: `(${x.code} ${o} ${x.t.k === 'i32' ? i32Literal(k) : u32Literal(k)})` };
   }
 
-  private mixedCompare(op: '===' | '!==' | '<' | '<=' | '>' | '>=', a: Val, b: Val): Val {
+  private mixedCompare(op: Comparison, a: Val, b: Val): Val {
     // a: i32, b: u32.
     if (a.t.k === 'i32' && a.t.lo >= 0) {
       const w = op === '===' ? '==' : op === '!==' ? '!=' : op;
@@ -1019,8 +1057,11 @@ class Translator {
     if (a0.t.k === 'never') return never;
     const b0 = this.numeric(this.expr(rhs, mod));
     if (b0.t.k === 'never') return never;
-    const a = a0.quot !== undefined ? { t: F32, code: a0.code } : a0;
-    const b = b0.quot !== undefined ? { t: F32, code: b0.code } : b0;
+    // A quotient beside an integer is one (tested); beside a float, the f32 quotient.
+    const intSide = (v: Val): boolean => v.quot === undefined && (v.t.k === 'i32' || v.t.k === 'u32' || v.t.k === 'bits' || (v.t.k === 'lit' && Number.isInteger(v.t.value)));
+    const asOperand = (v: Val, other: Val): Val => (v.quot === undefined ? v : intSide(other) ? this.integral(v) : { t: F32, code: v.code });
+    const a = asOperand(a0, b0);
+    const b = asOperand(b0, a0);
     if (a.t.k === 'lit' && b.t.k === 'lit') return { t: lit(jsArith(op, a.t.value, b.t.value)), code: '' };
     const float = (): Val => ({ t: F32, code: `(${this.coerce(a, F32)} ${op} ${this.coerce(b, F32)})` });
     if (a.t.k === 'f32' || b.t.k === 'f32') return float();
@@ -1118,6 +1159,30 @@ class Translator {
     return { t: F32, code: `(${fa} / ${fb})`, quot: { a: pair[0], b: pair[1] } };
   }
 
+  /**
+   * An integer quotient used as an integer (unroll and jam's `lo + q * 4` with q = `(n - n % 4) /
+   * 4`): exact when b divides a, which the kernel tests (bailing otherwise, and for b = 0).
+   */
+  private exactQuotient(a: Val, b: Val): Val {
+    if (a.t.k === 'u32') {
+      const q = this.quotient(a, b, 'trunc', false);
+      this.bailIf(`${a.code} % ${b.code} != 0u`);
+      return q;
+    }
+    const q = this.quotient(a, b, 'trunc', false);
+    if (q.t.k !== 'i32') {
+      // −2^31 / −1: not an int32.
+      this.bailIf(`${a.code} == ${i32Literal(I32_MIN)} && ${b.code} == -1i`);
+    }
+    this.bailIf(`${a.code} % ${b.code} != 0i`);
+    return { t: q.t.k === 'i32' ? q.t : FULL, code: q.code };
+  }
+
+  /** `v` as an integer where a quotient must be one (see exactQuotient); other values as they are. */
+  private integral(v: Val): Val {
+    return v.quot === undefined ? v : this.exactQuotient(v.quot.a, v.quot.b);
+  }
+
   /** An integer quotient rounded by `how`: exact; b = 0 bails (JavaScript's ±Infinity or NaN) except where `| 0` makes it 0. */
   private quotient(a: Val, b: Val, how: 'trunc' | 'floor' | 'ceil', viaToInt32 = how === 'trunc'): Val {
     const unsigned = a.t.k === 'u32';
@@ -1143,6 +1208,11 @@ class Translator {
     } else {
       this.lib('ceildiv_i32');
       code = `js_ceildiv_i32(${x}, ${y})`;
+    }
+    const ib = b.t as IntVT;
+    if (ia.lo >= 0 && ib.lo > 0) {
+      // Both non-negative: the quotient lies between the extreme ratios.
+      return { t: i32(Math.floor(ia.lo / ib.hi), Math.ceil(ia.hi / ib.lo)), code };
     }
     if (viaToInt32 || !overflows) return { t: FULL, code };
     return { t: bits(I32_MIN, 2 ** 31), code };
@@ -1540,7 +1610,6 @@ function jsArith(op: '+' | '-' | '*', a: number, b: number): number {
 }
 
 /** The comparison with its operands swapped. */
-type Comparison = '===' | '!==' | '<' | '<=' | '>' | '>=';
 function flip(op: Comparison): Comparison {
   const table = { '===': '===', '!==': '!==', '<': '>', '<=': '>=', '>': '<', '>=': '<=' } as const;
   return table[op];

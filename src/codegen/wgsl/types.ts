@@ -105,7 +105,7 @@ export function litFits(v: number, t: VT): boolean {
 export function join(a: VT, b: VT): VT {
   if (a.k === 'never') return widen(b);
   if (b.k === 'never') return widen(a);
-  if (a.k === 'lit' && b.k === 'lit') return join(natural(a.value), natural(b.value));
+  if (a.k === 'lit' && b.k === 'lit') return Object.is(a.value, b.value) ? a : join(natural(a.value), natural(b.value));
   if (a.k === 'lit') return litFits(a.value, widen(b)) ? widen(b) : join(natural(a.value), b);
   if (b.k === 'lit') return join(b, a);
   if (a.k === 'bits' || b.k === 'bits') return refuse('an integer that may leave 32 bits kept in a variable');
@@ -115,10 +115,13 @@ export function join(a: VT, b: VT): VT {
   return refuse(`an ${a.k} and an ${b.k} value meet in one variable`);
 }
 
-/** A variable's type for values of `t`: an i32 variable is all of int32; a lit takes its natural type. */
+/**
+ * A variable's type for values of `t`: an i32 variable is all of int32. A variable that only a
+ * literal has been assigned so far keeps it (the variable is that constant), so that a later
+ * definition decides its type (`let acc = 0; … acc = Math.fround(acc + x)` is an f32).
+ */
 function widen(t: VT): VT {
   if (t.k === 'i32') return FULL;
-  if (t.k === 'lit') return widen(natural(t.value));
   return t;
 }
 

@@ -1,10 +1,10 @@
 // The WebGPU back end: each cluster of the plan one WGSL compute kernel (several for a fold or
-// scan: per-chunk partials, then the chunks again with their carries), run on the device's
-// copies of the arrays, which stay there between clusters and, for the pool's arrays, between
-// runs (memory.ts). Main — shapes, sizes, the combination of partials, `while` and `if`
+// scan: per-chunk partials, their combination, then for a scan the chunks again with their
+// carries), run on the device's copies of the arrays, which stay there between clusters and,
+// for the pool's arrays, between runs (memory.ts). Main — shapes, sizes, `while` and `if`
 // conditions — stays JavaScript on the host (the device variant, codegen/device.ts), reading
-// back only what it needs: a scalar per condition, a chunk's partials per fold or scan, the
-// results at the end (docs/EXECUTION.md "WebGPU").
+// back only what it needs: an element per condition or data-dependent size, the results at the
+// end (docs/EXECUTION.md "WebGPU").
 //
 // Compiling rejects what WGSL cannot run (f64: E680, support.ts), gets the process's device
 // (E682 without one, device.ts), and translates and compiles every kernel (kernels.ts).
@@ -17,7 +17,8 @@
 // report. Runs of one executable are queued: they share its device memory and fault word.
 
 import type { Program } from '../../ir/types.js';
-import type { InterfaceValue } from '../../ir/values.js';
+import type { InterfaceValue, RuntimeValue } from '../../ir/values.js';
+import type { TypedArray } from '../../ir/scalarOps.js';
 import type { Plan } from '../../plan/types.js';
 import { UserError } from '../../diagnostics/index.js';
 import { planMemory } from '../../memory/index.js';
@@ -26,7 +27,7 @@ import { type CompileOptions, type Executable, ExecutableDisposedError, type Exe
 import { type CompiledProgram, compileModule, compileProgram, moduleRunner } from '../executor.js';
 import { Runtime } from '../helpers.js';
 import { checkTuning } from '../multicore/options.js';
-import { gpuContext } from './device.js';
+import { deviceLost, gpuContext } from './device.js';
 import { compileKernels, type KernelReport, kernelReports } from './kernels.js';
 import { DeviceFault, DeviceMemory } from './memory.js';
 import { type DeviceProgram, GpuRuntime } from './runtime.js';
@@ -34,8 +35,9 @@ import { checkWebgpuTypes } from './support.js';
 
 /**
  * Iterations per chunk of a fold's or scan's kernel invocation (CompileOptions.chunkLength
- * overrides it): each invocation runs its chunk sequentially, and the host combines one partial
- * per chunk, so shorter chunks give more parallel invocations and more partials to read back.
+ * overrides it): each invocation runs its chunk sequentially, and one invocation then combines
+ * the partials, one per chunk: shorter chunks give more parallel invocations and a longer
+ * combination.
  */
 export const DEFAULT_GPU_CHUNK_LENGTH = 1024;
 
@@ -116,11 +118,19 @@ export async function compileWebgpu(program: Program, plan: Plan, options: Compi
     }
   };
   let queue: Promise<unknown> = Promise.resolve();
+  // A donated input may be updated in place, on the device and, when main reads it, back into
+  // the caller's buffer: a run that faults is redone from a copy taken before it.
+  const donated = program.params.flatMap((p, k) => (p.donated === true ? [k] : []));
   const runOnce = async (inputs: readonly InterfaceValue[], runOptions: RunOptions): Promise<RunResult> => {
+    if (gpu.lost.reason !== null) throw deviceLost(gpu);
+    const saved = donated.flatMap((k) => arraysOf(inputs[k]!)).map((a) => ({ a, copy: a.slice() }));
     try {
       return await runner.runAsync(inputs, runOptions, settle);
     } catch (e) {
-      if (e instanceof DeviceFault || (e instanceof UserError && (await faulted()))) return rerun(inputs, runOptions);
+      if (e instanceof DeviceFault || (e instanceof UserError && e.diagnostics[0]?.code !== 'E682' && (await faulted()))) {
+        for (const { a, copy } of saved) a.set(copy as never);
+        return rerun(inputs, runOptions);
+      }
       throw e;
     }
   };
@@ -160,6 +170,12 @@ export async function compileWebgpu(program: Program, plan: Plan, options: Compi
     },
   };
   return executable;
+}
+
+/** The typed arrays of an entry value (one per array component). */
+function arraysOf(v: InterfaceValue): TypedArray[] {
+  const parts: readonly RuntimeValue[] = Array.isArray(v) ? v : [v as RuntimeValue];
+  return parts.flatMap((c) => (c.kind === 'array' ? [c.data] : []));
 }
 
 export const webgpuBackend = {

@@ -19,6 +19,8 @@ export interface GpuContext {
    */
   readonly gpu: GPU;
   readonly device: GPUDevice;
+  /** Set when the device is lost (a driver reset, the page's GPU process gone): why. The next compile asks for a new one. */
+  readonly lost: { reason: string | null };
   /** The adapter's vendor and architecture, for stats and docs (`google swiftshader`). */
   readonly adapter: string;
   readonly limits: {
@@ -74,7 +76,12 @@ async function requestContext(): Promise<GpuContext> {
   };
   const device = await adapter.requestDevice({ requiredLimits: limits });
   const info = adapter.info;
-  return { gpu, device, adapter: `${info.vendor} ${info.architecture}`.trim() || 'unknown', limits };
+  const lost: { reason: string | null } = { reason: null };
+  void device.lost.then((i) => {
+    lost.reason = i.message || i.reason || 'unknown';
+    pending = null;
+  });
+  return { gpu, device, lost, adapter: `${info.vendor} ${info.architecture}`.trim() || 'unknown', limits };
 }
 
 /** Node: the `webgpu` package's GPU object (its globals, GPUBufferUsage and the rest, installed once). */
@@ -89,4 +96,9 @@ async function nodeGpu(): Promise<GPU> {
   }
   for (const [k, v] of Object.entries(mod.globals)) if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
   return mod.create([]);
+}
+
+/** E682 for a device that was lost while a program used it. */
+export function deviceLost(ctx: GpuContext): Error {
+  return userError('E682', `the WebGPU device was lost (${ctx.lost.reason ?? 'unknown'}); compile the program again for a new one, or use the js or multicore back end`);
 }

@@ -20,7 +20,7 @@
 import { CompilerBug, userError } from '../../diagnostics/index.js';
 import type { ScalarType } from '../../ir/types.js';
 import type { TypedArray } from '../../ir/scalarOps.js';
-import type { GpuContext } from './device.js';
+import { deviceLost, type GpuContext } from './device.js';
 
 /** How an array's elements sit on the device: its element type, or a chunk row's component types (partials). */
 export type DeviceLayout = ScalarType | { readonly partials: readonly ScalarType[] };
@@ -146,7 +146,12 @@ export class DeviceMemory {
       if (bytes > 0) enc.copyBufferToBuffer(this.entries.get(keyOf(view))!.buffer, 0, staging, offsets[k]!, align4(bytes));
     });
     this.submit();
-    await staging.mapAsync(GPUMapMode.READ);
+    try {
+      await staging.mapAsync(GPUMapMode.READ);
+    } catch (e) {
+      if (this.gpu.lost.reason !== null) throw deviceLost(this.gpu);
+      throw e;
+    }
     const words = staging.getMappedRange();
     const fault = new Uint32Array(words, 0, 1)[0]!;
     if (fault === 0) {

@@ -1,0 +1,266 @@
+// The WGSL translator (src/codegen/wgsl): refusals and printed-code properties on hand-built
+// kernel sources, then differential runs on Node's WebGPU (SwiftShader): every work and serial
+// kernel of many programs' parallel variants, replayed on the device from the arguments the CPU
+// run had, must leave the arrays the JavaScript function left (floats within a small relative
+// tolerance, everything else exactly), and fault where the JavaScript faults.
+
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { translateWgsl, type WgslRole } from '../../src/codegen/wgsl/translate.js';
+import type { KernelSource } from '../../src/codegen/wasm/translate.js';
+import { assign, bin, call, constDecl, exprStmt, id, index, letDecl, mathCall, member, num, un, type JsExpr, type JsStmt } from '../../src/codegen/jsast.js';
+import { Compiler } from '../../src/driver/index.js';
+import { createSolverLoader } from '../../src/plan/ilp/solver.js';
+import type { InputSignature } from '../../src/lower/index.js';
+import type { ScalarType } from '../../src/ir/types.js';
+import type { InterfaceValue } from '../../src/ir/values.js';
+import { allocate } from '../../src/ir/scalarOps.js';
+import { randomArray, seededRng, type Rng } from '../util/index.js';
+import { acquireDevice, gpuUnavailable, replay, runRecorded, type RecordedRun, type Replay } from './wgslHarness.js';
+
+const serial: WgslRole = { kind: 'serial' };
+/** One solver for the file, loaded before the device (see beforeAll). */
+const solver = createSolverLoader();
+
+/** `for (i = lo; i < hi; i++) out[i] = f(a[i])` as a work function. */
+function workMap(inElem: ScalarType, outElem: ScalarType, f: (x: JsExpr) => JsExpr, extra: Partial<KernelSource> = {}): KernelSource {
+  const body: JsStmt[] = [
+    {
+      kind: 'for',
+      index: 'i1',
+      from: id('lo'),
+      to: id('hi'),
+      down: false,
+      body: [constDecl('x2', index(id('a0'), id('i1'))), assign(index(id('a3'), id('i1')), f(id('x2')))],
+    },
+  ];
+  return {
+    name: 'c0',
+    params: ['lo', 'hi', 'chunk', 'a0', 'a3'],
+    body,
+    arrays: { a0: inElem, a3: outElem },
+    extents: [],
+    scalars: {},
+    ...extra,
+  };
+}
+
+const work: WgslRole = { kind: 'work', partials: null };
+
+describe('translator: refusals and printed code', () => {
+  test('a map translates; its code has only the translator\'s identifiers', () => {
+    const t = translateWgsl(workMap('f32', 'f32', (x) => mathCall('fround', [bin('*', x, num(2))])), work);
+    expect(t.ok).toBe(true);
+    if (!t.ok) return;
+    expect(t.kernel.buffers.map((b) => [b.param, b.elem, b.written, b.atomic])).toEqual([
+      ['a0', 'f32', false, false],
+      ['a3', 'f32', true, false],
+    ]);
+    expect(t.kernel.scalars).toEqual([]);
+    expect(t.kernel.code).toContain('@group(0) @binding(0) var<storage, read_write> status: array<atomic<u32>>;');
+    expect(t.kernel.code).toContain('@group(0) @binding(1) var<storage, read> params: array<u32>;');
+    expect(t.kernel.code).toContain('@group(0) @binding(3) var<storage, read_write> b_a3: array<f32>;');
+    // Every identifier-like token is a WGSL keyword/builtin, or one the translator makes.
+    const allowed = /^(v_|b_|n_|t_|js_)|^(fn|let|var|loop|if|else|break|return|select|bitcast|array|atomic|storage|read|read_write|group|binding|compute|workgroup_size|builtin|global_invocation_id|num_workgroups|vec3|main|gid|nwg|inv|params|status|extent|step|u32|i32|f32|bool|true|false|min|max|x|y|atomicStore|atomicLoad|private|[0-9].*|e)$/;
+    const words = t.kernel.code.replace(/\/\/.*$/gm, '').replace(/\b[0-9][0-9.e+]*[iuf]?\b/g, ' ').match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+    expect(words.filter((w) => !allowed.test(w))).toEqual([]);
+  });
+
+  test('refusals say why', () => {
+    const reason = (src: KernelSource, role: WgslRole = work): string => {
+      const t = translateWgsl(src, role);
+      return t.ok ? 'ok' : t.reason;
+    };
+    expect(reason(workMap('f64', 'f64', (x) => x))).toMatch(/f64/);
+    expect(reason(workMap('f32', 'f32', (x) => call(member(id('rt'), 'scratch'), [num(0), x])))).toMatch(/rt\.scratch/);
+    expect(reason(workMap('f32', 'f32', (x) => call(member(id('Math'), 'random'), [x])))).toMatch(/Math\.random/);
+    expect(reason(workMap('f32', 'f32', (x) => call(member(id('window'), 'alert'), [x])))).toMatch(/window\.alert/);
+    // An identifier the translator would not print.
+    const evil = workMap('f32', 'f32', (x) => x);
+    expect(reason({ ...evil, params: [...evil.params, 'x\n;alert'], scalars: { 'x\n;alert': 'f32' } })).toMatch(/not one the translator prints/);
+    expect(reason({ ...evil, params: [...evil.params, 's9'], scalars: { s9: 'f64' } })).toMatch(/f64 scalar/);
+    // More than 8 storage buffers.
+    const many = Array.from({ length: 9 }, (_, k) => `a${10 + k}`);
+    const sum = many.reduce<JsExpr>((acc, a) => bin('+', acc, index(id(a), id('i1'))), num(0));
+    const wide: KernelSource = {
+      name: 'c0', params: ['lo', 'hi', 'chunk', ...many], arrays: Object.fromEntries(many.map((a) => [a, 'f32'])), extents: [], scalars: {},
+      body: [{ kind: 'for', index: 'i1', from: id('lo'), to: id('hi'), down: false, body: [assign(index(id('a10'), id('i1')), mathCall('fround', [sum]))] }],
+    };
+    expect(reason(wide)).toMatch(/storage buffers/);
+    // A local that holds a boolean and a number.
+    const mixed: KernelSource = {
+      name: 'c0', params: ['a0'], arrays: { a0: 'i32' }, extents: [], scalars: {},
+      body: [letDecl('v1', num(0)), assign(id('v1'), bin('<', index(id('a0'), num(0)), num(1))), assign(index(id('a0'), num(0)), id('v1'))],
+    };
+    expect(reason(mixed, serial)).toMatch(/boolean and a number/);
+    // A nested function, a return with a value.
+    expect(reason({ ...mixed, body: [{ kind: 'function', name: 'f', params: [], body: [] }] }, serial)).toMatch(/nested function/);
+    expect(reason({ ...mixed, body: [{ kind: 'return', value: num(1) }] }, serial)).toMatch(/return with a value/);
+  });
+
+  test('an unsafe name in the body is refused, not printed', () => {
+    const src: KernelSource = { name: 'c0', params: ['a0'], arrays: { a0: 'i32' }, extents: [], scalars: {}, body: [constDecl('__proto__', num(1)), assign(index(id('a0'), num(0)), id('__proto__'))] };
+    const t = translateWgsl(src, serial);
+    expect(t.ok).toBe(false);
+  });
+
+  test('a fault helper stores 1 and returns; an index is checked against its length', () => {
+    const src = workMap('i32', 'i32', (x) => x, {});
+    const body: JsStmt[] = [
+      {
+        kind: 'for', index: 'i1', from: id('lo'), to: id('hi'), down: false,
+        body: [
+          constDecl('x2', index(id('a0'), id('i1'))),
+          { kind: 'if', test: bin('>=', bin('>>>', id('x2'), num(0)), num(10)), then: [exprStmt(call(member(id('rt'), 'oob'), [num(0), un('void', num(0))]))], else: [] },
+          assign(index(id('a3'), id('x2')), num(1)),
+        ],
+      },
+    ];
+    const t = translateWgsl({ ...src, body }, work);
+    expect(t.ok).toBe(true);
+    if (!t.ok) return;
+    expect(t.kernel.code).toContain('atomicStore(&status[0], 1u);');
+    expect(t.kernel.code).toMatch(/>= n_a3\) \{ atomicStore\(&status\[0\], 2u\); return; \}/);
+  });
+});
+
+// ---- differential runs on the device -----------------------------------------------------------
+
+let device: GPUDevice | null = null;
+const outcomes = new Map<string, number>();
+const refusals: string[] = [];
+
+/** Every case's CPU runs, recorded before the device exists (see beforeAll). */
+const prepared = new Map<string, RecordedRun[]>();
+/** The cases of the file, registered by `deviceTests` as the describes are collected. */
+const cases: { readonly c: Case; readonly seeds: readonly number[]; readonly chunkLength: number; readonly freeStep: number; readonly sizes: readonly number[] }[] = [];
+
+beforeAll(async () => {
+  // HiGHS (the ILP solver, WebAssembly) run after Dawn has made a device crashes the process
+  // (pthread errors in Dawn's threads): every program is planned and run on the CPU first.
+  for (const k of cases) prepared.set(k.c.name, await record(k.c, k.seeds, k.sizes, k.chunkLength, k.freeStep));
+}, 120_000);
+
+/** The device, made by the first test that needs one (inside a test: made in a hook, Dawn's device crashed the worker in the next test). */
+async function theDevice(): Promise<GPUDevice | null> {
+  if (device !== null) return device;
+  device = await acquireDevice();
+  if (device === null) {
+    if (process.env.CI) throw new Error(`WebGPU is required under CI: ${gpuUnavailable}`);
+    console.warn(`[wgsl.test] SKIPPING the device tests: ${gpuUnavailable}`);
+  }
+  return device;
+}
+
+afterAll(() => {
+  console.log(`[wgsl.test] kernel calls replayed: ${JSON.stringify(Object.fromEntries(outcomes))}`);
+  if (refusals.length > 0) console.log(`[wgsl.test] refusals:\n  ${refusals.join('\n  ')}`);
+  device?.destroy();
+});
+
+type Gen = (rng: Rng) => InterfaceValue;
+const arr = (elem: ScalarType, ...shape: number[]): Gen => (rng) => randomArray(rng, elem, shape);
+/** An i32 array of indices in [0, n) (sometimes one out of range, when `bad`). */
+const indices = (n: number, len: number): Gen => (rng) => {
+  const data = allocate('i32', len);
+  for (let k = 0; k < len; k++) data[k] = rng.int(0, Math.max(0, n - 1));
+  return { kind: 'array', elem: 'i32', shape: [len], data };
+};
+/** f32 values with the awkward ones: ±0, ±inf, NaN, huge, tiny. */
+const awkward = (len: number): Gen => (rng) => {
+  const specials = [0, -0, Infinity, -Infinity, NaN, 3.4e38, -3.4e38, 1e-45, 0.5, -0.5, 1.5, -2.5, 2147483648, -2147483904, 4294967296];
+  const data = allocate('f32', len);
+  for (let k = 0; k < len; k++) data[k] = rng.int(0, 2) === 0 ? specials[rng.int(0, specials.length - 1)]! : rng.int(-80, 80) / 8;
+  return { kind: 'array', elem: 'f32', shape: [len], data };
+};
+/** i32 / u32 values at the limits. */
+const limits = (elem: 'i32' | 'u32', len: number): Gen => (rng) => {
+  const specials = elem === 'i32' ? [0, 1, -1, 2147483647, -2147483648, 2, -2, 7, -7, 65536, -65536] : [0, 1, 2, 4294967295, 2147483648, 2147483647, 7, 65536];
+  const data = allocate(elem, len);
+  for (let k = 0; k < len; k++) data[k] = rng.int(0, 1) === 0 ? specials[rng.int(0, specials.length - 1)]! : rng.int(-20, 20) >>> (elem === 'u32' ? 0 : 0) | 0;
+  if (elem === 'u32') for (let k = 0; k < len; k++) data[k] = data[k]! >>> 0;
+  return { kind: 'array', elem, shape: [len], data };
+};
+const scalar = (elem: ScalarType, value: number): Gen => () => ({ kind: 'scalar', elem, value });
+
+interface Case {
+  readonly name: string;
+  readonly source: string;
+  /** Each parameter's input, in order, for size n. */
+  readonly inputs: (n: number) => readonly (readonly [string, Gen])[];
+  /** Float tolerance (relative): exact by default; transcendental functions need some. */
+  readonly tol?: number;
+  /** Whether refusals are allowed (counted, printed) instead of failing the test. */
+  readonly mayRefuse?: boolean;
+}
+
+function signatureOf(values: readonly (readonly [string, InterfaceValue])[]): Record<string, InputSignature> {
+  const sig: Record<string, InputSignature> = {};
+  for (const [name, v] of values) {
+    const r = v as { kind: string; elem: ScalarType; shape?: number[]; value?: number };
+    sig[name] = r.kind === 'array' ? { kind: 'array', elem: r.elem, shape: r.shape! } : { kind: 'scalar', elem: r.elem, value: r.value } as InputSignature;
+  }
+  return sig;
+}
+
+/** Lowers, plans and runs `c` on the CPU for every seed and size, recording each kernel call. */
+async function record(c: Case, seeds: readonly number[], sizes: readonly number[], chunkLength: number, freeStep: number): Promise<RecordedRun[]> {
+  const runs: RecordedRun[] = [];
+  for (const n of sizes) {
+    for (const seed of seeds) {
+      const rng = seededRng(seed * 1000 + n);
+      const values = c.inputs(n).map(([name, g]) => [name, g(rng)] as const);
+      const compiler = new Compiler(c.source, { fileName: `${c.name}.fuse`, solver });
+      const sig = signatureOf(values);
+      const program = compiler.lower(sig);
+      const plan = await compiler.plan(sig);
+      runs.push(runRecorded(program, plan, values.map(([, v]) => v), { chunkLength, freeStep }));
+    }
+  }
+  return runs;
+}
+
+/** Registers the device test of `c` (its CPU runs are recorded in beforeAll). */
+function deviceTest(c: Case, options: { seeds?: readonly number[]; sizes?: readonly number[]; chunkLength?: number; freeStep?: number } = {}): void {
+  cases.push({ c, seeds: options.seeds ?? [1, 2], sizes: options.sizes ?? [1, 37], chunkLength: options.chunkLength ?? 8, freeStep: options.freeStep ?? 5 });
+  test(c.name, async () => {
+    const device = await theDevice();
+    if (device === null) return;
+    const runs = prepared.get(c.name)!;
+    let calls = 0;
+    for (const run of runs) {
+      for (const call of run.calls) {
+        calls++;
+        const r: Replay = await replay(device, call, c.tol ?? 0);
+        outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
+        if (r.outcome === 'refused') {
+          refusals.push(`${c.name}: ${r.label}: ${r.detail}`);
+          if (!c.mayRefuse) throw new Error(`${c.name}: ${r.label} refused: ${r.detail}`);
+        }
+        if (r.outcome === 'bail') throw new Error(`${c.name}: ${r.label} bailed on valid inputs`);
+      }
+    }
+    expect(calls, `${c.name}: no kernel calls`).toBeGreaterThan(0);
+  });
+}
+
+const exampleInputs: Record<string, (n: number) => (readonly [string, Gen])[]> = {
+  backpermute: (n) => [['xs', arr('f32', n)]],
+  gather: (n) => [['is', indices(n, n)], ['xs', arr('f32', n)]],
+  greedyBottomUpBad: (n) => [['xs', arr('f32', n)], ['m', scalar('i32', 3)]],
+  reverse: (n) => [['xs', arr('f32', n)]],
+  scatterExample: (n) => [['xs', arr('f32', n)]],
+  simple1: (n) => [['is', indices(n, n)], ['xs', arr('f32', n)]],
+  simple2: (n) => [['is1', indices(n, n)], ['is2', indices(n, n)], ['xs', arr('f32', n)]],
+  simple3: (n) => [['is', indices(n, n)], ['xs', arr('f32', n)]],
+  simple4: (n) => [['is', indices(n, n)], ['xs', arr('f32', n, 5)]],
+  simple5: (n) => [['is', indices(n, n)], ['xs', arr('f32', n)]],
+  singleLoop: (n) => [['as', arr('f32', n)]],
+};
+
+describe('examples/*.fuse with f32 inputs: every kernel equals its JavaScript', () => {
+  for (const [name, inputs] of Object.entries(exampleInputs)) {
+    const source = readFileSync(new URL(`../../examples/${name}.fuse`, import.meta.url), 'utf8');
+    deviceTest({ name, source, inputs });
+  }
+});
