@@ -113,14 +113,15 @@ export interface GpuPageOptions {
 const elementsPerCall = 1 << 20;
 
 /**
- * Bundles the harness page into `site` with HiGHS' wasm and an index.html. The embedded prelude
+ * Bundles the harness page and its interpreter worker into `site` with HiGHS' wasm and an
+ * index.html. The embedded prelude
  * (src/lower/prelude.generated.ts) is vitest's globalSetup's work (scripts/embed-prelude.mjs).
  */
 async function buildSite(site: string): Promise<void> {
   await esbuild.build({
     absWorkingDir: repoRoot,
-    entryPoints: [join(repoRoot, 'test/web/page/harness.ts')],
-    outfile: join(site, 'harness.js'),
+    entryPoints: [join(repoRoot, 'test/web/page/harness.ts'), join(repoRoot, 'test/web/page/interpreter.ts')],
+    outdir: site,
     bundle: true,
     platform: 'browser',
     format: 'esm',
