@@ -55,13 +55,10 @@ if (!chromiumFound && !underCI) {
  * close, after which its entry goes.
  */
 const knownHostKernels: readonly { readonly cases: RegExp; readonly reason: RegExp }[] = [
-  // A fold along the inner dimension of a 2-D array (one per row): its loop bound is computed as a float.
-  { cases: /^(examples\/(simple4|greedyBottomUpBad)\.fuse |2-D fold per row|random )/, reason: /^a loop end that is not an int32/ },
   // Folds whose accumulator starts as an integer literal and takes f32 or u32 values (a seed, an identity).
   { cases: /^(fold f32 |2-D fold per row.* u32 |random )/, reason: /^an (i32 and an f32|f32 and an i32) value meet in one variable/ },
-  { cases: /^(fold u32 |scanl\/scanr u32 |u32 limits|random )/, reason: /^an i32 and an u32 value meet in one variable/ },
-  // An empty array's size is the constant 0: `i % size(xs)` becomes a constant division by zero, which WGSL rejects.
-  { cases: /( n=0|\b0×\d+)$/, reason: /^the device did not compile its WGSL: .*integer division by zero is invalid/ },
+  // A cluster with more arrays than a kernel may bind (the translator's 8, the 2 fixed buffers aside).
+  { cases: /^random /, reason: /more than the 8 storage buffers a kernel may bind/ },
   { cases: /^random /, reason: /^rt\.scratch/ },
 ];
 
