@@ -469,7 +469,8 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
     plan: async (inputs, planOptions = {}) => (await planned(inputs, planOptions)).json,
     render: async (format, inputs, planOptions = {}) => {
       const p = await planned(inputs, planOptions);
-      return renderPlan(format, { graphs: p.graphs, plan: p.plan, memory: p.memory, name: p.name, cost: planningOf(planOptions).cost });
+      // The plan's own cost text: the one given, or the back end's default it was planned with (lp, mps).
+      return renderPlan(format, { graphs: p.graphs, plan: p.plan, memory: p.memory, name: p.name, cost: p.plan.cost });
     },
     dispose: () => compiler.dispose(),
   };

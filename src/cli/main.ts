@@ -109,7 +109,8 @@ function parseTimeLimit(text: string | undefined): number | undefined {
 
 interface PlanFlags {
   strategy: Strategy;
-  cost: string;
+  /** Undefined: the back end's default cost (driver/backendCost.ts). */
+  cost?: string;
   timeLimit?: string;
   /** false with --no-progress. */
   progress: boolean;
@@ -117,7 +118,7 @@ interface PlanFlags {
 
 /** The planning options of the flags; progress lines go to `term.err` unless --no-progress. */
 function planningOptions(flags: PlanFlags, term: Terminal): PlanningOptions {
-  usage(() => parseCost(flags.cost));
+  if (flags.cost !== undefined) usage(() => parseCost(flags.cost!));
   return {
     strategy: flags.strategy,
     cost: flags.cost,
@@ -244,7 +245,12 @@ export function buildProgram(term: Terminal): Command {
 
   const strategyOption = () =>
     new Option('--strategy <name>', 'fusion strategy').choices(strategies as string[]).default('ilp');
-  const costOption = () => new Option('--cost <cost>', `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes"`).default(defaultCostText);
+  const costOption = () =>
+    new Option(
+      '--cost <cost>',
+      `cost function to minimise: ${costNames.map((c) => c.name).join(', ')}, or a weighted sum such as "2*reads + writes" (default: the back end's, ${defaultCostText} for js and multicore; for webgpu that plus a kernel launch's price per cluster, docs/PLANNING.md "Costs per back end")`,
+    );
+  const backendOption = (what: string) => new Option('--backend <name>', what).choices(Object.keys(backends));
   const timeLimitOption = () =>
     new Option(
       '--time-limit <seconds>',
@@ -309,7 +315,8 @@ export function buildProgram(term: Terminal): Command {
     .addOption(new Option('--format <format>', 'output format; dot and svg draw the plan picture (docs/PLAN-FORMAT.md), graph-json prints the dependence graph for planGraph').choices(['text', 'json', 'dot', 'svg', 'graph-json']).default('text'))
     .option('--emit-lp <file>', "also write the ILP of every block as one CPLEX LP model (its optimum is the plan's objective when optimal; docs/PLANNING.md)")
     .option('--emit-mps <file>', 'also write the ILP of every block as one free MPS model (as --emit-lp)')
-    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; static: string[]; format: string; emitLp?: string; emitMps?: string }) => {
+    .addOption(backendOption("plan with this back end's default cost (webgpu weighs kernel launches; docs/PLANNING.md \"Costs per back end\"); nothing runs, no device is needed; default js"))
+    .action(async (file: string, flags: PlanFlags & { entry?: string; shape: string[]; static: string[]; format: string; emitLp?: string; emitMps?: string; backend?: BackendName }) => {
       if (flags.emitLp !== undefined && flags.emitLp === flags.emitMps) {
         throw new UsageError(userError('E524', `--emit-lp and --emit-mps name one file, ${JSON.stringify(flags.emitLp)}: the second would overwrite the first`).diagnostics);
       }
@@ -324,10 +331,13 @@ export function buildProgram(term: Terminal): Command {
         // A graph has no parameters to give values to: a --static there is a mistake, not a no-op.
         if (flags.static.length > 0) throw new UsageError(userError('E525', `--static ${flags.static[0]!}: a dependence graph (${file}) has no scalar parameters; --static applies to a .fuse program`).diagnostics);
         // Another compiler's dependence graph (docs/PLAN-FORMAT.md), planned without our IR.
+        // A back end's default cost is for a program's run; a graph is planned with the planner's default.
+        if (flags.backend !== undefined) throw new UsageError(userError('E524', `--backend ${flags.backend}: a dependence graph (${file}) is planned with the cost given by --cost (default ${defaultCostText}); --backend applies to a .fuse program`).diagnostics);
         planned = await planGraphJson(readSource(file), options, file);
         name = file;
       } else {
-        const compiler = compilerFor(file, flags.entry);
+        // One thread: a back end's default cost does not depend on threads, and `plan` runs nothing.
+        const compiler = compilerFor(file, flags.entry, flags.backend === undefined ? undefined : 1, undefined, flags.backend);
         const signature = shapeSignature(compiler, flags.shape, flags.static);
         const program = await compiler.planned(signature, options);
         planned = program;
@@ -335,8 +345,9 @@ export function buildProgram(term: Terminal): Command {
         memory = planMemory(program.program, program.plan, signature === undefined ? undefined : entrySizes(signature));
       }
       const { graphs, plan } = planned;
-      if (flags.emitLp !== undefined) writeFile(flags.emitLp, emitLp(graphs, options.cost));
-      if (flags.emitMps !== undefined) writeFile(flags.emitMps, emitMps(graphs, options.cost));
+      // The plan's own cost text: the one given, or the back end's default it was planned with.
+      if (flags.emitLp !== undefined) writeFile(flags.emitLp, emitLp(graphs, plan.cost));
+      if (flags.emitMps !== undefined) writeFile(flags.emitMps, emitMps(graphs, plan.cost));
       // Graphviz lays a picture out in time far worse than linear in its boxes (MG unfused, 711
       // loops: 7 minutes); say so before it starts rather than seem to hang.
       const loops = loopCount(plan.root);
@@ -361,10 +372,9 @@ export function buildProgram(term: Terminal): Command {
     .addOption(progressOption())
     .addOption(threadsOption())
     .addOption(
-      new Option(
-        '--backend <name>',
-        'the back end that runs the fused code: js (one thread), multicore (--threads), webgpu (WGSL kernels on a WebGPU device; f32, i32, u32 and bool programs; in Node it needs the npm package webgpu and a GPU or a software Vulkan driver, docs/EXECUTION.md "WebGPU"); default: js for one thread, multicore for more',
-      ).choices(Object.keys(backends)),
+      backendOption(
+        'the back end that runs the fused code: js (one thread), multicore (--threads), webgpu (WGSL kernels on a WebGPU device; f32, i32, u32 and bool programs; in Node it needs the npm package webgpu and a GPU or a software Vulkan driver, docs/EXECUTION.md "WebGPU"); its default cost plans the run; default: js for one thread, multicore for more',
+      ),
     )
     .addOption(fastMathOption())
     .option('--interpret', 'run the reference interpreter instead of the fused code')

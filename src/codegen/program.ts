@@ -645,8 +645,7 @@ class ProgramGen {
     if (facts.baseRank === 0) out.push(constDecl(loop.outerIndex, num(0)));
     const count = this.fresh('k');
     const partials = this.fresh('p');
-    const accs = facts.folds.flatMap((f) => f.accs.map((a, k) => letDecl(a, f.seeds![k]!)));
-    if (!this.device) out.push(...accs);
+    if (!this.device) for (const f of facts.folds) f.accs.forEach((a, k) => out.push(letDecl(a, f.seeds![k]!)));
     out.push(constDecl(count, mathCall('ceil', [bin('/', loop.extent, helperValue('chunkLength'))])));
     out.push(constDecl(partials, callHelper('partials', [num(number), mul(id(count), num(width))])));
     const here = this.device ? workParams.partials : partials;
@@ -661,19 +660,24 @@ class ProgramGen {
       out.push(...(this.device ? [glue(`c${number}_carry`, carries)] : carries));
     }
     out.push(this.parCall(number, body, loop.extent, facts.work, id(count), [id(partials), ...body.args]));
-    const combine: JsStmt[] = [];
-    for (const f of facts.folds) {
+    const combine = facts.folds.map((f): JsStmt => {
       // total = op(…op(op(seed, p0), p1)…): each partial started from its chunk's first element.
       const k = this.fresh('k');
       const step: JsStmt[] = [];
       const ps = f.accs.map((_, c) => bindAtom(slot(id(k), offsets.get(f.node.id)! + c), 'x', this.exprEnv(env, 'fold', f.node.span), step));
       const results = applyLambda(f.node.op, [...f.accs.map(id), ...ps], this.exprEnv(env, 'fold', f.node.span), step, 'r');
       f.accs.forEach((a, c) => step.push(assign(id(a), results[c]!)));
-      combine.push({ kind: 'for', index: k, from: num(0), to: id(count), down: false, body: step });
-    }
+      return { kind: 'for', index: k, from: num(0), to: id(count), down: false, body: step };
+    });
     if (this.device && facts.folds.length > 0) {
+      // One glue function per fold, with the stores of its results: a kernel binds few arrays.
       const outer = facts.baseRank === 0 ? [constDecl(loop.outerIndex, num(0))] : [];
-      out.push(glue(`c${number}_fold`, [...outer, ...accs, ...combine, ...loop.post]));
+      const owner = loop.post.map((stmt) => facts.folds.findIndex((f) => f.accs.some((a) => mentions(stmt, a))));
+      facts.folds.forEach((f, i) => {
+        const post = loop.post.filter((_, j) => owner[j] === i || (owner[j] === -1 && i === facts.folds.length - 1));
+        const decls = f.accs.map((a, k) => letDecl(a, f.seeds![k]!));
+        out.push(glue(`c${number}_fold${i}`, [...outer, ...decls, combine[i]!, ...post]));
+      });
     } else out.push(...combine, ...loop.post);
     out.push(exprStmt(callHelper('leave', [num(number)])));
   }
@@ -1107,6 +1111,13 @@ function kernelSource(name: string, body: JsStmt[], env: Env): KernelSource {
     }
   }
   return { name, params, body, arrays, scalars, extents: params.filter((p) => extents.has(p) && arrays[p] === undefined) };
+}
+
+/** Whether `stmt` mentions the identifier `name`. */
+function mentions(stmt: JsStmt, name: string): boolean {
+  let found = false;
+  forEachNode([stmt], { expr: (e) => void (e.kind === 'id' && e.name === name && (found = true)) });
+  return found;
 }
 
 /** Identifiers a cluster's statements use but do not declare: the cluster function's parameters. */

@@ -39,6 +39,7 @@ import {
 import { inputsChecked } from '../runtime/backend.js';
 import { checkDonated, deliverResults, elemOfData, outTargets, type OutArrays, type OutTargets } from '../runtime/outputs.js';
 import { chooseBackend, processEnv, type BackendChoice } from './threads.js';
+import { backendCostText } from './backendCost.js';
 import type { Pass } from '../util/pass.js';
 
 const parsePass: Pass<SourceFile, Module> = { name: 'parse', run: parseModule };
@@ -100,6 +101,11 @@ export async function planGraph(json: string | unknown, options: PlanOptions = {
 /** Planning options a caller can set; the solver loader is shared by the Compiler. */
 export interface PlanningOptions {
   readonly strategy?: Strategy;
+  /**
+   * The cost function (docs/PLANNING.md "Cost functions"). Default: the back end's
+   * (`Compiler.costFor`): `reads+writes+recompute` for js and multicore; for webgpu that plus a
+   * kernel launch's price per cluster, for the entry sizes (docs/PLANNING.md "Costs per back end").
+   */
   readonly cost?: string;
   readonly timeLimitSeconds?: number;
   /**
@@ -314,6 +320,18 @@ export class Compiler {
     return program;
   }
 
+  /**
+   * The cost text a plan for `signature` minimises: the caller's `cost`, else the back end's own
+   * for the entry sizes (ExecutionBackend.cost, backendCost.ts; the webgpu back end weighs kernel
+   * launches), else undefined: the planner's default, `reads+writes+recompute` (the js and
+   * multicore back ends). Plans and executables are cached under this text, so a back end's
+   * default and an explicit cost never share an entry unless they are the same text.
+   */
+  costFor(signature: Readonly<Record<string, InputSignature>> | undefined, options: PlanningOptions = {}): string | undefined {
+    if (options.cost !== undefined) return options.cost;
+    return backendCostText(backendNamed(this.backend.name).cost, signature === undefined ? undefined : entrySizes(signature));
+  }
+
   /** A checked plan of the program lowered for `signature`. */
   async plan(signature: Readonly<Record<string, InputSignature>> | undefined, options: PlanningOptions = {}): Promise<Plan> {
     return (await this.planned(signature, options)).plan;
@@ -326,12 +344,13 @@ export class Compiler {
     checkTimeLimit(options.timeLimitSeconds);
     checkProgressEvery(options.progressEveryMs);
     const program = this.lower(signature);
-    const key = JSON.stringify([signature ?? null, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
+    const cost = this.costFor(signature, options);
+    const key = JSON.stringify([signature ?? null, options.strategy ?? 'ilp', cost ?? '', options.timeLimitSeconds ?? null]);
     let planned = this.plans.get(key);
     if (planned === undefined) {
       const planOptions: PlanOptions = {
         strategy: options.strategy,
-        cost: options.cost,
+        cost,
         timeLimitSeconds: options.timeLimitSeconds,
         onProgress: options.onProgress,
         progressEveryMs: options.progressEveryMs,
@@ -355,7 +374,7 @@ export class Compiler {
    * add ticks and let `dispose()` win that race (ExecutableDisposedError from a run started first).
    */
   executable(signature: Readonly<Record<string, InputSignature>>, options: PlanningOptions = {}): Promise<Executable> {
-    const key = JSON.stringify([signature, options.strategy ?? 'ilp', options.cost ?? '', options.timeLimitSeconds ?? null]);
+    const key = JSON.stringify([signature, options.strategy ?? 'ilp', this.costFor(signature, options) ?? '', options.timeLimitSeconds ?? null]);
     let compiled = this.executables.get(key);
     if (compiled === undefined) {
       // The promise is cached, so concurrent runs share one executable (none is left undisposed).

@@ -88,6 +88,20 @@ export const costNames: readonly { readonly name: string; readonly help: string 
  */
 export const defaultCostText = 'reads+writes+recompute';
 
+/**
+ * The default cost plus a launch price: `reads+writes+recompute + c*clusters` with c = K ÷ N,
+ * a kernel launch (one cluster on the longest chain) weighed in arrays of N elements — the unit
+ * of the unit-weight reads and writes it is added to, when an array has N elements. c is printed
+ * to three significant digits (a stable cache key, no spurious precision) and is at most
+ * MAX_COEFFICIENT. A RangeError for K or N that is not a positive finite number.
+ */
+export function launchWeightedCost(launchElements: number, typicalElements: number): string {
+  if (!(Number.isFinite(launchElements) && launchElements > 0)) throw new RangeError(`launch cost: expected a positive finite number of elements, got ${String(launchElements)}`);
+  if (!(Number.isFinite(typicalElements) && typicalElements > 0)) throw new RangeError(`typical array: expected a positive finite number of elements, got ${String(typicalElements)}`);
+  const c = Math.min(MAX_COEFFICIENT, Number((launchElements / typicalElements).toPrecision(3)));
+  return `${defaultCostText} + ${String(c)}*clusters`;
+}
+
 const validNamesNote = `valid names: ${namedCosts.map((c) => c.name).join(', ')}; combine them as in \`2*reads + writes\``;
 
 type Token =

@@ -199,11 +199,33 @@ export interface Executable {
   readonly disposed: boolean;
 }
 
+/**
+ * What a back end tells the planner about its own costs, beyond the default cost function's
+ * (docs/PLANNING.md "Costs per back end"). A GPU pays for every kernel launch — a cluster is
+ * one — a price a CPU loop nest does not: K, in element transfers. The driver turns it into cost
+ * text for a signature (driver/backendCost.ts): the default cost plus K ÷ N per cluster on the
+ * longest chain, N the elements of the largest entry array.
+ */
+export interface BackendCost {
+  /**
+   * K: one kernel launch costs as much time as reading or writing this many 4-byte elements of
+   * device memory (a positive finite number).
+   */
+  readonly launchElements: number;
+  /** Where K comes from: a measurement (its command, device, date) or a published figure and its source. */
+  readonly source: string;
+}
+
 export interface ExecutionBackend {
   /** The registry key: `js`. */
   readonly name: string;
   /** One line saying where and how the code runs. */
   readonly description: string;
+  /**
+   * The back end's own costs, which its default plan weighs (the caller's `cost` always wins).
+   * Absent: the planner's default (`reads+writes+recompute`), as for the CPU back ends.
+   */
+  readonly cost?: BackendCost;
   compile(program: Program, plan: Plan, options?: CompileOptions): Awaitable<Executable>;
 }
 

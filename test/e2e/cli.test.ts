@@ -212,6 +212,20 @@ describe('errors: one diagnostic with a location and the right exit code', () =>
     expect([limit.code, limit.err]).toEqual([2, expect.stringContaining('error[E600]')]);
   });
 
+  it("plan --backend plans with that back end's default cost; --cost still wins; a graph refuses --backend", async () => {
+    const shape = ['--shape', 'as=f32[1000]'];
+    const cpu = await cli('plan', example('singleLoop.fuse'), ...shape);
+    expect(cpu.out).toMatch(/^plan: strategy ilp, cost reads\+writes\+recompute;/m);
+    // K ÷ N: the default launch price over singleLoop's 1000 elements.
+    const gpu = await cli('plan', example('singleLoop.fuse'), '--backend', 'webgpu', ...shape);
+    expect([gpu.code, gpu.out]).toEqual([0, expect.stringMatching(/^plan: strategy ilp, cost reads\+writes\+recompute \+ 3600\*clusters;/m)]);
+    const given = await cli('plan', example('singleLoop.fuse'), '--backend', 'webgpu', '--cost', 'reads+writes', ...shape);
+    expect(given.out).toMatch(/^plan: strategy ilp, cost reads\+writes;/m);
+    const graph = tempFile('simple5.graph.json', (await cli('plan', example('simple5.fuse'), '--format', 'graph-json')).out);
+    const refused = await cli('plan', graph, '--backend', 'webgpu');
+    expect([refused.code, refused.err]).toEqual([2, expect.stringContaining('error[E524]')]);
+  });
+
   it('usage errors exit 2', async () => {
     expect((await cli('run', example('simple1.fuse'), '--bogus')).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);

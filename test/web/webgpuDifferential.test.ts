@@ -57,12 +57,8 @@ if (!chromiumFound && !underCI) {
 const knownHostKernels: readonly { readonly cases: RegExp; readonly reason: RegExp }[] = [
   // Folds whose accumulator starts as an integer literal and takes f32 or u32 values (a seed, an identity).
   { cases: /^(fold f32 |2-D fold per row.* u32 |random )/, reason: /^an (i32 and an f32|f32 and an i32) value meet in one variable/ },
-  // The one kernel that combines every fold's per-chunk partials binds them all.
-  { cases: /^nine folds of one array in one loop /, reason: /^\d+ arrays, more than the 8 storage buffers a kernel may bind$/ },
-  // Partials of bool folds and scans (and / or).
-  { cases: /^(bool combinators|random )/, reason: /^a partial whose component the translator cannot tell$/ },
-  // An empty array's size is the constant 0: `i % size(xs)` becomes a constant division by zero, which WGSL rejects.
-  { cases: /( n=0|\b0×\d+)$/, reason: /^the device did not compile its WGSL: .*integer division by zero is invalid/ },
+  // A cluster with more arrays than a kernel may bind (the translator's 8, the 2 fixed buffers aside).
+  { cases: /^random /, reason: /more than the 8 storage buffers a kernel may bind/ },
   { cases: /^random /, reason: /^rt\.scratch/ },
 ];
 

@@ -760,6 +760,14 @@ class Translator {
 
   private conditional(test: JsExpr, then: JsExpr, otherwise: JsExpr, mod: boolean): Val {
     const c = this.truthy(this.expr(test));
+    // A test known here (`0 === 0 ? rt.divzero(…) : a % 0`, the inline zero check of a constant
+    // divisor that is 0) translates the branch taken only: WGSL rejects a shader whose dead
+    // branch divides by the constant 0.
+    if (c === 'true' || c === 'false') {
+      const only = this.capture(() => this.scoped(() => this.expr(c === 'true' ? then : otherwise, mod)));
+      this.emitLines(only.lines);
+      return only.value;
+    }
     const a = this.capture(() => this.scoped(() => this.expr(then, mod)));
     const b = this.capture(() => this.scoped(() => this.expr(otherwise, mod)));
     if (c === 'true' && a.lines.length === 0) return a.value;
@@ -1665,7 +1673,9 @@ function toWord(p: ScalarType, code: string): string {
 
 /** j of `partials[chunk * width + j]` (`partials[chunk]` is component 0), or null when the index has another form. */
 function partialComponent(index: JsExpr, width: number): number | null {
-  const isChunk = (e: JsExpr): boolean => e.kind === 'id' && e.name === workParams.chunk;
+  // A row is `chunk · width` in a work function and `k · width` in the device variant's glue
+  // functions, whose loop over the chunks counts in a local: any identifier holds a row number.
+  const isChunk = (e: JsExpr): boolean => e.kind === 'id';
   const isRow = (e: JsExpr): boolean =>
     (width === 1 && isChunk(e)) ||
     (e.kind === 'binary' && e.op === '*' && ((isChunk(e.lhs) && e.rhs.kind === 'num' && e.rhs.value === width) || (isChunk(e.rhs) && e.lhs.kind === 'num' && e.lhs.value === width)));

@@ -32,6 +32,7 @@ import { compileKernels, type KernelReport, kernelReports } from './kernels.js';
 import { DeviceFault, DeviceMemory } from './memory.js';
 import { type DeviceProgram, GpuRuntime } from './runtime.js';
 import { checkWebgpuTypes } from './support.js';
+import { defaultLaunchCost } from './cost.js';
 
 /**
  * Iterations per chunk of a fold's or scan's kernel invocation (CompileOptions.chunkLength
@@ -182,4 +183,6 @@ export const webgpuBackend = {
   name: 'webgpu',
   description: 'WGSL compute kernels on a WebGPU device (the browser\'s navigator.gpu, or the npm package webgpu in Node), arrays resident on the device',
   compile: compileWebgpu,
+  // Plans weigh kernel launches (cost.ts): a default plan here fuses more than a CPU's.
+  cost: defaultLaunchCost,
 } as const satisfies ExecutionBackend;
