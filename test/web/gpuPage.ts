@@ -31,8 +31,8 @@ export type { AdapterSummary } from '../../web/src/gpu.js';
 export type { CaseOptions, DeviceReport, ElemName, PlainArray, PlainValue, TypedArray, WireError } from './page/wire.js';
 
 /**
- * The back end the browser differential tests run the fused code on. `js` until the `webgpu`
- * back end is registered (src/runtime/backends.ts); then this one line becomes 'webgpu'.
+ * The back end the browser differential tests run the fused code on: one line to change (the
+ * suite was built on `js` before the `webgpu` back end was registered, and runs there too).
  */
 export const backendUnderTest: BackendName = 'webgpu';
 

@@ -361,8 +361,9 @@ const elementSizes: readonly number[] = [0, 70000];
 describe.skipIf(!chromiumFound && !underCI)(`the ${backendUnderTest} back end against the interpreter in headless Chromium`, () => {
   let page: GpuPage | undefined;
   let skipAll = false;
-  /** Batches run so far: the last test judges `knownHostKernels` only after all of them. */
+  /** Batches run so far: the last test judges the known lists only after all of them. */
   let batchesRun = 0;
+  /** The tests below that run a batch (`expectAgreement`). */
   const batches = 11;
 
   beforeAll(async () => {
