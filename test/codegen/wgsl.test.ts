@@ -138,7 +138,14 @@ const cases: { readonly c: Case; readonly seeds: readonly number[]; readonly chu
 beforeAll(async () => {
   // HiGHS (the ILP solver, WebAssembly) run after Dawn has made a device crashes the process
   // (pthread errors in Dawn's threads): every program is planned and run on the CPU first.
-  for (const k of cases) prepared.set(k.c.name, await record(k.c, k.seeds, k.sizes, k.chunkLength, k.freeStep));
+  for (const k of cases) {
+    if (prepared.has(k.c.name)) throw new Error(`two cases named ${k.c.name}`);
+    try {
+      prepared.set(k.c.name, await record(k.c, k.seeds, k.sizes, k.chunkLength, k.freeStep));
+    } catch (err) {
+      throw new Error(`${k.c.name}: ${String(err)}`);
+    }
+  }
 }, 120_000);
 
 /** The device, made by the first test that needs one (inside a test: made in a hook, Dawn's device crashed the worker in the next test). */
@@ -263,4 +270,63 @@ describe('examples/*.fuse with f32 inputs: every kernel equals its JavaScript', 
     const source = readFileSync(new URL(`../../examples/${name}.fuse`, import.meta.url), 'utf8');
     deviceTest({ name, source, inputs });
   }
+});
+
+// ---- combinators and element operations --------------------------------------------------------
+
+const f32n = (n: number): (readonly [string, Gen])[] => [['xs', arr('f32', n)]];
+const program = (name: string, source: string, inputs: (n: number) => readonly (readonly [string, Gen])[], extra: Partial<Case> = {}): Case => ({ name, source, inputs, ...extra });
+
+const combinatorCases: readonly Case[] = [
+  program('map', 'def main(xs):\n  return map(lam x: x * 2.0 + 1.0, xs)\n', f32n),
+  program('zipWith', 'def main(xs, ys):\n  return zipWith(lam(a, b): a * b - a / (b + 100.0), xs, ys)\n', (n) => [['xs', arr('f32', n)], ['ys', arr('f32', n)]]),
+  program('generate', 'def main(xs):\n  n = size(xs)\n  return generate(n, lam i: f32(i) * 0.5 + xs[n - 1 - i])\n', f32n),
+  program('generate2d', 'def main(xs):\n  n = size(xs)\n  return generate((n, 3), lam(i, j): f32(i * 3 + j) + xs[i])\n', f32n),
+  program('gatherF32', 'def main(is, xs):\n  return gather(is, xs)\n', (n) => [['is', indices(n, n)], ['xs', arr('f32', n)]]),
+  program('scatterAddI32', 'def main(is, vs, d):\n  return scatter(+, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', limits('i32', n)], ['d', limits('i32', 7)]]),
+  program('scatterAddU32', 'def main(is, vs, d):\n  return scatter(+, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', limits('u32', n)], ['d', limits('u32', 7)]]),
+  program('scatterMinI32', 'def main(is, vs, d):\n  return scatter(min, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', limits('i32', n)], ['d', limits('i32', 7)]]),
+  program('scatterMaxI32', 'def main(is, vs, d):\n  return scatter(max, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', limits('i32', n)], ['d', limits('i32', 7)]]),
+  program('scatterMinU32', 'def main(is, vs, d):\n  return scatter(min, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', limits('u32', n)], ['d', limits('u32', 7)]]),
+  program('scatterMaxU32', 'def main(is, vs, d):\n  return scatter(max, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', limits('u32', n)], ['d', limits('u32', 7)]]),
+  program('scatterAndI32', 'def main(is, vs, d):\n  return scatter(&, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', limits('i32', n)], ['d', limits('i32', 7)]]),
+  program('scatterOrU32', 'def main(is, vs, d):\n  return scatter(|, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', limits('u32', n)], ['d', limits('u32', 7)]]),
+  program('scatterXorI32', 'def main(is, vs, d):\n  return scatter(^, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', limits('i32', n)], ['d', limits('i32', 7)]]),
+  program('scatterAndBool', 'def main(is, vs, d):\n  return scatter(lam(a, b): a and b, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', arr('bool', n)], ['d', arr('bool', 7)]]),
+  program('scatterOrBool', 'def main(is, vs, d):\n  return scatter(lam(a, b): a or b, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', arr('bool', n)], ['d', arr('bool', 7)]]),
+  program('scatterAddF32', 'def main(is, vs, d):\n  return scatter(+, d, zip(is, vs))\n', (n) => [['is', indices(7, n)], ['vs', arr('f32', n)], ['d', arr('f32', 7)]]),
+  program('foldSum', 'def main(xs):\n  return sum(xs)\n', f32n),
+  program('foldMinMax', 'def main(xs):\n  return (minimum(xs), maximum(xs))\n', (n) => [['xs', awkward(n)]]),
+  program('foldI32', 'def main(xs):\n  return (sum(xs), product(xs), fold(&, xs), fold(|, xs), fold(^, xs), minimum(xs))\n', (n) => [['xs', limits('i32', n)]]),
+  program('foldU32', 'def main(xs):\n  return (sum(xs), maximum(xs), minimum(xs))\n', (n) => [['xs', limits('u32', n)]]),
+  program('foldBool', 'def main(xs):\n  return (fold(lam(a, b): a and b, True, xs), fold(lam(a, b): a or b, False, xs))\n', (n) => [['xs', arr('bool', n)]], { mayRefuse: true }),
+  program('fold2d', 'def main(xs):\n  return fold(+, xs)\n', (n) => [['xs', arr('f32', n, 4)]]),
+  program('scanl', 'def main(xs):\n  return scanl(+, xs)\n', f32n),
+  program('scanlSeed', 'def main(xs):\n  return scanl(+, 1.5, xs)\n', f32n),
+  program('scanr', 'def main(xs):\n  return scanr(+, xs)\n', f32n),
+  program('scanI32', 'def main(xs):\n  return (scanl(+, xs), scanr(max, xs))\n', (n) => [['xs', limits('i32', n)]]),
+  program('scan2d', 'def main(xs):\n  return scanl(+, xs)\n', (n) => [['xs', arr('f32', n, 3)]]),
+  program('filter', 'def main(xs):\n  return filter(lam x: x > 0.5, xs)\n', f32n),
+  program('reverseF32', 'def main(xs):\n  return reverse(xs)\n', f32n),
+  program('map2d', 'def main(xs, ys):\n  return zipWith(lam(a, b): a * 2.0 - b, xs, transpose(ys))\n', (n) => [['xs', arr('f32', n, 3)], ['ys', arr('f32', 3, n)]]),
+  program('rowSums', 'def main(xs):\n  s = fold(+, xs)\n  return map(lam x: x / (1.0 + abs(x)), s)\n', (n) => [['xs', arr('f32', n, 5)]]),
+  program('bitsI32', 'def main(xs, ys):\n  return zipWith(lam(a, b): ((a & b) | (a ^ ~b)) + (a << b) + (a >> b) + popcount(a) + clz(b), xs, ys)\n', (n) => [['xs', limits('i32', n)], ['ys', limits('i32', n)]]),
+  program('bitsU32', 'def main(xs, ys):\n  return zipWith(lam(a, b): ((a & b) | (a ^ ~b)) + (a << b) + (a >> b) + popcount(a) + clz(b), xs, ys)\n', (n) => [['xs', limits('u32', n)], ['ys', limits('u32', n)]]),
+  program('divmodI32', 'def main(xs, ys):\n  return zipWith(lam(a, b): (a // b, a % b, a // 7, a % 7, a // -3, a % -3, a // 8, a % 8), xs, ys)\n', (n) => [['xs', limits('i32', n)], ['ys', (rng) => { const v = limits('i32', n)(rng) as { data: Int32Array }; for (let k = 0; k < v.data.length; k++) if (v.data[k] === 0) v.data[k] = 3; return v as unknown as InterfaceValue; }]]),
+  program('divmodU32', 'def main(xs, ys):\n  return zipWith(lam(a, b): (a // b, a % b, a // u32(7), a % u32(7)), xs, ys)\n', (n) => [['xs', limits('u32', n)], ['ys', (rng) => { const v = limits('u32', n)(rng) as { data: Uint32Array }; for (let k = 0; k < v.data.length; k++) if (v.data[k] === 0) v.data[k] = 5; return v as unknown as InterfaceValue; }]]),
+  program('divZero', 'def main(xs, ys):\n  return zipWith(lam(a, b): a // b, xs, ys)\n', (n) => [['xs', limits('i32', n)], ['ys', arr('i32', n)]]),
+  program('arithI32', 'def main(xs, ys):\n  return zipWith(lam(a, b): (a + b, a - b, a * b, -a, abs(a), min(a, b), max(a, b), a == b, a < b), xs, ys)\n', (n) => [['xs', limits('i32', n)], ['ys', limits('i32', n)]]),
+  program('arithU32', 'def main(xs, ys):\n  return zipWith(lam(a, b): (a + b, a - b, a * b, min(a, b), max(a, b), a == b, a < b, a >= b), xs, ys)\n', (n) => [['xs', limits('u32', n)], ['ys', limits('u32', n)]]),
+  program('casts', 'def main(xs):\n  return map(lam x: (i32(x), u32(x), f32(i32(x)), x > 0.0, i32(x > 1.0)), xs)\n', (n) => [['xs', awkward(n)]]),
+  program('floatSpecial', 'def main(xs, ys):\n  return zipWith(lam(a, b): (min(a, b), max(a, b), a // b, a % b, floor(a), ceil(a), abs(a), sqrt(a), a / b, -a), xs, ys)\n', (n) => [['xs', awkward(n)], ['ys', awkward(n)]]),
+  program('transcendental', 'def main(xs):\n  return map(lam x: (exp(x / 4.0), log(abs(x) + 1.0), sin(x), cos(x), tanh(x), cbrt(x), x ** 2.0, abs(x) ** 0.5), xs)\n', f32n, { tol: 2e-5 }),
+  program('intPow', 'def main(xs, ys):\n  return zipWith(lam(a, b): (a ** (b % 9), u32(a) ** u32(b % 5)), xs, ys)\n', (n) => [['xs', limits('i32', n)], ['ys', limits('i32', n)]]),
+  program('boolOps', 'def main(xs, ys):\n  return zipWith(lam(a, b): (a and b, a or b, not a, a == b, i32(a) + i32(b)), xs, ys)\n', (n) => [['xs', arr('bool', n)], ['ys', arr('bool', n)]]),
+  program('select', 'def main(is, xs):\n  n = size(xs)\n  return map(lam i: xs[i] if i >= 0 and i < n else 0.0, is)\n', (n) => [['is', (rng) => { const v = limits('i32', n)(rng) as { data: Int32Array }; return v as unknown as InterfaceValue; }], ['xs', arr('f32', n)]]),
+  program('scalarArg', 'def main(xs, s):\n  return map(lam x: x * s, xs)\n', (n) => [['xs', arr('f32', n)], ['s', scalar('f32', 1.5)]]),
+  program('iota', 'def main(xs):\n  return map(lam i: i * i - 3, iota(size(xs)))\n', f32n),
+];
+
+describe('combinator programs: every kernel equals its JavaScript', () => {
+  for (const c of combinatorCases) deviceTest(c, { sizes: [0, 1, 29] });
 });

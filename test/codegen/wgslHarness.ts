@@ -24,6 +24,12 @@ type Main = (rt: unknown, inputs: readonly unknown[]) => unknown[];
 // ---- the device ----------------------------------------------------------------------------
 
 let devicePromise: Promise<GPUDevice | null> | null = null;
+/**
+ * The GPU object the device came from. It must stay reachable while the device is used: once the
+ * garbage collector takes it, Dawn's instance goes and the process aborts in pthread or futex
+ * assertions at a later collection.
+ */
+let gpu: GPU | null = null;
 /** Why no device could be had (for the skip notice). */
 export let gpuUnavailable = '';
 
@@ -34,7 +40,8 @@ export function acquireDevice(): Promise<GPUDevice | null> {
       process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
       const webgpu = (await import('webgpu')) as { create(options: string[]): GPU; globals: object };
       Object.assign(globalThis, webgpu.globals);
-      const adapter = await webgpu.create([]).requestAdapter();
+      gpu = webgpu.create([]);
+      const adapter = await gpu.requestAdapter();
       if (adapter === null) {
         gpuUnavailable = 'webgpu gave no adapter';
         return null;
