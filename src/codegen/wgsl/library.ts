@@ -27,6 +27,7 @@ export type LibraryName =
   | 'tanh_f32'
   | 'truthy_f32'
   | 'fmod_f32'
+  | 'floordiv_f32'
   | 'index_f32';
 
 interface LibraryEntry {
@@ -237,6 +238,24 @@ fn js_inf() -> f32 { return bitcast<f32>(inf_bits); }`,
   var bits = 0u;
   if (m >= 0x800000u) { bits = (u32(ex) << 23u) | (m & 0x7fffffu); } else { bits = m; }
   return bitcast<f32>(bits | (bitcast<u32>(a) & 0x80000000u));
+}`,
+  },
+  // Math.floor(a / b) of f32 values as JavaScript computes it: from the double quotient, whose
+  // floor is the exact quotient's. The f32 quotient may round up to an integer the exact one lies
+  // just beyond; then the exact remainder says which side it is on (its fraction above one half
+  // rounded a positive quotient up, below one half a negative one).
+  floordiv_f32: {
+    uses: ['fmod_f32', 'is_nan', 'inf'],
+    text: `fn js_floordiv_f32(a: f32, b: f32) -> f32 {
+  let q = a / b;
+  let m = floor(q);
+  if (m != q || abs(m) >= 8388608.0 || js_is_nan(q) || abs(q) == js_inf() || abs(b) == js_inf()) { return m; }
+  let r = js_fmod(a, b);
+  if (r == 0.0) { return m; }
+  let big = 2.0 * abs(r) > abs(b);
+  let positive = (a < 0.0) == (b < 0.0);
+  if (big == positive) { return m - 1.0; }
+  return m;
 }`,
   },
   // An element index from a number held as an f32: JavaScript reads an element only at an

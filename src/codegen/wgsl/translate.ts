@@ -1144,6 +1144,10 @@ class Translator {
     if (a.t.k === 'never') return never;
     const b = this.numeric(this.expr(rhs));
     if (b.t.k === 'never') return never;
+    return this.divideVals(a, b);
+  }
+
+  private divideVals(a: Val, b: Val): Val {
     if (a.t.k === 'lit' && b.t.k === 'lit') return { t: lit(a.t.value / b.t.value), code: '' };
     const af = a.quot !== undefined ? { t: F32, code: a.code } : a;
     const bf = b.quot !== undefined ? { t: F32, code: b.code } : b;
@@ -1461,14 +1465,24 @@ class Translator {
       case 'floor':
       case 'ceil':
       case 'trunc': {
+        const arg = args[0];
+        if (fn === 'floor' && args.length === 1 && arg?.kind === 'binary' && arg.op === '/') {
+          // Floor division of floats (scalar.ts `divide`): exactly JavaScript's, not the f32 quotient's floor.
+          const a = this.numeric(this.expr(arg.lhs));
+          if (a.t.k === 'never') return never;
+          const b = this.numeric(this.expr(arg.rhs));
+          if (b.t.k === 'never') return never;
+          if (a.quot === undefined && b.quot === undefined && (a.t.k === 'f32' || b.t.k === 'f32')) {
+            this.lib('floordiv_f32');
+            return { t: F32, code: `js_floordiv_f32(${this.coerce(a, F32)}, ${this.coerce(b, F32)})` };
+          }
+          return this.rounded(fn, this.divideVals(a, b));
+        }
         const v = one();
         if (v === null) return never;
-        if (v.quot !== undefined) return this.quotient(v.quot.a, v.quot.b, fn, false);
-        if (v.t.k === 'lit') return { t: lit(Math[fn](v.t.value)), code: '' };
-        if (v.t.k === 'i32' || v.t.k === 'u32') return v;
-        if (v.t.k === 'bits') return refuse(`Math.${fn} of an integer that may leave 32 bits`);
-        return { t: F32, code: `${fn}(${f32Of(v)})` };
+        return this.rounded(fn, v);
       }
+
       case 'abs': {
         const v = one();
         if (v === null) return never;
@@ -1520,6 +1534,16 @@ class Translator {
       default:
         return refuse(`Math.${fn}`);
     }
+  }
+
+  /** Math.floor / ceil / trunc of a translated value. */
+  private rounded(fn: 'floor' | 'ceil' | 'trunc', v: Val): Val {
+    if (v.t.k === 'never') return never;
+    if (v.quot !== undefined) return this.quotient(v.quot.a, v.quot.b, fn, false);
+    if (v.t.k === 'lit') return { t: lit(Math[fn](v.t.value)), code: '' };
+    if (v.t.k === 'i32' || v.t.k === 'u32') return v;
+    if (v.t.k === 'bits') return refuse(`Math.${fn} of an integer that may leave 32 bits`);
+    return { t: F32, code: `${fn}(${this.coerce(v, F32)})` };
   }
 
   private minMax(fn: 'min' | 'max', args: readonly JsExpr[]): Val {
