@@ -6,9 +6,11 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { translateWgsl, type WgslRole } from '../../src/codegen/wgsl/translate.js';
+import { STATUS_BAIL, translateWgsl, type WgslRole } from '../../src/codegen/wgsl/translate.js';
 import type { KernelSource } from '../../src/codegen/wasm/translate.js';
-import { assign, bin, call, constDecl, exprStmt, id, index, letDecl, mathCall, member, num, un, type JsExpr, type JsStmt } from '../../src/codegen/jsast.js';
+import { assign, bin, call, cond, constDecl, exprStmt, id, index, letDecl, mathCall, member, num, un, type JsExpr, type JsStmt } from '../../src/codegen/jsast.js';
+import { printProgramText } from '../../src/codegen/printer.js';
+import type { TypedArray } from '../../src/ir/scalarOps.js';
 import { Compiler } from '../../src/driver/index.js';
 import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import type { InputSignature } from '../../src/lower/index.js';
@@ -16,7 +18,7 @@ import type { ScalarType } from '../../src/ir/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
 import { allocate } from '../../src/ir/scalarOps.js';
 import { randomArray, seededRng, type Rng } from '../util/index.js';
-import { acquireDevice, gpuUnavailable, replay, runRecorded, type RecordedRun, type Replay } from './wgslHarness.js';
+import { acquireDevice, dispatch, gpuUnavailable, replay, runRecorded, type RecordedRun, type Replay } from './wgslHarness.js';
 
 const serial: WgslRole = { kind: 'serial' };
 /** One solver for the file, loaded before the device (see beforeAll). */
@@ -368,4 +370,139 @@ const combinatorCases: readonly Case[] = [
 
 describe('combinator programs: every kernel equals its JavaScript', () => {
   for (const c of combinatorCases) deviceTest(c, { sizes: [0, 1, 29] });
+});
+
+// ---- single operations on adversarial values ---------------------------------------------------
+
+/**
+ * `for (i = 0; i < n; i++) { const x = xs[i]; const s = ss[i]; oi[i] = f(x, s); of[i] = f(x, s) }`
+ * as a serial kernel: each result stored through ToInt32 (an Int32Array) and Math.fround (a
+ * Float32Array), so that a value the kernel holds inexactly shows in one or the other.
+ */
+function opKernel(xElem: ScalarType, sElem: ScalarType, f: (x: JsExpr, s: JsExpr) => JsExpr): KernelSource {
+  const loop: JsStmt = {
+    kind: 'for', index: 'i1', from: num(0), to: id('n0'), down: false,
+    body: [
+      constDecl('x2', index(id('a3'), id('i1'))),
+      constDecl('s5', index(id('a4'), id('i1'))),
+      assign(index(id('a6'), id('i1')), f(id('x2'), id('s5'))),
+      assign(index(id('a7'), id('i1')), f(id('x2'), id('s5'))),
+    ],
+  };
+  return { name: 'c0', params: ['n0', 'a3', 'a4', 'a6', 'a7'], body: [loop], arrays: { a3: xElem, a4: sElem, a6: 'i32', a7: 'f32' }, extents: ['n0'], scalars: {} };
+}
+
+/** The JavaScript function of a kernel source (printed as the code generator prints it). */
+function jsOf(src: KernelSource): (...args: unknown[]) => void {
+  const text = printProgramText([{ kind: 'function', name: src.name, params: ['rt', ...src.params], body: src.body }]);
+  return new Function(`'use strict';\n${text}\nreturn ${src.name};`)() as (...args: unknown[]) => void;
+}
+
+const int32Values = [0, 1, -1, 2, -2, 3, -3, 7, -7, 2 ** 31 - 1, -(2 ** 31), 2 ** 30, -(2 ** 30), 65535, -65536, 46341, -46341];
+const u32Values = [0, 1, 2, 3, 7, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32 - 2, 65535, 65536, 46341, 3e9];
+const f32Values = [0, -0, Infinity, -Infinity, NaN, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 1, -1, 7, -7, 2 ** 31, -(2 ** 31), 2 ** 32, 3e9, -3e9, 2 ** 40, 1e30, -1e30, 0.1, 1 / 3, 123456.79];
+
+const ops: readonly (readonly [string, (x: JsExpr, s: JsExpr) => JsExpr])[] = [
+  ['x | 0', (x) => bin('|', x, num(0))],
+  ['x >>> 0', (x) => bin('>>>', x, num(0))],
+  ['x >> 3', (x) => bin('>>', x, num(3))],
+  ['x >>> 5', (x) => bin('>>>', x, num(5))],
+  ['x & 255', (x) => bin('&', x, num(255))],
+  ['x ^ s', (x, s) => bin('^', x, s)],
+  ['x << s', (x, s) => bin('<<', x, s)],
+  ['(x << s) >>> 0', (x, s) => bin('>>>', bin('<<', x, s), num(0))],
+  ['x >> s', (x, s) => bin('>>', x, s)],
+  ['x >>> s', (x, s) => bin('>>>', x, s)],
+  ['~x', (x) => un('~', x)],
+  ['Math.clz32(x)', (x) => mathCall('clz32', [x])],
+  ['Math.imul(x, s)', (x, s) => mathCall('imul', [x, s])],
+  ['Math.fround(x)', (x) => mathCall('fround', [x])],
+  ['Math.floor(x)', (x) => mathCall('floor', [x])],
+  ['Math.ceil(x)', (x) => mathCall('ceil', [x])],
+  ['Math.abs(x)', (x) => mathCall('abs', [x])],
+  ['Math.min(x, s)', (x, s) => mathCall('min', [x, s])],
+  ['Math.max(x, s)', (x, s) => mathCall('max', [x, s])],
+  ['x < s ? 1 : 0', (x, s) => cond(bin('<', x, s), num(1), num(0))],
+  ['x <= s ? 1 : 0', (x, s) => cond(bin('<=', x, s), num(1), num(0))],
+  ['x >= s ? x : s', (x, s) => cond(bin('>=', x, s), x, s)],
+  ['x === s ? 1 : 0', (x, s) => cond(bin('===', x, s), num(1), num(0))],
+  ['x ? 1 : 2', (x) => cond(x, num(1), num(2))],
+  ['!x ? 1 : 0', (x) => cond(un('!', x), num(1), num(0))],
+  ['-x', (x) => un('-', x)],
+  ['x + s', (x, s) => bin('+', x, s)],
+  ['x - s', (x, s) => bin('-', x, s)],
+  ['x * s', (x, s) => bin('*', x, s)],
+  ['x + s | 0', (x, s) => bin('|', bin('+', x, s), num(0))],
+  ['x - s - s >>> 0', (x, s) => bin('>>>', bin('-', bin('-', x, s), s), num(0))],
+  ['x / s | 0', (x, s) => bin('|', bin('/', x, s), num(0))],
+  ['Math.floor(x / s) | 0', (x, s) => bin('|', mathCall('floor', [bin('/', x, s)]), num(0))],
+  ['x % s', (x, s) => bin('%', x, s)],
+  ['x < 0.5 ? 1 : 0', (x) => cond(bin('<', x, num(0.5)), num(1), num(0))],
+  ['x <= 0.1 ? 1 : 0', (x) => cond(bin('<=', x, num(0.1)), num(1), num(0))],
+  ['x > 3000000000 ? 1 : 0', (x) => cond(bin('>', x, num(3e9)), num(1), num(0))],
+  ['x < 0 && s > 0 ? 1 : 0', (x, s) => cond(bin('&&', bin('<', x, num(0)), bin('>', s, num(0))), num(1), num(0))],
+  ['x < 0 || s > 0 ? 1 : 0', (x, s) => cond(bin('||', bin('<', x, num(0)), bin('>', s, num(0))), num(1), num(0))],
+  ['x < 0 !== s < 0 ? 1 : 0', (x, s) => cond(bin('!==', bin('<', x, num(0)), bin('<', s, num(0))), num(1), num(0))],
+  ['Math.pow(x, s)', (x, s) => mathCall('pow', [x, s])],
+  ['Math.sqrt(x)', (x) => mathCall('sqrt', [x])],
+];
+
+const typePairs: readonly (readonly [ScalarType, ScalarType, readonly number[], readonly number[]])[] = [
+  ['i32', 'i32', int32Values, int32Values],
+  ['u32', 'u32', u32Values, u32Values],
+  ['f32', 'f32', f32Values, f32Values],
+  ['i32', 'u32', int32Values, u32Values],
+];
+
+describe('single operations on adversarial values: the device equals JavaScript', () => {
+  for (const [xe, se, xv, sv] of typePairs) {
+    test(`${xe} × ${se}`, async () => {
+      const device = await theDevice();
+      if (device === null) return;
+      const xs = xv.flatMap((x) => sv.map(() => x));
+      const ss = xv.flatMap(() => sv);
+      const n = xs.length;
+      const stats = { same: 0, bail: 0, refused: 0 };
+      for (const [name, f] of ops) {
+        // Math.pow and Math.sqrt take f32 operands in generated code (an integer reaches them
+        // through Math.fround); of an integer past 2^24 the f32 is not JavaScript's double.
+        if ((name.startsWith('Math.pow') || name.startsWith('Math.sqrt')) && (xe !== 'f32' || se !== 'f32')) continue;
+        const src = opKernel(xe, se, f);
+        const t = translateWgsl(src, serial);
+        if (!t.ok) {
+          stats.refused++;
+          refusals.push(`op ${name} on ${xe} × ${se}: ${t.reason}`);
+          continue;
+        }
+        const typed = (e: ScalarType, v: readonly number[]): TypedArray => (e === 'i32' ? Int32Array.from(v) : e === 'u32' ? Uint32Array.from(v) : Float32Array.from(v));
+        const arrays = { a3: typed(xe, xs), a4: typed(se, ss), a6: new Int32Array(n), a7: new Float32Array(n) };
+        const jsOut = { a6: new Int32Array(n), a7: new Float32Array(n) };
+        jsOf(src)({}, n, arrays.a3, arrays.a4, jsOut.a6, jsOut.a7);
+        const r = await dispatch(device, { kernel: t.kernel, count: 1, extent: 0, step: 0, scalars: { n0: n }, arrays, partials: null });
+        if (r.status === STATUS_BAIL) {
+          stats.bail++;
+          continue;
+        }
+        expect(r.status, `${name} on ${xe} × ${se}`).toBe(0);
+        for (let k = 0; k < n; k++) {
+          const label = `${name} with x = ${xs[k]}, s = ${ss[k]} (${xe} × ${se})`;
+          const transcendental = name.startsWith('Math.pow');
+          // JavaScript's double result of float arithmetic is held as its f32 rounding (generated
+          // code always rounds it at once: Math.fround(a op b)): only that rounding is compared.
+          const unrounded = (xe === 'f32' || se === 'f32') && ['x + s', 'x - s', 'x * s', 'x / s | 0', 'x - s - s >>> 0', 'x + s | 0', 'Math.floor(x / s) | 0'].includes(name);
+          if (name === 'Math.sqrt(x)' && !Object.is(r.arrays.a7![k], jsOut.a7[k]) && !(Number.isNaN(r.arrays.a7![k]) && Number.isNaN(jsOut.a7[k]))) throw new Error(`${label}: sqrt ${r.arrays.a7![k]} vs ${jsOut.a7[k]}`);
+          if (name === 'Math.sqrt(x)') continue;
+          if (unrounded) continue;
+          if (!transcendental) expect(r.arrays.a6![k], `${label}: ToInt32`).toBe(jsOut.a6[k]);
+          const [got, want] = [r.arrays.a7![k]!, jsOut.a7[k]!];
+          const flushed = got === 0 && Math.abs(want) < 2 ** -126; // a subnormal the device may flush
+          const ok = Object.is(got, want) || flushed || (Number.isNaN(got) && Number.isNaN(want)) || (transcendental && Math.abs(got - want) <= 1e-5 * Math.abs(want));
+          expect(ok, `${label}: fround: ${got} on the device, ${want} in JavaScript`).toBe(true);
+        }
+        stats.same++;
+      }
+      outcomes.set(`op ${xe}×${se}`, stats.same);
+      if (stats.bail > 0) outcomes.set(`op bail ${xe}×${se}`, stats.bail);
+    });
+  }
 });
