@@ -229,6 +229,8 @@ interface Case {
   readonly tol?: number;
   /** Whether refusals are allowed (counted, printed) instead of failing the test. */
   readonly mayRefuse?: boolean;
+  /** The inputs make the JavaScript fault: some call must fault on the device too. */
+  readonly faults?: boolean;
 }
 
 function signatureOf(values: readonly (readonly [string, InterfaceValue])[]): Record<string, InputSignature> {
@@ -265,11 +267,15 @@ function deviceTest(c: Case, options: { seeds?: readonly number[]; sizes?: reado
     if (device === null) return;
     const runs = prepared.get(c.name)!;
     let calls = 0;
+    let faults = 0;
     for (const run of runs) {
       for (const call of run.calls) {
         calls++;
         const r: Replay = await replay(device, call, c.tol ?? 0);
+        if (r.outcome === 'fault-agrees') faults++;
         outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
+        const kind = `${call.role.kind} ${call.schedule}`;
+        outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
         if (r.outcome === 'refused') {
           refusals.push(`${c.name}: ${r.label}: ${r.detail}`);
           if (!c.mayRefuse) throw new Error(`${c.name}: ${r.label} refused: ${r.detail}`);
@@ -278,6 +284,10 @@ function deviceTest(c: Case, options: { seeds?: readonly number[]; sizes?: reado
       }
     }
     expect(calls, `${c.name}: no kernel calls`).toBeGreaterThan(0);
+    if (c.faults === true) {
+      expect(runs.every((r) => r.error !== null), `${c.name}: every CPU run faults`).toBe(true);
+      expect(faults, `${c.name}: a kernel faults on the device`).toBeGreaterThan(0);
+    }
   });
 }
 
@@ -367,6 +377,32 @@ const combinatorCases: readonly Case[] = [
   program('scalarArg', 'def main(xs, s):\n  return map(lam x: x * s, xs)\n', (n) => [['xs', arr('f32', n)], ['s', scalar('f32', 1.5)]]),
   program('iota', 'def main(xs):\n  return map(lam i: i * i - 3, iota(size(xs)))\n', f32n),
 ];
+
+/** i32 values that include zeros (divisors), and indices with one out of range at the end. */
+const withZeros = (len: number): Gen => (rng) => {
+  const v = limits('i32', len)(rng) as { data: Int32Array };
+  v.data[len - 1] = 0;
+  return v as unknown as InterfaceValue;
+};
+const badIndices = (n: number, len: number, bad: number): Gen => (rng) => {
+  const v = indices(n, len)(rng) as { data: Int32Array };
+  v.data[len - 1] = bad;
+  return v as unknown as InterfaceValue;
+};
+
+const faultCases: readonly Case[] = [
+  program('faultDivZero', 'def main(xs, ys):\n  return zipWith(lam(a, b): a // b, xs, ys)\n', (n) => [['xs', limits('i32', n)], ['ys', withZeros(n)]], { faults: true }),
+  program('faultModZeroU32', 'def main(xs, ys):\n  return zipWith(lam(a, b): a % b, xs, ys)\n', (n) => [['xs', limits('u32', n)], ['ys', (rng) => { const v = limits('u32', n)(rng) as { data: Uint32Array }; v.data[n - 1] = 0; return v as unknown as InterfaceValue; }]], { faults: true }),
+  program('faultGatherHigh', 'def main(is, xs):\n  return gather(is, xs)\n', (n) => [['is', badIndices(n, n, n)], ['xs', arr('f32', n)]], { faults: true }),
+  program('faultGatherNegative', 'def main(is, xs):\n  return map(lam x: x + 1.0, gather(is, xs))\n', (n) => [['is', badIndices(n, n, -1)], ['xs', arr('f32', n)]], { faults: true }),
+  program('faultScatter', 'def main(is, vs, d):\n  return scatter(+, d, zip(is, vs))\n', (n) => [['is', badIndices(7, n, 7)], ['vs', limits('i32', n)], ['d', limits('i32', 7)]], { faults: true }),
+  program('faultIndex', 'def main(xs):\n  n = size(xs)\n  return generate(n, lam i: xs[i + 1])\n', f32n, { faults: true }),
+  program('faultPowZero', 'def main(xs, ys):\n  return zipWith(lam(a, b): a ** b, xs, ys)\n', (n) => [['xs', (rng) => { const v = limits('i32', n)(rng) as { data: Int32Array }; v.data[n - 1] = 0; return v as unknown as InterfaceValue; }], ['ys', (rng) => { const v = limits('i32', n)(rng) as { data: Int32Array }; v.data[n - 1] = -2; return v as unknown as InterfaceValue; }]], { faults: true }),
+];
+
+describe('faults: the device faults where the JavaScript does', () => {
+  for (const c of faultCases) deviceTest(c, { sizes: [1, 29] });
+});
 
 describe('combinator programs: every kernel equals its JavaScript', () => {
   for (const c of combinatorCases) deviceTest(c, { sizes: [0, 1, 29] });

@@ -198,6 +198,8 @@ export interface Recorded {
   readonly before: Readonly<Record<string, HostData | number>>;
   readonly after: Readonly<Record<string, HostData | number>>;
   readonly faulted: boolean;
+  /** The cluster's schedule (ClusterSchedule kind). */
+  readonly schedule: string;
 }
 
 function snapshot(params: readonly string[], args: readonly (TypedArray | number)[]): Record<string, HostData | number> {
@@ -239,10 +241,10 @@ class RecordingRuntime extends Runtime {
       for (let k = 0; k < count; k++) f(this, k * step, Math.min(extent, (k + 1) * step), k, ...args);
     } catch (err) {
       faulted = true;
-      this.recorded.push({ label: `${info.name} (cluster ${c})`, source, role: { kind: 'work', partials: info.partials }, count, extent, step, before, after: snapshot(params, args), faulted });
+      this.recorded.push({ label: `${info.name} (cluster ${c})`, source, role: { kind: 'work', partials: info.partials }, count, extent, step, before, after: snapshot(params, args), faulted, schedule: this.generated.schedules[c]!.kind });
       throw err;
     }
-    this.recorded.push({ label: `${info.name} (cluster ${c})`, source, role: { kind: 'work', partials: info.partials }, count, extent, step, before, after: snapshot(params, args), faulted });
+    this.recorded.push({ label: `${info.name} (cluster ${c})`, source, role: { kind: 'work', partials: info.partials }, count, extent, step, before, after: snapshot(params, args), faulted, schedule: this.generated.schedules[c]!.kind });
     return true;
   }
 
@@ -253,10 +255,10 @@ class RecordingRuntime extends Runtime {
     try {
       f(this, ...args);
     } catch (err) {
-      this.recorded.push({ label: `${source.name} (serial)`, source, role: { kind: 'serial' }, count: 1, extent: 0, step: 0, before, after: snapshot(source.params, args), faulted: true });
+      this.recorded.push({ label: `${source.name} (serial)`, source, role: { kind: 'serial' }, count: 1, extent: 0, step: 0, before, after: snapshot(source.params, args), faulted: true, schedule: 'serial' });
       throw err;
     }
-    this.recorded.push({ label: `${source.name} (serial)`, source, role: { kind: 'serial' }, count: 1, extent: 0, step: 0, before, after: snapshot(source.params, args), faulted: false });
+    this.recorded.push({ label: `${source.name} (serial)`, source, role: { kind: 'serial' }, count: 1, extent: 0, step: 0, before, after: snapshot(source.params, args), faulted: false, schedule: 'serial' });
   }
 }
 
