@@ -400,6 +400,11 @@ const faultCases: readonly Case[] = [
   program('faultPowZero', 'def main(xs, ys):\n  return zipWith(lam(a, b): a ** b, xs, ys)\n', (n) => [['xs', (rng) => { const v = limits('i32', n)(rng) as { data: Int32Array }; v.data[n - 1] = 0; return v as unknown as InterfaceValue; }], ['ys', (rng) => { const v = limits('i32', n)(rng) as { data: Int32Array }; v.data[n - 1] = -2; return v as unknown as InterfaceValue; }]], { faults: true }),
 ];
 
+describe('a dispatch past 65535 workgroups (a 2-D grid): every invocation runs once', () => {
+  // One iteration per invocation: 4,200,000 invocations are 65,625 workgroups of 64.
+  deviceTest(program('twoDimensionalGrid', 'def main(xs):\n  return map(lam x: x * 3 + 1, xs)\n', (n) => [['xs', arr('i32', n)]]), { sizes: [4_200_000], seeds: [1], freeStep: 1 });
+});
+
 describe('faults: the device faults where the JavaScript does', () => {
   for (const c of faultCases) deviceTest(c, { sizes: [1, 29] });
 });
