@@ -62,6 +62,38 @@ export async function compileMessages(device: GPUDevice, code: string): Promise<
   return info.messages.map((m) => `${m.type} ${m.lineNum}:${m.linePos} ${m.message}`);
 }
 
+/**
+ * The identifiers of a kernel's code that are neither WGSL's (keywords, types, builtins) nor the
+ * translator's own (v_, b_, n_, t_, js_ prefixes and the frame's names): none may be there, so
+ * that no name from elsewhere (user text) can have reached the code.
+ */
+export function foreignIdentifiers(code: string): string[] {
+  const wgsl = new Set([
+    'fn', 'let', 'var', 'loop', 'if', 'else', 'break', 'return', 'select', 'bitcast', 'array', 'atomic', 'storage', 'read', 'read_write', 'private',
+    'group', 'binding', 'compute', 'workgroup_size', 'builtin', 'global_invocation_id', 'num_workgroups', 'vec3', 'u32', 'i32', 'f32', 'bool',
+    'true', 'false', 'min', 'max', 'abs', 'floor', 'ceil', 'trunc', 'sqrt', 'exp', 'exp2', 'log', 'log2', 'sin', 'cos', 'tan', 'tanh', 'ldexp',
+    'countLeadingZeros', 'atomicStore', 'atomicLoad', 'atomicAdd', 'atomicSub', 'atomicAnd', 'atomicOr', 'atomicXor', 'atomicExchange',
+    'atomicCompareExchangeWeak', 'exchanged', 'old_value',
+  ]);
+  const frame = new Set(['main', 'gid', 'nwg', 'inv', 'params', 'status', 'extent', 'step', 'x', 'y', 'nan_bits', 'inf_bits']);
+  // Library helpers' own parameters and locals (library.ts, fixed text).
+  const library = new Set(['a', 'b', 'c', 'e', 'i', 'm', 'p', 'q', 'r', 'u', 'ab', 'ax', 'ea', 'eb', 'ex', 'ma', 'mb', 'ua', 'ub', 'big', 'bint', 'binf', 'odd', 'base', 'result', 'rest', 'half', 'shift', 'bits', 'positive']);
+  const words = code.replace(/\/\/.*$/gm, '').replace(/\b[0-9][0-9.e+]*[iuf]?\b|\b0x[0-9a-f]+u\b/gi, ' ').match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+  return [...new Set(words.filter((w) => !wgsl.has(w) && !frame.has(w) && !library.has(w) && !/^(v|b|n|t|js)_[A-Za-z0-9_]+$/.test(w)))];
+}
+
+const checkedCode = new Set<string>();
+
+/** Compiles `code` once and throws on any message (an error, or a warning such as unreachable code). */
+export async function expectCleanCompile(device: GPUDevice, code: string): Promise<void> {
+  if (checkedCode.has(code)) return;
+  const messages = await compileMessages(device, code);
+  if (messages.length > 0) throw new Error(`compiler messages:\n${messages.join('\n')}\n${code}`);
+  const foreign = foreignIdentifiers(code);
+  if (foreign.length > 0) throw new Error(`identifiers the translator does not make: ${foreign.join(', ')}\n${code}`);
+  checkedCode.add(code);
+}
+
 /** Host data of one buffer: what the kernel's buffer holds, as the runtime would upload it. */
 export type HostData = TypedArray | Float64Array;
 
@@ -322,6 +354,7 @@ export async function replay(device: GPUDevice, call: Recorded, tol: number): Pr
   const t = translateWgsl(call.source, call.role);
   if (!t.ok) return { label: call.label, outcome: 'refused', detail: t.reason };
   const kernel = t.kernel;
+  await expectCleanCompile(device, kernel.code);
   const scalars: Record<string, number> = {};
   for (const s of kernel.scalars) scalars[s.param] = call.before[s.param] as number;
   const arrays: Record<string, HostData> = {};
