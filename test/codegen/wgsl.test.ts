@@ -16,7 +16,7 @@ import { createSolverLoader } from '../../src/plan/ilp/solver.js';
 import type { InputSignature } from '../../src/lower/index.js';
 import type { ScalarType } from '../../src/ir/types.js';
 import type { InterfaceValue } from '../../src/ir/values.js';
-import { allocate } from '../../src/ir/scalarOps.js';
+import { allocate, binary } from '../../src/ir/scalarOps.js';
 import { randomArray, seededRng, type Rng } from '../util/index.js';
 import { acquireDevice, dispatch, expectCleanCompile, foreignIdentifiers, gpuUnavailable, replay, runRecorded, type RecordedRun, type Replay } from './wgslHarness.js';
 
@@ -544,6 +544,63 @@ describe('single operations on adversarial values: the device equals JavaScript'
       }
       outcomes.set(`op ${xe}×${se}`, stats.same);
       if (stats.bail > 0) outcomes.set(`op bail ${xe}×${se}`, stats.bail);
+    });
+  }
+});
+
+// ---- the rt helpers generated code calls (integer `**`, bool `//` and `%`) ---------------------
+
+/** The JavaScript side's `rt`: the helpers' arithmetic is scalarOps' (as src/runtime/helpers.ts's), a division by zero throws. */
+const helperRt = {
+  pow_i32: (_: number, a: number, b: number) => binary('**', 'i32', a, b),
+  pow_u32: (_: number, a: number, b: number) => binary('**', 'u32', a, b),
+  pow_bool: (_: number, a: number, b: number) => binary('**', 'bool', a, b),
+  floordiv_bool: (_: number, a: number, b: number) => binary('//', 'bool', a, b),
+  mod_bool: (_: number, a: number, b: number) => binary('%', 'bool', a, b),
+};
+
+describe('rt helpers on the device equal scalarOps', () => {
+  const cases: readonly (readonly [string, ScalarType, readonly number[], readonly number[]])[] = [
+    ['pow_i32', 'i32', int32Values, [0, 1, 2, 3, 5, 7, 30, 31, 32, 33, 100, 2 ** 31 - 1, -1, -2, -3]],
+    ['pow_u32', 'u32', u32Values, [0, 1, 2, 3, 5, 7, 31, 32, 33, 100, 2 ** 32 - 1]],
+    ['pow_bool', 'i32', [0, 1], [0, 1]],
+    ['floordiv_bool', 'i32', [0, 1], [0, 1]],
+    ['mod_bool', 'i32', [0, 1], [0, 1]],
+  ];
+  for (const [helper, elem, xv, sv] of cases) {
+    test(helper, async () => {
+      const device = await theDevice();
+      if (device === null) return;
+      const call = (x: JsExpr, s: JsExpr): JsExpr => ({ kind: 'call', callee: member(id('rt'), helper), args: [num(0), x, s] });
+      const src = opKernel(elem, elem, call);
+      const t = translateWgsl(src, serial);
+      expect(t.ok, t.ok ? '' : t.reason).toBe(true);
+      if (!t.ok) return;
+      await expectCleanCompile(device, t.kernel.code);
+      const typed = (v: readonly number[]): TypedArray => (elem === 'u32' ? Uint32Array.from(v) : Int32Array.from(v));
+      // One dispatch per pair, so that a faulting pair (0 ** negative) faults alone.
+      const js = jsOf(src);
+      for (const x of xv) {
+        for (const s of sv) {
+          const arrays = { a3: typed([x]), a4: typed([s]), a6: new Int32Array(1), a7: new Float32Array(1) };
+          const out = { a6: new Int32Array(1), a7: new Float32Array(1) };
+          let faulted = false;
+          try {
+            js(helperRt, 1, arrays.a3, arrays.a4, out.a6, out.a7);
+          } catch {
+            faulted = true;
+          }
+          const r = await dispatch(device, { kernel: t.kernel, count: 1, extent: 0, step: 0, scalars: { n0: 1 }, arrays, partials: null });
+          const label = `rt.${helper}(${x}, ${s})`;
+          if (faulted) {
+            expect(r.status, label).toBe(1);
+            continue;
+          }
+          expect(r.status, label).toBe(0);
+          expect(r.arrays.a6![0], label).toBe(out.a6[0]);
+          expect(Object.is(r.arrays.a7![0], out.a7[0]), `${label}: ${r.arrays.a7![0]} vs ${out.a7[0]}`).toBe(true);
+        }
+      }
     });
   }
 });
