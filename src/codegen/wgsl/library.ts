@@ -27,6 +27,9 @@ export type LibraryName =
   | 'tanh_f32'
   | 'truthy_f32'
   | 'fmod_f32'
+  | 'floordiv_f32'
+  | 'f32_from_u32'
+  | 'f32_from_i32'
   | 'index_f32';
 
 interface LibraryEntry {
@@ -168,6 +171,22 @@ fn js_inf() -> f32 { return bitcast<f32>(inf_bits); }`,
     return m;
   }
   if (a < 0.0 && !bint) { return js_nan(); }
+  if (bint && abs(b) <= 64.0) {
+    // A small integer power by repeated squaring: exact where the powers are (3^7), otherwise a
+    // few roundings, where exp2(b · log2 |a|) loses bits in proportion to |b · log2 |a||.
+    var e = u32(abs(b));
+    var base = ab;
+    var p = 1.0;
+    loop {
+      if (e == 0u) { break; }
+      if ((e & 1u) != 0u) { p = p * base; }
+      base = base * base;
+      e = e >> 1u;
+    }
+    if (b < 0.0) { p = 1.0 / p; }
+    if (a < 0.0 && odd) { return -p; }
+    return p;
+  }
   let r = exp2(b * log2(ab));
   if (a < 0.0 && odd) { return -r; }
   return r;
@@ -237,6 +256,46 @@ fn js_inf() -> f32 { return bitcast<f32>(inf_bits); }`,
   var bits = 0u;
   if (m >= 0x800000u) { bits = (u32(ex) << 23u) | (m & 0x7fffffu); } else { bits = m; }
   return bitcast<f32>(bits | (bitcast<u32>(a) & 0x80000000u));
+}`,
+  },
+  // Math.floor(a / b) of f32 values as JavaScript computes it: from the double quotient, whose
+  // floor is the exact quotient's. The f32 quotient may round up to an integer the exact one lies
+  // just beyond; then the exact remainder says which side it is on (its fraction above one half
+  // rounded a positive quotient up, below one half a negative one).
+  floordiv_f32: {
+    uses: ['fmod_f32', 'is_nan', 'inf'],
+    text: `fn js_floordiv_f32(a: f32, b: f32) -> f32 {
+  let q = a / b;
+  let m = floor(q);
+  if (m != q || abs(m) >= 8388608.0 || js_is_nan(q) || abs(q) == js_inf() || abs(b) == js_inf()) { return m; }
+  let r = js_fmod(a, b);
+  if (r == 0.0) { return m; }
+  let big = 2.0 * abs(r) > abs(b);
+  let positive = (a < 0.0) == (b < 0.0);
+  if (big == positive) { return m - 1.0; }
+  return m;
+}`,
+  },
+  // Math.fround of an integer: to the nearest f32, ties to even. WGSL leaves the rounding of an
+  // integer conversion to the device (SwiftShader rounds 4293484384 up, JavaScript down), so past
+  // 2^24 the significand is rounded here and scaled by ldexp (exact).
+  f32_from_u32: {
+    uses: [],
+    text: `fn js_f32_from_u32(u: u32) -> f32 {
+  if (u < 0x1000000u) { return f32(u); }
+  let shift = 8u - countLeadingZeros(u);
+  var m = u >> shift;
+  let rest = u & ((1u << shift) - 1u);
+  let half = 1u << (shift - 1u);
+  if (rest > half || (rest == half && (m & 1u) == 1u)) { m = m + 1u; }
+  return ldexp(f32(m), i32(shift));
+}`,
+  },
+  f32_from_i32: {
+    uses: ['f32_from_u32'],
+    text: `fn js_f32_from_i32(i: i32) -> f32 {
+  let a = js_f32_from_u32(select(u32(i), 0u - bitcast<u32>(i), i < 0));
+  return select(a, -a, i < 0);
 }`,
   },
   // An element index from a number held as an f32: JavaScript reads an element only at an

@@ -595,7 +595,15 @@ class Translator {
         return bad();
       case 'f32':
         if (v.t.k === 'f32') return v.code;
-        if (v.t.k === 'i32' || v.t.k === 'u32') return `f32(${v.code})`;
+        if (v.t.k === 'i32' && v.t.lo >= -(2 ** 24) && v.t.hi <= 2 ** 24) return `f32(${v.code})`; // exact
+        if (v.t.k === 'i32') {
+          this.lib('f32_from_i32');
+          return `js_f32_from_i32(${v.code})`;
+        }
+        if (v.t.k === 'u32') {
+          this.lib('f32_from_u32');
+          return `js_f32_from_u32(${v.code})`;
+        }
         if (v.t.k === 'bool') return `select(0.0f, 1.0f, ${v.code})`;
         return bad();
       case 'bool':
@@ -1075,27 +1083,36 @@ class Translator {
     if (a.t.k === 'f32' || b.t.k === 'f32') return float();
     if (a.t.k === 'undef' || b.t.k === 'undef') return refuse('arithmetic on undefined');
     // Integers (a literal that is no integer of the other's type makes it a float operation).
-    if (mod && (a.t.k === 'u32' || b.t.k === 'u32')) {
-      // Modulo 2^32 the u32 bits are the i32 bits: compute on those.
+    if ((a.t.k === 'lit' && !Number.isInteger(a.t.value)) || (b.t.k === 'lit' && !Number.isInteger(b.t.value))) return float();
+    if (mod && (a.t.k === 'u32' || b.t.k === 'u32') && (op !== '*' || Math.max(magnitude(a.t), 1) * Math.max(magnitude(b.t), 1) <= 2 ** 53)) {
+      // Modulo 2^32 the u32 bits are the i32 bits: compute on those (a product only while
+      // JavaScript's double product is exact).
       const asBits = (v: Val): Val => (v.t.k === 'u32' ? { t: bits(0, U32_MAX), code: `bitcast<i32>(${v.code})` } : v);
       return this.intArith(op, asBits(a), asBits(b), mod);
     }
+    const pair = this.exactInts(a, b);
+    if (pair === null) return float();
+    return this.intArith(op, pair[0], pair[1], mod && pair[0].t.k !== 'u32');
+  }
+
+  /**
+   * Two integer operands in one exact representation (unifyInts), or, for an i32 that may be
+   * negative beside a u32, both as u32 with a test that bails when the i32 is negative (then
+   * neither 32-bit type holds both). Null when one is not an integer.
+   */
+  private exactInts(a: Val, b: Val): [Val, Val] | null {
     const pair = this.unifyInts(a, b);
-    if (pair === null) {
-      if ((a.t.k === 'lit' && !Number.isInteger(a.t.value)) || (b.t.k === 'lit' && !Number.isInteger(b.t.value))) return float();
-      if (a.t.k === 'bits' || b.t.k === 'bits') return refuse('an integer that may leave 32 bits mixed with another');
-      // An i32 that may be negative with a u32: exact only as u32 when the i32 is not negative.
-      const fix = (v: Val): Val => {
-        if (v.t.k !== 'i32') return v;
-        const x = this.bind(v.code, 'i32');
-        this.bailIf(`${x} < 0i`);
-        return { t: i32(0, v.t.hi), code: x };
-      };
-      const again = this.unifyInts(fix(a), fix(b));
-      if (again === null) return float();
-      return this.intArith(op, again[0], again[1], mod);
-    }
-    return this.intArith(op, pair[0], pair[1], mod);
+    if (pair !== null) return pair;
+    const isInt = (t: VT): boolean => t.k === 'i32' || t.k === 'u32' || t.k === 'bits' || (t.k === 'lit' && Number.isInteger(t.value));
+    if (!isInt(a.t) || !isInt(b.t)) return null;
+    if (a.t.k === 'bits' || b.t.k === 'bits') return refuse('an integer that may leave 32 bits mixed with another');
+    const fix = (v: Val): Val => {
+      if (v.t.k !== 'i32') return v;
+      const x = this.bind(v.code, 'i32');
+      this.bailIf(`${x} < 0i`);
+      return { t: i32(0, v.t.hi), code: x };
+    };
+    return this.unifyInts(fix(a), fix(b));
   }
 
   private intArith(op: '+' | '-' | '*', a: Val, b: Val, mod: boolean): Val {
@@ -1154,12 +1171,16 @@ class Translator {
     if (a.t.k === 'never') return never;
     const b = this.numeric(this.expr(rhs));
     if (b.t.k === 'never') return never;
+    return this.divideVals(a, b);
+  }
+
+  private divideVals(a: Val, b: Val): Val {
     if (a.t.k === 'lit' && b.t.k === 'lit') return { t: lit(a.t.value / b.t.value), code: '' };
     const af = a.quot !== undefined ? { t: F32, code: a.code } : a;
     const bf = b.quot !== undefined ? { t: F32, code: b.code } : b;
     const float = (): Val => ({ t: F32, code: `(${this.coerce(af, F32)} / ${this.coerce(bf, F32)})` });
     if (af.t.k === 'f32' || bf.t.k === 'f32') return float();
-    const pair = this.unifyInts(a, b);
+    const pair = this.exactInts(a, b);
     if (pair === null || pair[0].t.k === 'bits' || pair[1].t.k === 'bits') return float();
     // An exact quotient for `| 0`, Math.floor, …; the f32 quotient for anything else.
     const fa = this.bind(this.coerce(pair[0], F32), 'f32');
@@ -1232,7 +1253,7 @@ class Translator {
     const b = this.numeric(this.expr(rhs));
     if (b.t.k === 'never') return never;
     if (a.t.k === 'lit' && b.t.k === 'lit') return { t: lit(a.t.value % b.t.value), code: '' };
-    const pair = a.quot === undefined && b.quot === undefined ? this.unifyInts(a, b) : null;
+    const pair = a.quot === undefined && b.quot === undefined ? this.exactInts(a, b) : null;
     if (pair === null || pair[0].t.k === 'bits' || pair[1].t.k === 'bits') {
       if ((a.t.k === 'bits' || b.t.k === 'bits') && a.t.k !== 'f32' && b.t.k !== 'f32') return refuse('% of an integer that may leave 32 bits');
       this.lib('fmod_f32');
@@ -1471,14 +1492,24 @@ class Translator {
       case 'floor':
       case 'ceil':
       case 'trunc': {
+        const arg = args[0];
+        if (fn === 'floor' && args.length === 1 && arg?.kind === 'binary' && arg.op === '/') {
+          // Floor division of floats (scalar.ts `divide`): exactly JavaScript's, not the f32 quotient's floor.
+          const a = this.numeric(this.expr(arg.lhs));
+          if (a.t.k === 'never') return never;
+          const b = this.numeric(this.expr(arg.rhs));
+          if (b.t.k === 'never') return never;
+          if (a.quot === undefined && b.quot === undefined && (a.t.k === 'f32' || b.t.k === 'f32')) {
+            this.lib('floordiv_f32');
+            return { t: F32, code: `js_floordiv_f32(${this.coerce(a, F32)}, ${this.coerce(b, F32)})` };
+          }
+          return this.rounded(fn, this.divideVals(a, b));
+        }
         const v = one();
         if (v === null) return never;
-        if (v.quot !== undefined) return this.quotient(v.quot.a, v.quot.b, fn, false);
-        if (v.t.k === 'lit') return { t: lit(Math[fn](v.t.value)), code: '' };
-        if (v.t.k === 'i32' || v.t.k === 'u32') return v;
-        if (v.t.k === 'bits') return refuse(`Math.${fn} of an integer that may leave 32 bits`);
-        return { t: F32, code: `${fn}(${f32Of(v)})` };
+        return this.rounded(fn, v);
       }
+
       case 'abs': {
         const v = one();
         if (v === null) return never;
@@ -1532,6 +1563,16 @@ class Translator {
     }
   }
 
+  /** Math.floor / ceil / trunc of a translated value. */
+  private rounded(fn: 'floor' | 'ceil' | 'trunc', v: Val): Val {
+    if (v.t.k === 'never') return never;
+    if (v.quot !== undefined) return this.quotient(v.quot.a, v.quot.b, fn, false);
+    if (v.t.k === 'lit') return { t: lit(Math[fn](v.t.value)), code: '' };
+    if (v.t.k === 'i32' || v.t.k === 'u32') return v;
+    if (v.t.k === 'bits') return refuse(`Math.${fn} of an integer that may leave 32 bits`);
+    return { t: F32, code: `${fn}(${this.coerce(v, F32)})` };
+  }
+
   private minMax(fn: 'min' | 'max', args: readonly JsExpr[]): Val {
     if (args.length === 0) return refuse(`Math.${fn}()`);
     const vs: Val[] = [];
@@ -1557,6 +1598,8 @@ class Translator {
         } else acc = { t: U32, code: `${fn}(${x.code}, ${y.code})` };
         continue;
       }
+      const intLike = (t: VT): boolean => t.k === 'i32' || t.k === 'u32';
+      if (intLike(a.t) && intLike(v.t)) return refuse(`Math.${fn} of an int32 that may be negative and a uint32: no 32-bit type holds the result`);
       // Floats (or an int with a non-integer literal): NaN and ±0 as JavaScript orders them.
       this.lib(fn === 'min' ? 'min_f32' : 'max_f32');
       acc = { t: F32, code: `js_${fn}(${this.coerce(a, F32)}, ${this.coerce(v, F32)})` };
@@ -1592,6 +1635,21 @@ function joinValues(a: VT, b: VT): VT {
   }
   if ((a.k === 'i32' && b.k === 'u32' && a.lo >= 0) || (b.k === 'i32' && a.k === 'u32' && b.lo >= 0)) return U32;
   return join(a, b);
+}
+
+/** The largest magnitude of an integer type's values (of a literal, itself). */
+function magnitude(t: VT): number {
+  switch (t.k) {
+    case 'i32':
+    case 'bits':
+      return Math.max(Math.abs(t.lo), Math.abs(t.hi));
+    case 'u32':
+      return U32_MAX;
+    case 'lit':
+      return Math.abs(t.value);
+    default:
+      return Infinity;
+  }
 }
 
 function jsCompare(op: '===' | '!==' | '<' | '<=' | '>' | '>=', a: number, b: number): boolean {
