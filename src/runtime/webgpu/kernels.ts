@@ -88,6 +88,35 @@ async function compileOne(gpu: GpuContext, src: KernelSource, role: WgslRole): P
   if (bindings > gpu.limits.maxStorageBuffersPerShaderStage) {
     return { ok: false, reason: `${kernel.buffers.length} arrays and 2 fixed buffers exceed the device's ${gpu.limits.maxStorageBuffersPerShaderStage} storage buffers per kernel` };
   }
+  const built = await pipelineFor(gpu, kernel);
+  if (!built.ok) return built;
+  const { pipeline, layout } = built;
+  return { ok: true, compiled: { kernel, pipeline, layout, bufferArgs, scalarArgs } };
+}
+
+/** The shader compiler's first error with its line (WGSL the translator made invalid: a bug of ours), else `fallback`. */
+async function shaderErrors(module: GPUShaderModule, fallback: string): Promise<string> {
+  const info = await module.getCompilationInfo();
+  const first = info.messages.find((m) => m.type === 'error');
+  return first === undefined ? fallback : `line ${first.lineNum}: ${first.message}`;
+}
+
+/**
+ * The pipeline of a kernel's WGSL, compiled once per device and text: programs compiled for
+ * other sizes, or other programs with the same cluster, share it (a kernel takes its sizes from
+ * its params block, so its text rarely depends on them). A compile that failed is cached too.
+ */
+const pipelines = new WeakMap<GPUDevice, Map<string, Promise<{ ok: true; pipeline: GPUComputePipeline; layout: GPUBindGroupLayout } | { ok: false; reason: string }>>>();
+
+function pipelineFor(gpu: GpuContext, kernel: WgslKernel): Promise<{ ok: true; pipeline: GPUComputePipeline; layout: GPUBindGroupLayout } | { ok: false; reason: string }> {
+  let byCode = pipelines.get(gpu.device);
+  if (byCode === undefined) pipelines.set(gpu.device, (byCode = new Map()));
+  let built = byCode.get(kernel.code);
+  if (built === undefined) byCode.set(kernel.code, (built = buildPipeline(gpu, kernel)));
+  return built;
+}
+
+async function buildPipeline(gpu: GpuContext, kernel: WgslKernel): Promise<{ ok: true; pipeline: GPUComputePipeline; layout: GPUBindGroupLayout } | { ok: false; reason: string }> {
   const device = gpu.device;
   const entries: GPUBindGroupLayoutEntry[] = [
     { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
@@ -113,12 +142,5 @@ async function compileOne(gpu: GpuContext, src: KernelSource, role: WgslRole): P
   }
   const error = await device.popErrorScope();
   if (error !== null) return { ok: false, reason: `the device did not compile its WGSL: ${await shaderErrors(module, error.message)}` };
-  return { ok: true, compiled: { kernel, pipeline, layout, bufferArgs, scalarArgs } };
-}
-
-/** The shader compiler's first error with its line (WGSL the translator made invalid: a bug of ours), else `fallback`. */
-async function shaderErrors(module: GPUShaderModule, fallback: string): Promise<string> {
-  const info = await module.getCompilationInfo();
-  const first = info.messages.find((m) => m.type === 'error');
-  return first === undefined ? fallback : `line ${first.lineNum}: ${first.message}`;
+  return { ok: true, pipeline, layout };
 }
