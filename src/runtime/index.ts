@@ -18,7 +18,7 @@ export { backendNamed, backends, registeredBackends, type BackendName, type Regi
 export { compileProgram, emitJs, jsBackend, type CompiledProgram } from './executor.js';
 export { multicoreBackend, type MulticoreBackend, type MulticoreExecutable } from './multicore/backend.js';
 export { isWebgpuExecutable, webgpuBackend, type WebgpuExecutable } from './webgpu/backend.js';
-export type { KernelReport } from './webgpu/kernels.js';
+export type { KernelReport } from './webgpu/report.js';
 export { availableThreads, multicoreAvailable } from './multicore/pool.js';
 export { checkThreads, checkTuning, InvalidOptionError, isThreadCount, MAX_THREADS, threadCountOf } from './multicore/options.js';
 export type { Allocation } from './helpers.js';

@@ -28,7 +28,8 @@ import { type CompiledProgram, compileModule, compileProgram, moduleRunner } fro
 import { Runtime } from '../helpers.js';
 import { checkTuning } from '../multicore/options.js';
 import { deviceLost, gpuContext } from './device.js';
-import { compileKernels, type KernelReport, kernelReports } from './kernels.js';
+import { compileKernels, kernelReports } from './kernels.js';
+import type { KernelReport } from './report.js';
 import { DeviceFault, DeviceMemory } from './memory.js';
 import { type DeviceProgram, GpuRuntime } from './runtime.js';
 import { checkWebgpuTypes } from './support.js';

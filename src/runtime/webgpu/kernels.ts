@@ -9,6 +9,7 @@ import { CompilerBug } from '../../diagnostics/index.js';
 import type { KernelSource } from '../../codegen/wasm/translate.js';
 import { translateWgsl, type WgslKernel, type WgslRole } from '../../codegen/wgsl/translate.js';
 import type { GpuContext } from './device.js';
+import type { KernelReport } from './report.js';
 
 /** Bindings every kernel has before its arrays: the fault word and the params block. */
 const FIXED_BINDINGS = 2;
@@ -35,15 +36,6 @@ export interface DeviceKernels {
   readonly serial: ReadonlyMap<number, KernelSlot>;
 }
 
-/** What the executable reports of each kernel (tests, `--stats`). */
-export interface KernelReport {
-  /** `c3`, `c3_reduce`: the function's name in the module. */
-  readonly name: string;
-  readonly cluster: number;
-  /** On the device, or on the host with the reason. */
-  readonly device: boolean;
-  readonly reason: string | null;
-}
 
 /**
  * One kernel after another: each compile is bracketed by an error scope, and the device's
