@@ -19,7 +19,7 @@
 
 import { CompilerBug } from '../diagnostics/index.js';
 import type { TypedArray } from '../ir/scalarOps.js';
-import { arr, call, exprStmt, forEachNode, id, member, num, type JsExpr, type JsStmt } from './jsast.js';
+import { arr, call, exprStmt, forEachNode, id, mapChildren, member, num, type JsExpr, type JsStmt } from './jsast.js';
 import { runtimeParam, type RuntimeHelpers } from './runtimeHelpers.js';
 
 /** What the device variant's main calls on `rt` besides RuntimeHelpers (src/runtime/webgpu implements it). */
@@ -152,34 +152,6 @@ function awaitHelpers(s: JsStmt): JsStmt {
     return device === undefined ? inner : awaited(helper(device, inner.args));
   };
   return mapStmtExprs(s, go);
-}
-
-function mapChildren(e: JsExpr, f: (e: JsExpr) => JsExpr): JsExpr {
-  switch (e.kind) {
-    case 'num':
-    case 'id':
-      return e;
-    case 'binary':
-      return { ...e, lhs: f(e.lhs), rhs: f(e.rhs) };
-    case 'unary':
-      return { ...e, arg: f(e.arg) };
-    case 'cond':
-      return { ...e, test: f(e.test), then: f(e.then), else: f(e.else) };
-    case 'call':
-      return { ...e, callee: f(e.callee), args: e.args.map(f) };
-    case 'member':
-      return { ...e, object: f(e.object) };
-    case 'index':
-      return { ...e, object: f(e.object), index: f(e.index) };
-    case 'array':
-      return { ...e, elems: e.elems.map(f) };
-    case 'set':
-      return { ...e, value: f(e.value) };
-    case 'seq':
-      return { ...e, first: f(e.first), then: f(e.then) };
-    default:
-      return e satisfies never;
-  }
 }
 
 function mapStmtExprs(s: JsStmt, f: (e: JsExpr) => JsExpr): JsStmt {

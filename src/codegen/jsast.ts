@@ -107,6 +107,35 @@ export function mul(a: JsExpr, b: JsExpr): JsExpr {
   return bin('*', a, b);
 }
 
+/** `e` with `f` applied to each of its direct subexpressions (callees included). */
+export function mapChildren(e: JsExpr, f: (e: JsExpr) => JsExpr): JsExpr {
+  switch (e.kind) {
+    case 'num':
+    case 'id':
+      return e;
+    case 'binary':
+      return { ...e, lhs: f(e.lhs), rhs: f(e.rhs) };
+    case 'unary':
+      return { ...e, arg: f(e.arg) };
+    case 'cond':
+      return { ...e, test: f(e.test), then: f(e.then), else: f(e.else) };
+    case 'call':
+      return { ...e, callee: f(e.callee), args: e.args.map(f) };
+    case 'member':
+      return { ...e, object: f(e.object) };
+    case 'index':
+      return { ...e, object: f(e.object), index: f(e.index) };
+    case 'array':
+      return { ...e, elems: e.elems.map(f) };
+    case 'set':
+      return { ...e, value: f(e.value) };
+    case 'seq':
+      return { ...e, first: f(e.first), then: f(e.then) };
+    default:
+      return e satisfies never;
+  }
+}
+
 /** A renaming of identifiers (locals, parameters, loop indices). */
 export type Rename = (name: string) => string;
 
