@@ -153,7 +153,7 @@ class Translator {
       this.walk();
       let changed = false;
       for (const [n, t] of this.varTypes) {
-        const next = join(t, this.defs.get(n) ?? NEVER);
+        const next = this.joinFor(n, t, this.defs.get(n) ?? NEVER);
         if (!sameType(next, t)) {
           this.varTypes.set(n, next);
           changed = true;
@@ -266,8 +266,18 @@ class Translator {
   /** Records a definition of mutable local `name`; returns the code of `v` in the local's type. */
   private define(name: string, v: Val): string {
     if (!this.mutable.has(name)) return refuse(`assignment to ${name}, which is not a mutable local`);
-    this.defs.set(name, join(this.defs.get(name) ?? NEVER, v.t));
+    this.defs.set(name, this.joinFor(name, this.defs.get(name) ?? NEVER, v.t));
     return this.coerce(v, this.varType(name));
+  }
+
+  /** join(a, b) for local `name`, a refusal naming it. */
+  private joinFor(name: string, a: VT, b: VT): VT {
+    try {
+      return join(a, b);
+    } catch (err) {
+      if (err instanceof Refusal) return refuse(`${name}: ${err.message}`);
+      throw err;
+    }
   }
 
   // ---- statements ----------------------------------------------------------------------------
