@@ -923,7 +923,10 @@ class Translator {
       return b.value;
     }
     if (a.t.k !== 'bool' || (b.value.t.k !== 'bool' && b.value.t.k !== 'never')) return refuse(`${op} of values that are not both booleans`);
-    if (b.lines.length === 0) return { t: BOOL, code: `(${a.code} ${op} ${b.value.code})` };
+    // Both sides pure: WGSL's non-short-circuit & and | (SwiftShader took minutes to build a
+    // kernel whose conditions were chains of short-circuit && — one branch each — and 0.3 s
+    // with &).
+    if (b.lines.length === 0) return { t: BOOL, code: `(${a.code} ${op === '&&' ? '&' : '|'} ${b.value.code})` };
     const r = this.fresh();
     this.emit(`var ${r}: bool = ${a.code};`);
     this.emit(`if (${op === '&&' ? r : `!${r}`}) {`);
@@ -983,7 +986,7 @@ class Translator {
     if (op === '===' || op === '!==') {
       const q = this.quotient(a, b, 'trunc', false);
       const xs = x.t.k === 'lit' ? i32Literal(x.t.value) : this.coerce(x, FULL);
-      const exact = `(${a.code} % ${b.code} == 0i && ${xs} == ${q.code})`;
+      const exact = `(((${a.code} % ${b.code}) == 0i) & (${xs} == ${q.code}))`;
       return { t: BOOL, code: op === '===' ? exact : `(!${exact})` };
     }
     const up = op === '<' || op === '>=';
@@ -1038,12 +1041,12 @@ class Translator {
     const x = this.bind(a.code, 'i32');
     const y = this.bind(b.code, 'u32');
     const code = {
-      '<': `(${x} < 0i || u32(${x}) < ${y})`,
-      '<=': `(${x} < 0i || u32(${x}) <= ${y})`,
-      '>': `(${x} >= 0i && u32(${x}) > ${y})`,
-      '>=': `(${x} >= 0i && u32(${x}) >= ${y})`,
-      '===': `(${x} >= 0i && u32(${x}) == ${y})`,
-      '!==': `(${x} < 0i || u32(${x}) != ${y})`,
+      '<': `((${x} < 0i) | (u32(${x}) < ${y}))`,
+      '<=': `((${x} < 0i) | (u32(${x}) <= ${y}))`,
+      '>': `((${x} >= 0i) & (u32(${x}) > ${y}))`,
+      '>=': `((${x} >= 0i) & (u32(${x}) >= ${y}))`,
+      '===': `((${x} >= 0i) & (u32(${x}) == ${y}))`,
+      '!==': `((${x} < 0i) | (u32(${x}) != ${y}))`,
     }[op];
     return { t: BOOL, code };
   }
@@ -1073,11 +1076,7 @@ class Translator {
     if (a0.t.k === 'never') return never;
     const b0 = this.numeric(this.expr(rhs, mod));
     if (b0.t.k === 'never') return never;
-    // A quotient beside an integer is one (tested); beside a float, the f32 quotient.
-    const intSide = (v: Val): boolean => v.quot === undefined && (v.t.k === 'i32' || v.t.k === 'u32' || v.t.k === 'bits' || (v.t.k === 'lit' && Number.isInteger(v.t.value)));
-    const asOperand = (v: Val, other: Val): Val => (v.quot === undefined ? v : intSide(other) ? this.integral(v) : { t: F32, code: v.code });
-    const a = asOperand(a0, b0);
-    const b = asOperand(b0, a0);
+    const [a, b] = this.resolveQuotients(a0, b0);
     if (a.t.k === 'lit' && b.t.k === 'lit') return { t: lit(jsArith(op, a.t.value, b.t.value)), code: '' };
     const float = (): Val => ({ t: F32, code: `(${this.coerce(a, F32)} ${op} ${this.coerce(b, F32)})` });
     if (a.t.k === 'f32' || b.t.k === 'f32') return float();
@@ -1093,6 +1092,18 @@ class Translator {
     const pair = this.exactInts(a, b);
     if (pair === null) return float();
     return this.intArith(op, pair[0], pair[1], mod && pair[0].t.k !== 'u32');
+  }
+
+  /**
+   * Operands with their integer quotients decided: a quotient beside an integer (or another
+   * quotient) is used as an integer (exactQuotient tests that it is one: unroll and jam's
+   * `(q - q % 4) / 4` of a quotient q); beside a float it is the f32 quotient.
+   */
+  private resolveQuotients(a: Val, b: Val): [Val, Val] {
+    const intSide = (v: Val): boolean => v.quot !== undefined || v.t.k === 'i32' || v.t.k === 'u32' || v.t.k === 'bits' || (v.t.k === 'lit' && Number.isInteger(v.t.value));
+    const resolve = (v: Val, other: Val): Val => (v.quot === undefined ? v : intSide(other) ? this.integral(v) : { t: F32, code: v.code });
+    const x = resolve(a, b);
+    return [x, resolve(b, x)];
   }
 
   /**
@@ -1135,7 +1146,7 @@ class Translator {
         return { t: U32, code: `(${x} - ${y})` };
       }
       const r = this.bind(`(${x} * ${y})`, 'u32');
-      this.bailIf(`${x} != 0u && ${r} / ${x} != ${y}`);
+      this.bailIf(`(${x} != 0u) & ((${r} / ${x}) != ${y})`);
       return { t: U32, code: r };
     }
     const ia = a.t as Extract<VT, { k: 'i32' | 'bits' }>;
@@ -1161,7 +1172,7 @@ class Translator {
         ? `((${x} ^ ${r}) & (${y} ^ ${r})) < 0i`
         : op === '-'
           ? `((${x} ^ ${y}) & (${x} ^ ${r})) < 0i`
-          : `${x} != 0i && ((${r} / ${x}) != ${y} || (${x} == -1i && ${y} == ${i32Literal(I32_MIN)}))`;
+          : `(${x} != 0i) & (((${r} / ${x}) != ${y}) | ((${x} == -1i) & (${y} == ${i32Literal(I32_MIN)})))`;
     this.bailIf(overflow);
     return { t: i32(lo, hi), code: r };
   }
@@ -1174,7 +1185,8 @@ class Translator {
     return this.divideVals(a, b);
   }
 
-  private divideVals(a: Val, b: Val): Val {
+  private divideVals(a0: Val, b0: Val): Val {
+    const [a, b] = this.resolveQuotients(a0, b0);
     if (a.t.k === 'lit' && b.t.k === 'lit') return { t: lit(a.t.value / b.t.value), code: '' };
     const af = a.quot !== undefined ? { t: F32, code: a.code } : a;
     const bf = b.quot !== undefined ? { t: F32, code: b.code } : b;
@@ -1201,7 +1213,7 @@ class Translator {
     const q = this.quotient(a, b, 'trunc', false);
     if (q.t.k !== 'i32') {
       // −2^31 / −1: not an int32.
-      this.bailIf(`${a.code} == ${i32Literal(I32_MIN)} && ${b.code} == -1i`);
+      this.bailIf(`(${a.code} == ${i32Literal(I32_MIN)}) & (${b.code} == -1i)`);
     }
     this.bailIf(`${a.code} % ${b.code} != 0i`);
     return { t: q.t.k === 'i32' ? q.t : FULL, code: q.code };
@@ -1248,10 +1260,11 @@ class Translator {
   }
 
   private remainder(lhs: JsExpr, rhs: JsExpr): Val {
-    const a = this.numeric(this.expr(lhs));
-    if (a.t.k === 'never') return never;
-    const b = this.numeric(this.expr(rhs));
-    if (b.t.k === 'never') return never;
+    const a0 = this.numeric(this.expr(lhs));
+    if (a0.t.k === 'never') return never;
+    const b0 = this.numeric(this.expr(rhs));
+    if (b0.t.k === 'never') return never;
+    const [a, b] = this.resolveQuotients(a0, b0);
     if (a.t.k === 'lit' && b.t.k === 'lit') return { t: lit(a.t.value % b.t.value), code: '' };
     const pair = a.quot === undefined && b.quot === undefined ? this.exactInts(a, b) : null;
     if (pair === null || pair[0].t.k === 'bits' || pair[1].t.k === 'bits') {
@@ -1362,7 +1375,7 @@ class Translator {
         if (ab === null) return never;
         const x = this.bind(int(ab[0]), 'i32');
         const y = this.bind(int(ab[1]), 'i32');
-        this.bailIf(`${y} < 0i && ${x} == 0i`, STATUS_FAULT);
+        this.bailIf(`(${y} < 0i) & (${x} == 0i)`, STATUS_FAULT);
         this.lib('pow_i32');
         return { t: FULL, code: `js_pow_i32(${x}, ${y})` };
       }
