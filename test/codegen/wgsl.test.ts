@@ -21,7 +21,7 @@ import { randomArray, seededRng, type Rng } from '../util/index.js';
 import { acquireDevice, dispatch, expectCleanCompile, foreignIdentifiers, gpuUnavailable, replay, runRecorded, type RecordedRun, type Replay } from './wgslHarness.js';
 
 const serial: WgslRole = { kind: 'serial' };
-/** One solver for the file, loaded before the device (see beforeAll). */
+/** One solver for the file (HiGHS loaded once). */
 const solver = createSolverLoader();
 
 /** `for (i = lo; i < hi; i++) out[i] = f(a[i])` as a work function. */
@@ -137,8 +137,7 @@ const prepared = new Map<string, RecordedRun[]>();
 const cases: { readonly c: Case; readonly seeds: readonly number[]; readonly chunkLength: number; readonly freeStep: number; readonly sizes: readonly number[] }[] = [];
 
 beforeAll(async () => {
-  // HiGHS (the ILP solver, WebAssembly) run after Dawn has made a device crashes the process
-  // (pthread errors in Dawn's threads): every program is planned and run on the CPU first.
+  // Every program is planned and run on the CPU first; the tests then only replay on the device.
   for (const k of cases) {
     if (prepared.has(k.c.name)) throw new Error(`two cases named ${k.c.name}`);
     try {
@@ -149,7 +148,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-/** The device, made by the first test that needs one (inside a test: made in a hook, Dawn's device crashed the worker in the next test). */
+/** The device, made by the first test that needs one (and kept: wgslHarness.ts keeps its GPU object reachable). */
 async function theDevice(): Promise<GPUDevice | null> {
   if (device !== null) return device;
   device = await acquireDevice();
