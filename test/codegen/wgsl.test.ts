@@ -612,3 +612,36 @@ describe('bench/programs/naiveAttention.fuse in f32 (the others compute in f64):
   const source = readFileSync(new URL('../../bench/programs/naiveAttention.fuse', import.meta.url), 'utf8').replace(/\bf64\b/g, 'f32');
   deviceTest(program('naiveAttention', source, (n) => [['Q', arr('f32', n, 8)], ['K', arr('f32', n, 8)], ['V', arr('f32', n, 8)]], { tol: 1e-5 }), { sizes: [1, 13], seeds: [1] });
 });
+
+// ---- laziness: only the branch JavaScript evaluates runs -----------------------------------------
+
+describe('c ? a : b, && and || evaluate on the device only what JavaScript evaluates', () => {
+  // Each reads far out of range (a bail) or faults in the branch not taken for these inputs.
+  const far = (x: JsExpr): JsExpr => index(id('a3'), bin('+', x, num(100000)));
+  const fault: JsExpr = call(member(id('rt'), 'index'), [num(0), un('void', num(0))]);
+  const lazy: readonly (readonly [string, (x: JsExpr, s: JsExpr) => JsExpr])[] = [
+    ['x >= 0 ? x : a[x + 100000]', (x) => cond(bin('>=', x, num(0)), x, far(x))],
+    ['x < 0 ? rt.index() : x * 2', (x) => cond(bin('<', x, num(0)), fault, bin('*', x, num(2)))],
+    ['x < 0 && a[x + 100000] > 0 ? 1 : 2', (x) => cond(bin('&&', bin('<', x, num(0)), bin('>', far(x), num(0))), num(1), num(2))],
+    ['x >= 0 || rt.index() ? 3 : 4', (x) => cond(bin('||', bin('>=', x, num(0)), fault), num(3), num(4))],
+    ['(t = x) === void 0 ? 0 : t + s | 0', (x, s) => cond(bin('===', x, un('void', num(0))), num(0), bin('|', bin('+', x, s), num(0)))],
+  ];
+  test('lazy branches', async () => {
+    const device = await theDevice();
+    if (device === null) return;
+    const xs = [0, 1, 2, 7, 1000, 65535];
+    for (const [name, f] of lazy) {
+      const src = opKernel('i32', 'i32', f);
+      const t = translateWgsl(src, serial);
+      expect(t.ok, `${name}: ${t.ok ? '' : t.reason}`).toBe(true);
+      if (!t.ok) continue;
+      await expectCleanCompile(device, t.kernel.code);
+      const arrays = { a3: Int32Array.from(xs), a4: Int32Array.from(xs), a6: new Int32Array(xs.length), a7: new Float32Array(xs.length) };
+      const out = { a6: new Int32Array(xs.length), a7: new Float32Array(xs.length) };
+      jsOf(src)({}, xs.length, arrays.a3, arrays.a4, out.a6, out.a7);
+      const r = await dispatch(device, { kernel: t.kernel, count: 1, extent: 0, step: 0, scalars: { n0: xs.length }, arrays, partials: null });
+      expect(r.status, name).toBe(0);
+      expect(r.arrays.a6, name).toEqual(Array.from(out.a6));
+    }
+  });
+});

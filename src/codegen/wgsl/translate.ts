@@ -193,7 +193,7 @@ class Translator {
   }
 
   /** Runs `f` with its emitted lines collected apart (one level deeper), for a branch or a loop test. */
-  private capture<T>(f: () => T): { lines: string[]; value: T } {
+  private capture<T>(f: () => T): { lines: string[]; value: T; ended: boolean } {
     const saved = this.lines;
     const ended = this.terminated;
     this.lines = [];
@@ -201,7 +201,7 @@ class Translator {
     this.terminated = false;
     try {
       const value = f();
-      return { lines: this.lines, value };
+      return { lines: this.lines, value, ended: this.terminated };
     } finally {
       this.lines = saved;
       this.depth--;
@@ -289,8 +289,10 @@ class Translator {
     }
   }
 
-  private block(ss: readonly JsStmt[]): string[] {
-    return this.capture(() => this.scoped(() => this.stmts(ss))).lines;
+  /** The statements of a nested block, and whether they end it (every path returns or breaks). */
+  private block(ss: readonly JsStmt[]): { lines: string[]; ended: boolean } {
+    const c = this.capture(() => this.scoped(() => this.stmts(ss)));
+    return { lines: c.lines, ended: c.ended };
   }
 
   private stmt(s: JsStmt): void {
@@ -327,7 +329,7 @@ class Translator {
         this.emit('loop {');
         this.emitLines(test.lines);
         this.emit(`  if (!(${test.value})) { break; }`);
-        this.emitLines(body);
+        this.emitLines(body.lines);
         this.emit('}');
         return;
       }
@@ -337,19 +339,22 @@ class Translator {
         const then = this.block(s.then);
         const otherwise = this.block(s.else);
         this.emit(`if (${test}) {`);
-        this.emitLines(then);
-        if (otherwise.length > 0) {
+        this.emitLines(then.lines);
+        if (otherwise.lines.length > 0) {
           this.emit('} else {');
-          this.emitLines(otherwise);
+          this.emitLines(otherwise.lines);
         }
         this.emit('}');
+        // Both branches end (a fault each): nothing after the if is reached.
+        if (then.ended && otherwise.ended) this.terminated = true;
         return;
       }
       case 'block': {
         const body = this.block(s.body);
         this.emit('{');
-        this.emitLines(body);
+        this.emitLines(body.lines);
         this.emit('}');
+        if (body.ended) this.terminated = true;
         return;
       }
       case 'break':
@@ -787,6 +792,7 @@ class Translator {
       this.emit('} else {');
       this.emitLines(b.lines);
       this.emit('}');
+      if (a.ended && b.ended) this.terminated = true;
       return never;
     }
     if (t.k === 'lit') {
