@@ -338,6 +338,11 @@ const combinatorCases: readonly Case[] = [
   program('foldI32', 'def main(xs):\n  return (sum(xs), product(xs), fold(&, xs), fold(|, xs), fold(^, xs), minimum(xs))\n', (n) => [['xs', limits('i32', n)]]),
   program('foldU32', 'def main(xs):\n  return (sum(xs), maximum(xs), minimum(xs))\n', (n) => [['xs', limits('u32', n)]]),
   program('foldBool', 'def main(xs):\n  return (fold(lam(a, b): a and b, True, xs), fold(lam(a, b): a or b, False, xs))\n', (n) => [['xs', arr('bool', n)]], { mayRefuse: true }),
+  program('foldTuple', 'def main(xs, ys):\n  return fold(lam (s, m), (x, y): (s + x, max(m, y)), (0, f32(-inf)), zip(xs, ys))\n', (n) => [['xs', limits('i32', n)], ['ys', awkward(n)]]),
+  program('scanTuple', 'def main(xs, ys):\n  return scanl(lam (s, m), (x, y): (s ^ x, min(m, y)), zip(xs, ys))\n', (n) => [['xs', limits('u32', n)], ['ys', arr('f32', n)]]),
+  // A fold over a fused scanr keeps its row in rt.scratch (a Float64Array the size of the row):
+  // refused, that cluster runs on the host.
+  program('foldOverScanr', 'def main(xs):\n  ys = scanr(+, xs)\n  return (ys, fold(+, ys))\n', (n) => [['xs', arr('f32', n, 4)]], { mayRefuse: true }),
   program('fold2d', 'def main(xs):\n  return fold(+, xs)\n', (n) => [['xs', arr('f32', n, 4)]]),
   program('scanl', 'def main(xs):\n  return scanl(+, xs)\n', f32n),
   program('scanlSeed', 'def main(xs):\n  return scanl(+, 1.5, xs)\n', f32n),
