@@ -962,7 +962,7 @@ class Translator {
       return answer(op === '===' ? same : !same);
     }
     if (equality && (a.t.k === 'bool') !== (b.t.k === 'bool')) return answer(op === '!=='); // strict: a boolean is no number
-    if (a.t.k === 'bool' && b.t.k === 'bool') return { t: BOOL, code: `(${a.code} ${op === '===' ? '==' : op === '!==' ? '!=' : op} ${b.code})` };
+    if (equality && a.t.k === 'bool' && b.t.k === 'bool') return { t: BOOL, code: `(${a.code} ${op === '===' ? '==' : '!='} ${b.code})` };
     a = this.numeric(a);
     b = this.numeric(b);
     const isInt = (v: Val): boolean => v.quot === undefined && (v.t.k === 'i32' || v.t.k === 'u32' || (v.t.k === 'lit' && Number.isInteger(v.t.value)));
@@ -1089,7 +1089,8 @@ class Translator {
     if (a.t.k === 'undef' || b.t.k === 'undef') return refuse('arithmetic on undefined');
     // Integers (a literal that is no integer of the other's type makes it a float operation).
     if ((a.t.k === 'lit' && !Number.isInteger(a.t.value)) || (b.t.k === 'lit' && !Number.isInteger(b.t.value))) return float();
-    if (mod && (a.t.k === 'u32' || b.t.k === 'u32') && (op !== '*' || Math.max(magnitude(a.t), 1) * Math.max(magnitude(b.t), 1) <= 2 ** 53)) {
+    const wide = (t: VT): boolean => t.k === 'u32' || (t.k === 'lit' && !isI32Value(t.value));
+    if (mod && (wide(a.t) || wide(b.t)) && (op !== '*' || Math.max(magnitude(a.t), 1) * Math.max(magnitude(b.t), 1) <= 2 ** 53)) {
       // Modulo 2^32 the u32 bits are the i32 bits: compute on those (a product only while
       // JavaScript's double product is exact).
       const asBits = (v: Val): Val => (v.t.k === 'u32' ? { t: bits(0, U32_MAX), code: `bitcast<i32>(${v.code})` } : v);
