@@ -105,7 +105,14 @@ export function litFits(v: number, t: VT): boolean {
 export function join(a: VT, b: VT): VT {
   if (a.k === 'never') return widen(b);
   if (b.k === 'never') return widen(a);
-  if (a.k === 'lit' && b.k === 'lit') return Object.is(a.value, b.value) ? a : join(natural(a.value), natural(b.value));
+  if (a.k === 'lit' && b.k === 'lit') {
+    // Two literals: the narrowest type that holds both (a float literal beside an integer one
+    // makes an f32: `let m = -Infinity; … m = 0` before the fixpoint has typed what flows in).
+    if (Object.is(a.value, b.value)) return a;
+    if (isI32Value(a.value) && isI32Value(b.value)) return FULL;
+    if (isU32Value(a.value) && isU32Value(b.value)) return U32;
+    return F32;
+  }
   if (a.k === 'lit') return litFits(a.value, widen(b)) ? widen(b) : join(natural(a.value), b);
   if (b.k === 'lit') return join(b, a);
   if (a.k === 'bits' || b.k === 'bits') return refuse('an integer that may leave 32 bits kept in a variable');
