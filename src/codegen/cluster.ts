@@ -33,7 +33,7 @@ import {
   add, arr, assign, bin, call, constDecl, exprStmt, forEachNode, id, index, letDecl, member, mul, num, un, type JsExpr, type JsStmt,
 } from './jsast.js';
 import {
-  applyLambda, bindAtom, compileExpr, counted as countedLoad, flatIndex, indexCheck, mergeOpCounts, type ExprEnv,
+  applyLambda, bindAtom, compileExpr, counted as countedLoad, flatIndex, indexCheck, outsideTest, mergeOpCounts, type ExprEnv,
 } from './scalar.js';
 import { callHelper } from './runtimeHelpers.js';
 import { identifiersOf, jamRows } from './jam.js';
@@ -561,16 +561,23 @@ class ClusterGen {
   }
 
   private scatter(n: Extract<CombinatorNode, { kind: 'scatter' }>, o: Order, scope: Scope): void {
-    const out = scope.body as JsStmt[];
+    let out = scope.body as JsStmt[];
     const position = this.point(scope, orderKey(o));
     // The scatter's output is its destination's buffer, updated in place.
     const dest = n.outs.map((d) => this.env.array(d.name));
     const dims = dest[0]!.dims;
     const site = this.env.tables.site({ kind: 'index', what: 'scatter', span: n.span });
-    const raw = n.index.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, out));
-    out.push(indexCheck(site, raw, dims, position, this.env.array(n.index[0]!).dims));
+    const raw = n.index.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, scope.body as JsStmt[]));
+    if (n.drop !== true) out.push(indexCheck(site, raw, dims, position, this.env.array(n.index[0]!).dims));
     const at = bindAtom(flatIndex(raw, dims), 'j', this.env, out);
     const news = n.values.map((v) => this.readOrdered(v, o, scope));
+    // A dropping scatter skips an update whose index is out of range. Its value is computed all
+    // the same (fused code may fault there; the interpreter then decides, and a value nobody
+    // stores is not observed): only the update is guarded.
+    if (n.drop === true) {
+      out = [];
+      (scope.body as JsStmt[]).push({ kind: 'if', test: outsideTest(raw, dims), then: [], else: out });
+    }
     // Updates in source order, as the interpreter applies them, unless a fused scanr already
     // runs this loop backwards (the order of updates to one index is unspecified then).
     if (scope.own !== null && scope.own.key === orderKey(o) && scope.own.down === null) scope.own.down = false;

@@ -389,15 +389,20 @@ export function indexCheck(
   /** A condition under which alone the check applies (a hoisted check: the row is not empty). */
   guard: JsExpr | null = null,
 ): JsStmt {
-  const anyOutside = indices
+  const anyOutside = outsideTest(indices, dims);
+  const outside = guard === null ? anyOutside : bin('&&', guard, anyOutside);
+  const fail = callHelper('oob', [num(site), arr(indices), arr(dims), position, arr(positionDims)]);
+  return { kind: 'if', test: outside, then: [{ kind: 'expr', expr: fail }], else: [] };
+}
+
+/** Whether any of the i32 `indices` lies outside its extent in `dims` (a negative one included). */
+export function outsideTest(indices: readonly JsExpr[], dims: readonly JsExpr[]): JsExpr {
+  return indices
     .map((i, k) => {
       if (i.kind !== 'num') return bin('>=', bin('>>>', i, num(0)), dims[k]!);
       return i.value >= 0 ? bin('<=', dims[k]!, i) : num(1);
     })
     .reduce((a, b) => bin('||', a, b));
-  const outside = guard === null ? anyOutside : bin('&&', guard, anyOutside);
-  const fail = callHelper('oob', [num(site), arr(indices), arr(dims), position, arr(positionDims)]);
-  return { kind: 'if', test: outside, then: [{ kind: 'expr', expr: fail }], else: [] };
 }
 
 /** Row-major flat index of checked per-dimension indices. */

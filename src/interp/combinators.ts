@@ -218,7 +218,9 @@ function evalGather(n: GatherNode, lookup: (name: VarName) => ArrayValue, env: E
 /**
  * Source elements update a copy of `dest` in source (row-major) order. A poisoned index, or one
  * out of range (E402), could have written anywhere: it breaks the result as a whole with its
- * fault (the earliest such; poison.ts), and the update it would have made is skipped.
+ * fault (the earliest such; poison.ts), and the update it would have made is skipped. A
+ * dropping scatter (`n.drop`) skips an out-of-range update without a fault, and never reads its
+ * value: a fault in that value is not observed.
  */
 function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env: EvalEnv): ArrayValue[] {
   const dest = n.dest.map(lookup);
@@ -237,6 +239,7 @@ function evalScatter(n: ScatterNode, lookup: (name: VarName) => ArrayValue, env:
     const { values: target, faults: targetFaults } = load(index, p, env);
     const targetFault = firstFault(targetFaults);
     const offset = flatOffset(shape, target);
+    if (targetFault === null && typeof offset !== 'number' && n.drop === true) return;
     if (targetFault !== null || typeof offset !== 'number') {
       const shown = target.length === 1 ? String(target[0]) : shapeText(target);
       everywhere = earlier(

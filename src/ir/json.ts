@@ -318,7 +318,7 @@ function combinator(
       return { kind, ...base(o), indices: names(r, o.indices, at(path, 'indices')), source: names(r, o.source, at(path, 'source')) };
     }
     case 'scatter': {
-      const o = fieldsOf([...common, 'op', 'dest', 'index', 'values', 'unique?']);
+      const o = fieldsOf([...common, 'op', 'dest', 'index', 'values', 'unique?', 'drop?']);
       return {
         kind,
         ...base(o),
@@ -326,7 +326,8 @@ function combinator(
         dest: names(r, o.dest, at(path, 'dest')),
         index: names(r, o.index, at(path, 'index')),
         values: names(r, o.values, at(path, 'values')),
-        ...uniqueFlag(r, o.unique, at(path, 'unique')),
+        ...(flag(r, o.unique, at(path, 'unique')) ? { unique: true as const } : {}),
+        ...(flag(r, o.drop, at(path, 'drop')) ? { drop: true as const } : {}),
       };
     }
     case 'fold': {
@@ -349,13 +350,14 @@ function combinator(
 }
 
 /**
- * A scatter's optional `unique` (its in-range indices are distinct; written only when true, so
- * version 1 files without it read as before). `false` reads as absent: no promise.
+ * A scatter's optional flags, `unique` (its in-range indices are distinct) and `drop` (out-of-range
+ * updates are skipped): written only when true, so version 1 files without them read as before.
+ * `false` reads as absent.
  */
-function uniqueFlag(r: Reader, j: unknown, path: string): { unique?: true } {
-  if (j === undefined) return {};
+function flag(r: Reader, j: unknown, path: string): boolean {
+  if (j === undefined) return false;
   if (typeof j !== 'boolean') return expected(r, path, 'a boolean', j);
-  return j ? { unique: true } : {};
+  return j;
 }
 
 function block(r: Reader, j: unknown, path: string): Block {

@@ -218,8 +218,9 @@ function printStmt(s: Stmt, indent: string, out: string[]): void {
       line(`${lhs(s.outs)} = gather(${names(s.indices)}, ${names(s.source)})  # ${s.id}`);
       return;
     case 'scatter':
-      // `unique` (distinct indices, the prelude's promise) only where set, after the node id.
-      line(`${lhs(s.outs)} = scatter(${printLambda(s.op)}, ${names(s.dest)}, ${names(s.index)}, ${names(s.values)})  # ${s.id}${s.unique === true ? ' unique' : ''}`);
+      // `unique` (distinct indices, the prelude's promise) and `drop` (out-of-range updates
+      // skipped) only where set, after the node id.
+      line(`${lhs(s.outs)} = scatter(${printLambda(s.op)}, ${names(s.dest)}, ${names(s.index)}, ${names(s.values)})  # ${s.id}${s.unique === true ? ' unique' : ''}${s.drop === true ? ' drop' : ''}`);
       return;
     case 'fold':
       line(`${lhs(s.outs)} = fold(${printLambda(s.op)}, ${seeds(s.init)}, ${names(s.input)})  # ${s.id}`);

@@ -239,6 +239,12 @@ export interface ScatterNode extends CombinatorBase {
    * no two updates meet, so threads may apply them in any order. Absent: updates may collide.
    */
   readonly unique?: true;
+  /**
+   * Out-of-range updates are dropped (`scatterDrop`, and `hist`, Futhark's reduce_by_index):
+   * an index outside the destination in any dimension skips its update. Absent: such an
+   * index is a run-time fault (E402).
+   */
+  readonly drop?: true;
 }
 
 /**

@@ -256,6 +256,7 @@ function checkCombinator(ctx: Ctx, n: CombinatorNode, scope: Scope): void {
       checkOuts(ctx, n, elems, dest[0]!.rank, where);
       // The flag is `true` or absent (a JS caller could build `unique: false`, which would read as a promise to some and not to others).
       if (n.unique !== undefined && (n.unique as unknown) !== true) fail(`${where}: unique must be true or absent`);
+      if (n.drop !== undefined && (n.drop as unknown) !== true) fail(`${where}: drop must be true or absent`);
       return;
     }
     case 'fold':

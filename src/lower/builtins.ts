@@ -24,7 +24,7 @@ import {
 } from './evaluator.js';
 import { fail, hintGeneric, site, type ArrayVal, type FnVal, type Frame, type OpName, type SVal } from './values.js';
 
-const combinators = ['generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force'] as const;
+const combinators = ['generate', 'map', 'gather', 'scatter', 'scatterDrop', 'fold', 'scanl', 'scanr', 'force'] as const;
 const others = ['shape', 'size', 'zip', 'unzip', 'fst', 'snd', 'min', 'max', 'pow'] as const;
 /**
  * Builtins only the prelude can name (a user program that does gets E201, unknown name):
@@ -74,9 +74,13 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
       arity(2);
       return gather(fr, asArray(fr, args[0]!, spans[0]!, "the index array of 'gather'"), asArray(fr, args[1]!, spans[1]!, "the source of 'gather'"), span);
     case 'scatter':
+    case 'scatterDrop':
     case 'scatterUnique':
       arity(3);
-      return scatter(fr, fnArg(0), asArray(fr, args[1]!, spans[1]!, "the destination of 'scatter'"), asArray(fr, args[2]!, spans[2]!, "the source of 'scatter'"), span, name === 'scatterUnique');
+      return scatter(fr, fnArg(0), asArray(fr, args[1]!, spans[1]!, `the destination of '${name}'`), asArray(fr, args[2]!, spans[2]!, `the source of '${name}'`), span, {
+        ...(name === 'scatterUnique' ? { unique: true as const } : {}),
+        ...(name === 'scatterDrop' ? { drop: true as const } : {}),
+      });
     case 'fold':
     case 'scanl':
     case 'scanr': {
@@ -308,7 +312,8 @@ function gather(fr: Frame, is: ArrayVal, xs: ArrayVal, span: Span): ArrayVal {
   }), is.rank);
 }
 
-function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span, unique: boolean): ArrayVal {
+/** `scatter`, `scatterDrop` and the prelude's `scatterUnique`: one node, its flags from the name. */
+function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span, flags: { readonly unique?: true; readonly drop?: true }): ArrayVal {
   const r = sourceRank(fr, dest, span, "the destination of 'scatter'");
   const idxTy = indexType(r);
   try {
@@ -321,7 +326,7 @@ function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span
   return emitNode(fr, 'scatter', dest.elem, r, dest.shape, span, (id, outs) => ({
     kind: 'scatter', id, outs, span: site(fr, span), op: lowered.lambda,
     dest: dest.comps, index: src.comps.slice(0, r), values: src.comps.slice(r),
-    ...(unique ? { unique: true as const } : {}),
+    ...flags,
   }));
 }
 
