@@ -9,7 +9,7 @@ import type { ArrayVar, CombinatorNode, Expr, Lambda, MathFn, ScalarType } from 
 import { scalarTypes } from '../ir/types.js';
 import { MAX_ARRAY_ELEMENTS } from '../ir/scalarOps.js';
 import { coerce, explicitCast, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
-import { TypeClash, isTuple, type ETy } from './types.js';
+import { TypeClash, isTuple, rankOf, type ETy } from './types.js';
 import {
   applyOp,
   asArray,
@@ -33,9 +33,10 @@ const others = ['shape', 'size', 'zip', 'unzip', 'fst', 'snd', 'min', 'max', 'po
  * order (ScatterNode.unique). A user's false promise would make parallel results racy.
  * `outer`, `inner` and `withOuter` take apart an index or a shape of any rank (an i32 for rank
  * 1, a tuple above), which is what lets `rotate` and `replicate` work on every rank; they are
- * compile-time tuple surgery and emit nothing (see `outerParts`).
+ * compile-time tuple surgery and emit nothing (see `outerParts`). `vector(xs)` is `xs`, required
+ * to be of rank 1: the segmented reductions say so at the user's call instead of failing inside.
  */
-const preludeOnly = ['scatterUnique', 'outer', 'inner', 'withOuter'] as const;
+const preludeOnly = ['scatterUnique', 'outer', 'inner', 'withOuter', 'vector'] as const;
 
 export function isBuiltinName(name: string): boolean {
   return (
@@ -121,6 +122,17 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
       const rest = outerParts(fr, args[0]!, spans[0]!, name).inner;
       if (rest.length === 0) throw fail(fr, 'E217', "'inner' needs an index or shape of rank at least 2, found a single i32", spans[0]!);
       return rest.length === 1 ? rest[0]! : { kind: 'tuple', elems: rest };
+    }
+    case 'vector': {
+      arity(1);
+      const xs = asArray(fr, args[0]!, spans[0]!, `the argument of '${fr.preludeFn ?? name}'`);
+      try {
+        fr.st.infer.unifyRank(xs.rank, rankOf(1));
+      } catch (e) {
+        if (!(e instanceof TypeClash)) throw e;
+        throw fail(fr, 'E304', `'${fr.preludeFn ?? name}' needs arrays of rank 1, found ${describe(fr, xs)}`, span);
+      }
+      return args[0]!;
     }
     case 'withOuter': {
       arity(2);
@@ -314,13 +326,14 @@ function gather(fr: Frame, is: ArrayVal, xs: ArrayVal, span: Span): ArrayVal {
 
 /** `scatter`, `scatterDrop` and the prelude's `scatterUnique`: one node, its flags from the name. */
 function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span, flags: { readonly unique?: true; readonly drop?: true }): ArrayVal {
-  const r = sourceRank(fr, dest, span, "the destination of 'scatter'");
+  const name = flags.drop ? 'scatterDrop' : 'scatter';
+  const r = sourceRank(fr, dest, span, `the destination of '${name}'`);
   const idxTy = indexType(r);
   try {
     fr.st.infer.unify(src.elem, [idxTy, dest.elem]);
   } catch (e) {
     if (!(e instanceof TypeClash)) throw e;
-    throw fail(fr, 'E305', `the source of 'scatter'${entryName(fr, src)} must hold (index, value) pairs of type (${fr.st.infer.show(idxTy)}, ${fr.st.infer.show(dest.elem)}), found ${fr.st.infer.show(src.elem)}`, span);
+    throw fail(fr, 'E305', `the source of '${name}'${entryName(fr, src)} must hold (index, value) pairs of type (${fr.st.infer.show(idxTy)}, ${fr.st.infer.show(dest.elem)}), found ${fr.st.infer.show(src.elem)}`, span);
   }
   const lowered = toLambda(fr, op, [dest.elem, dest.elem], span, [dest.elem]);
   return emitNode(fr, 'scatter', dest.elem, r, dest.shape, span, (id, outs) => ({

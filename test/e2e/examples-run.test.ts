@@ -48,6 +48,40 @@ const cases: Readonly<Record<string, Case>> = {
     inputs: { is: Int32Array.from([3, 11, 0, 5]), xs },
     expected: { ys: [3, 11, 0, 5].map((i) => xs[(i * 7) % n]!) },
   },
+  histogram: {
+    inputs: { xs },
+    expected: {
+      result: (() => {
+        const bins = range(16, () => 0);
+        for (const x of xs) {
+          const b = Math.floor(x * 2);
+          if (b >= 0 && b < 16) bins[b]! += x * x;
+        }
+        return bins;
+      })(),
+    },
+  },
+  segmented: {
+    // Segment lengths with an empty one and one running past the end of xs (cut there).
+    inputs: { xs, lens: Int32Array.from([2, 0, 3, 5]) },
+    expected: {
+      sums: (() => {
+        let start = 0;
+        return [2, 0, 3, 5].map((l) => {
+          const stop = Math.min(n, start + l);
+          let s = 0;
+          for (let i = start; i < stop; i++) s += xs[i]! * 2;
+          start = stop;
+          return s;
+        });
+      })(),
+      runs: (() => {
+        const out: number[] = [];
+        xs.forEach((x, i) => out.push(i === 0 || x > 0.5 ? x * 2 : Math.max(out[i - 1]!, x * 2)));
+        return out;
+      })(),
+    },
+  },
   scatterExample: {
     inputs: { xs },
     expected: {

@@ -122,6 +122,20 @@ describe('ILP plans stated by the example headers (cost reads+writes unless name
     expect(e.manifest.some((m) => m.startsWith('as'))).toBe(false);
   });
 
+  it.each(['reads+writes', 'reads+writes+recompute'])('histogram (%s): TWO clusters [fill] then [bins, ws, result]; bins and weights never manifest, xs read once', async (cost) => {
+    const e = await planExample('histogram', { cost });
+    expect(e.clusters).toEqual([['generate'], ['bins', 'ws', 'map', 'result']]);
+    expect(e.manifest).toEqual(['generate', 'result']);
+    expect(e.inputReads('xs')).toEqual(['cluster 1 0']);
+  });
+
+  it('segmented: the scans take their inputs fused; only what is read by index or is a result is manifest', async () => {
+    const e = await planExample('segmented');
+    expect(e.clusters).toHaveLength(4);
+    expect(e.manifest).not.toContain('ys');
+    expect(e.inputReads('xs')).toEqual(['cluster 2 0']);
+  });
+
   it('simple1: ONE cluster [is:0, xs:ℓ | bs:0]; `as` fused away in the gather\'s order', async () => {
     const e = await planExample('simple1');
     expect(e.clusters).toEqual([['as', 'bs']]);
