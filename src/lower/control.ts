@@ -77,7 +77,7 @@ export function lowerIf(fr: Frame, cond: DynScalar, s: IfStmt): Env {
       then: arrayFrame(fr, th.stmts, th.env),
       else: arrayFrame(fr, el.stmts, el.env),
       thenResults, elseResults, outs,
-    });
+    }, fr.env.get(name));
     env = bind(env, name, merged);
   }
   if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a run-time 'if' cannot be used inside an element function", s.span);
@@ -101,23 +101,30 @@ interface MergeTarget {
   readonly outs: Value[];
 }
 
-function mergeValues(fr: Frame, name: string, a0: SVal, b0: SVal, span: Span, t: MergeTarget): SVal {
+/**
+ * One name's values after the two branches of a run-time `if`, merged into the node's outs;
+ * `before` is its value before the `if` (a branch that left it unchanged gives that).
+ */
+function mergeValues(fr: Frame, name: string, a0: SVal, b0: SVal, span: Span, t: MergeTarget, before?: SVal): SVal {
   const a1 = a0.kind === 'undef' ? a0 : deref(fr, a0, span);
   const b1 = b0.kind === 'undef' ? b0 : deref(fr, b0, span);
   // A scalar in one branch and a rank-0 array in the other: both are scalars.
   const a2 = b1.kind === 'undef' ? a1 : scalarIfRankZero(t.then, b1, a1, span);
   const b2 = a1.kind === 'undef' ? b1 : scalarIfRankZero(t.else, a1, b1, span);
   if (a2.kind === 'undef' || b2.kind === 'undef') return { kind: 'undef', name, span };
-  // A weak float array in one branch takes the other's float type (a cast `map` in its branch).
-  const a = adoptArrayTypes(t.then, b2, a2, span);
-  const b = adoptArrayTypes(t.else, a2, b2, span);
+  // A weak float array in one branch takes the other's float type: a cast `map` in its branch,
+  // or before the `if` where the branch left it unchanged, so that it fuses with the array's
+  // producer (nothing fuses across the if).
+  const a = adoptArrayTypes(a0 === before ? fr : t.then, b2, a2, span);
+  const b = adoptArrayTypes(b0 === before ? fr : t.else, a2, b2, span);
   if (a.kind === 'static' && b.kind === 'static' && a.ty === b.ty && a.value === b.value) return a.weak ? b : a;
   if (a.kind === 'fn' || b.kind === 'fn') {
     if (a.kind === 'fn' && b.kind === 'fn' && a.fn === b.fn) return a;
     throw fail(fr, 'E308', `'${name}' must be the same function in both branches of a run-time 'if'`, span);
   }
   if (a.kind === 'tuple' && b.kind === 'tuple' && a.elems.length === b.elems.length) {
-    return { kind: 'tuple', elems: a.elems.map((x, i) => mergeValues(fr, `${name}.${i}`, x, b.elems[i]!, span, t)) };
+    const inner = before?.kind === 'tuple' ? before.elems : [];
+    return { kind: 'tuple', elems: a.elems.map((x, i) => mergeValues(fr, `${name}.${i}`, x, b.elems[i]!, span, t, inner[i])) };
   }
   const level = bindLevel(fr);
   const clash = (): Error =>
@@ -404,7 +411,9 @@ export function lowerWhile(fr: Frame, s: WhileStmt): Env {
   });
   // A weak value that an iteration gives a type (`s = 0.0` then `s = s + x` with x: f32; an
   // `acc = fill(n, 0.0)` that becomes f32) takes that type before the loop, and the loop is
-  // lowered again from the start. Each round makes a weak part typed, so this ends.
+  // lowered again from the start, numbering its nodes from the same place (what the discarded
+  // rounds emitted is all gone). Each round makes a weak part typed, so this ends.
+  let nodeMark = fr.st.nodeMark();
   for (;;) {
     const entry = initial.map((v, i) => knownOf(fr, v, carried[i]!, s.span));
     // The initial values become IR variables before the body is lowered, as the loop's inputs
@@ -429,7 +438,10 @@ export function lowerWhile(fr: Frame, s: WhileStmt): Env {
       else known = attempt.next;
     }
     const targets = retype;
+    nodeMark();
     initial = initial.map((v, i) => retypeValue(fr, v, targets[i]!, s.span));
+    nodeMark = fr.st.nodeMark(); // after the conversions, which stay
+
   }
 }
 

@@ -200,6 +200,18 @@ export class LowerState {
     return this.nodes++;
   }
 
+  /**
+   * The next node id, and a function that makes it the next again: for an evaluation whose IR
+   * is all discarded and redone from the start (a `while` loop lowered again after a weak value
+   * took a type), so the redone IR numbers its nodes as if the first had not been.
+   */
+  nodeMark(): () => void {
+    const at = this.nodes;
+    return () => {
+      this.nodes = at;
+    };
+  }
+
   error(code: DiagnosticCode, message: string, span: Span, notes?: readonly string[]): UserError {
     return userError(code, message, { file: this.file, span }, notes);
   }
