@@ -8,7 +8,8 @@ import type { Span } from '../diagnostics/index.js';
 import type { ArrayVar, CombinatorNode, Expr, Lambda, MathFn, ScalarType } from '../ir/types.js';
 import { scalarTypes } from '../ir/types.js';
 import { MAX_ARRAY_ELEMENTS } from '../ir/scalarOps.js';
-import { coerce, explicitCast, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
+import { coerce, explicitCast, isWeak, isWeakFloat, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
+import { adoptArrayTypes, convertArrayLeaves, weakLeaves, withArrayWeak } from './weak.js';
 import { TypeClash, isTuple, rankOf, type ETy } from './types.js';
 import {
   applyOp,
@@ -22,7 +23,7 @@ import {
   toLambda,
   unzipArray,
 } from './evaluator.js';
-import { fail, hintGeneric, site, type ArrayVal, type FnVal, type Frame, type OpName, type SVal } from './values.js';
+import { fail, hintGeneric, site, type ArrayVal, type FnVal, type Frame, type OpName, type SVal, type ScalarVal } from './values.js';
 
 const combinators = ['generate', 'map', 'gather', 'scatter', 'scatterDrop', 'fold', 'scanl', 'scanr', 'force'] as const;
 const others = ['shape', 'size', 'zip', 'unzip', 'fst', 'snd', 'min', 'max', 'pow'] as const;
@@ -92,7 +93,8 @@ export function callBuiltin(fr: Frame, name: string, args: readonly SVal[], span
     case 'force': {
       arity(1);
       const xs = asArray(fr, args[0]!, spans[0]!, "the argument of 'force'");
-      return emitNode(fr, 'force', xs.elem, peek(fr, xs), xs.shape, span, (id, outs) => ({ kind: 'force', id, outs, span: site(fr, span), input: xs.comps }));
+      const forced = emitNode(fr, 'force', xs.elem, peek(fr, xs), xs.shape, span, (id, outs) => ({ kind: 'force', id, outs, span: site(fr, span), input: xs.comps }));
+      return withArrayWeak(forced, weakLeaves(xs));
     }
     case 'shape':
     case 'size':
@@ -180,18 +182,20 @@ function outerParts(fr: Frame, t0: SVal, span: Span, name: string): { outer: SVa
  */
 function zipArrays(fr: Frame, arrays: readonly ArrayVal[], span: Span): ArrayVal {
   const elem: ETy = arrays.map((a) => a.elem);
+  const weak = arrays.flatMap(weakLeaves);
   const first = arrays[0]!;
   const known = arrays.filter((a) => a.shape !== null);
   const mismatch = known.find((a) => a.shape!.join() !== known[0]!.shape!.join());
   if (mismatch !== undefined) {
     throw fail(fr, 'E311', `'zip' needs arrays of one shape, found [${known[0]!.shape!.join(', ')}] and [${mismatch.shape!.join(', ')}]`, span);
   }
-  if (known.length === arrays.length) return { kind: 'array', comps: arrays.flatMap((a) => a.comps), elem, rank: first.rank, shape: first.shape };
+  if (known.length === arrays.length) return withArrayWeak({ kind: 'array', comps: arrays.flatMap((a) => a.comps), elem, rank: first.rank, shape: first.shape }, weak);
   const params = arrays.flatMap((a) => leafScalars(fr, a.elem)).map((type) => ({ name: fr.st.fresh('x', hintGeneric), type }));
   const fn: Lambda = { params, lets: [], results: params.map((q) => ({ kind: 'var', name: q.name, type: q.type })) };
-  return emitNode(fr, 'map', elem, peek(fr, first), null, span, (id, outs) => ({
+  const zipped = emitNode(fr, 'map', elem, peek(fr, first), null, span, (id, outs) => ({
     kind: 'map', id, outs, span: site(fr, span), inputs: arrays.flatMap((a) => a.comps), fn,
   }), first.rank);
+  return withArrayWeak(zipped, weak);
 }
 
 /** The rank an IR ArrayVar records (never unknown outside the inference run). */
@@ -252,9 +256,11 @@ function generate(fr: Frame, s: SVal, f: FnVal, shapeSpan: Span, span: Span): Ar
   // running anything (`size(drop(2, xs))` of a one-element xs gave -1).
   const staticShape = constants !== null && constants.every((d) => d >= 0) ? constants : null;
   const lowered = toLambda(fr, f, shape.map(() => 'i32'), span);
-  return emitNode(fr, 'generate', lowered.shape, shape.length, staticShape, span, (id, outs) => ({
+  const out = emitNode(fr, 'generate', lowered.shape, shape.length, staticShape, span, (id, outs) => ({
     kind: 'generate', id, outs, span: site(fr, span), shape, fn: lowered.lambda,
   }));
+  // `generate(n, lam i: 0.0)`: an array of weak floats, typed by the first typed array it meets.
+  return withArrayWeak(out, lowered.results.map(isWeakFloat));
 }
 
 function mapN(fr: Frame, f: FnVal, inputs: readonly ArrayVal[], span: Span): ArrayVal {
@@ -268,11 +274,12 @@ function mapN(fr: Frame, f: FnVal, inputs: readonly ArrayVal[], span: Span): Arr
     // Known at compile time here; the same mismatch is a run-time error when shapes are not known.
     throw fail(fr, 'E311', `'map' needs inputs of one shape, found [${known[0]!.shape!.join(', ')}] and [${mismatch.shape!.join(', ')}]`, span);
   }
-  const lowered = toLambda(fr, f, inputs.map((a) => a.elem), span);
+  const lowered = toLambda(fr, f, inputs.map((a) => a.elem), span, undefined, inputs.map(weakLeaves));
   const shape = known[0]?.shape ?? null;
-  return emitNode(fr, 'map', lowered.shape, peek(fr, first), shape, span, (id, outs) => ({
+  const out = emitNode(fr, 'map', lowered.shape, peek(fr, first), shape, span, (id, outs) => ({
     kind: 'map', id, outs, span: site(fr, span), inputs: inputs.flatMap((a) => a.comps), fn: lowered.lambda,
   }), first.rank);
+  return withArrayWeak(out, lowered.results.map(isWeakFloat));
 }
 
 function unifyRanks(fr: Frame, a: ArrayVal, b: ArrayVal, span: Span, what: string): void {
@@ -319,15 +326,32 @@ function gather(fr: Frame, is: ArrayVal, xs: ArrayVal, span: Span): ArrayVal {
     if (!(e instanceof TypeClash)) throw e;
     throw fail(fr, 'E305', `the indices of 'gather'${entryName(fr, is)} must be ${fr.st.infer.show(indexType(r))} (one i32 per dimension of the rank-${r} source${entryName(fr, xs)}), found ${fr.st.infer.show(is.elem)}`, span);
   }
-  return emitNode(fr, 'gather', xs.elem, peek(fr, is), is.shape, span, (id, outs) => ({
+  const out = emitNode(fr, 'gather', xs.elem, peek(fr, is), is.shape, span, (id, outs) => ({
     kind: 'gather', id, outs, span: site(fr, span), indices: is.comps, source: xs.comps,
   }), is.rank);
+  return withArrayWeak(out, weakLeaves(xs));
+}
+
+/**
+ * A scatter's destination and values, each with its weak float components converted to the
+ * other's typed float types (`scatter(+, fill(n, 0.0), zip(is, xs))` with xs: f32 is f32).
+ */
+function scatterOperands(fr: Frame, dest0: ArrayVal, src0: ArrayVal, span: Span): { dest: ArrayVal; src: ArrayVal } {
+  const pair = fr.st.infer.prune(src0.elem);
+  if ((dest0.weak === undefined && src0.weak === undefined) || !isTuple(pair) || pair.length !== 2) return { dest: dest0, src: src0 };
+  const parts = unzipArray(fr, src0, span) as { readonly elems: readonly ArrayVal[] };
+  const [idx, vals0] = [parts.elems[0]!, parts.elems[1]!];
+  const vals = adoptArrayTypes(fr, dest0, vals0, span) as ArrayVal;
+  const dest = adoptArrayTypes(fr, vals, dest0, span) as ArrayVal;
+  const src: ArrayVal = { kind: 'array', comps: [...idx.comps, ...vals.comps], elem: [idx.elem, vals.elem], rank: src0.rank, shape: src0.shape };
+  return { dest, src: withArrayWeak(src, [...weakLeaves(idx), ...weakLeaves(vals)]) };
 }
 
 /** `scatter`, `scatterDrop` and the prelude's `scatterUnique`: one node, its flags from the name. */
-function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span, flags: { readonly unique?: true; readonly drop?: true }): ArrayVal {
+function scatter(fr: Frame, op: FnVal, dest0: ArrayVal, src0: ArrayVal, span: Span, flags: { readonly unique?: true; readonly drop?: true }): ArrayVal {
   const name = flags.drop ? 'scatterDrop' : 'scatter';
-  const r = sourceRank(fr, dest, span, `the destination of '${name}'`);
+  const r = sourceRank(fr, dest0, span, `the destination of '${name}'`);
+  const { dest, src } = scatterOperands(fr, dest0, src0, span);
   const idxTy = indexType(r);
   try {
     fr.st.infer.unify(src.elem, [idxTy, dest.elem]);
@@ -335,12 +359,16 @@ function scatter(fr: Frame, op: FnVal, dest: ArrayVal, src: ArrayVal, span: Span
     if (!(e instanceof TypeClash)) throw e;
     throw fail(fr, 'E305', `the source of '${name}'${entryName(fr, src)} must hold (index, value) pairs of type (${fr.st.infer.show(idxTy)}, ${fr.st.infer.show(dest.elem)}), found ${fr.st.infer.show(src.elem)}`, span);
   }
-  const lowered = toLambda(fr, op, [dest.elem, dest.elem], span, [dest.elem]);
-  return emitNode(fr, 'scatter', dest.elem, r, dest.shape, span, (id, outs) => ({
+  const destWeak = weakLeaves(dest);
+  const valWeak = weakLeaves(src).slice(r);
+  const lowered = toLambda(fr, op, [dest.elem, dest.elem], span, [dest.elem], [destWeak, valWeak]);
+  const out = emitNode(fr, 'scatter', dest.elem, r, dest.shape, span, (id, outs) => ({
     kind: 'scatter', id, outs, span: site(fr, span), op: lowered.lambda,
     dest: dest.comps, index: src.comps.slice(0, r), values: src.comps.slice(r),
     ...flags,
   }));
+  // Weak where every value that can end up in it is: the destination's, the source's, the op's.
+  return withArrayWeak(out, destWeak.map((w, i) => w && valWeak[i] === true && isWeakFloat(lowered.results[i]!)));
 }
 
 /** The seed a bare operator implies: its identity for the element type. */
@@ -369,13 +397,30 @@ function identity(fr: Frame, f: FnVal, t: ScalarType, span: Span, name: string):
   }
 }
 
-function reduce(fr: Frame, name: 'fold' | 'scanl' | 'scanr', op: FnVal, seed: SVal | null, xs: ArrayVal, span: Span): ArrayVal {
+/**
+ * The input of a fold or scan with its weak float components converted to the types of typed
+ * float seeds (`fold(+, f32(0), fill(n, 1.0))` folds f32s), and the seed's leaves.
+ */
+function seededInput(fr: Frame, xs: ArrayVal, seed: SVal | null, span: Span, name: string): { xs: ArrayVal; zs: ScalarVal[] | null } {
+  if (seed === null) return { xs, zs: null };
+  const zs = flattenScalars(fr, seed, span, `the seed of '${name}'`);
+  if (xs.weak === undefined || zs.length !== xs.comps.length) return { xs, zs };
+  const weak = weakLeaves(xs);
+  const targets = zs.map((z, i) => {
+    const t = fr.st.infer.prune(z.ty);
+    return weak[i]! && !isWeak(z) && typeof t === 'string' && (t === 'f32' || t === 'f64') ? t : null;
+  });
+  return { xs: targets.some((t) => t !== null) ? convertArrayLeaves(fr, xs, targets, span) : xs, zs };
+}
+
+function reduce(fr: Frame, name: 'fold' | 'scanl' | 'scanr', op: FnVal, seed: SVal | null, xs0: ArrayVal, span: Span): ArrayVal {
   // Not committed: `fold(+, xs)` of an unknown rank stays unknown (simple4 infers rank 2 later).
-  atLeastRankOne(fr, xs, span, `the input of '${name}'`);
-  const r = peek(fr, xs);
+  atLeastRankOne(fr, xs0, span, `the input of '${name}'`);
+  const r = peek(fr, xs0);
+  const { xs, zs: seedLeaves } = seededInput(fr, xs0, seed, span, name);
   let init: Expr[] | null;
-  if (seed !== null) {
-    const zs = flattenScalars(fr, seed, span, `the seed of '${name}'`);
+  if (seedLeaves !== null) {
+    const zs = seedLeaves;
     // Against the element types as far as they are known: an unannotated `f` folded with the
     // seed False is thereby bool, not defaulted to f64 first and then found to clash.
     const known = leafTypes(fr, xs.elem);
@@ -388,20 +433,23 @@ function reduce(fr: Frame, name: 'fold' | 'scanl' | 'scanr', op: FnVal, seed: SV
   } else {
     init = null;
   }
-  const lowered = toLambda(fr, op, [xs.elem, xs.elem], span, [xs.elem]);
+  const xsWeak = weakLeaves(xs);
+  const lowered = toLambda(fr, op, [xs.elem, xs.elem], span, [xs.elem], [xsWeak, xsWeak]);
+  // Weak where the elements, the seed and the operator's result all are (`sum(fill(n, 1.0))`).
+  const weak = xsWeak.map((w, i) => w && isWeakFloat(lowered.results[i]!) && (seedLeaves === null || isWeak(seedLeaves[i]!)));
   const s = site(fr, span);
   if (name === 'fold') {
     const shape = xs.shape === null ? null : xs.shape.slice(0, -1);
     const rank = { v: fr.st.infer.pruneRank(xs.rank).v, k: fr.st.infer.pruneRank(xs.rank).k - 1 };
-    return emitNode(fr, 'fold', xs.elem, r - 1, shape, span, (id, outs) => ({
+    return withArrayWeak(emitNode(fr, 'fold', xs.elem, r - 1, shape, span, (id, outs) => ({
       kind: 'fold', id, outs, span: s, op: lowered.lambda, init: init ?? [], input: xs.comps,
-    }), rank);
+    }), rank), weak);
   }
-  return emitNode(fr, name, xs.elem, r, xs.shape, span, (id, outs) =>
+  return withArrayWeak(emitNode(fr, name, xs.elem, r, xs.shape, span, (id, outs) =>
     name === 'scanl'
       ? { kind: 'scanl', id, outs, span: s, op: lowered.lambda, init, input: xs.comps }
       : { kind: 'scanr', id, outs, span: s, op: lowered.lambda, init, input: xs.comps },
-  xs.rank);
+  xs.rank), weak);
 }
 
 /** `shape(xs)`: static extents when known, else `dim` expressions; a scalar for rank 1. */

@@ -17,9 +17,11 @@ import { UserError, type Span } from '../diagnostics/index.js';
 import type { Stmt as AstStmt, Pattern } from '../syntax/ast.js';
 import type { Block, ScalarType, Stmt, Value, VarName } from '../ir/types.js';
 import { asArray, asScalar, deref, describe, evalBody, evalExpr, sizesIn, unknownSizeNotes } from './evaluator.js';
-import { coerce, concrete, toExpr } from './scalar.js';
-import { TypeClash, isTuple, type ETy } from './types.js';
-import { bind, bindLevel, fail, site, type DynScalar, type Env, type Frame, type SVal, type StaticScalar } from './values.js';
+import { isFloat, isInteger } from '../ir/scalarOps.js';
+import { coerce, concrete, convert, isWeak, isWeakFloat, strong, toExpr } from './scalar.js';
+import { TypeClash, isTuple, type ETy, type STy } from './types.js';
+import { adoptArrayTypes, convertArrayLeaves, weakLeaves, withArrayWeak } from './weak.js';
+import { bind, bindLevel, fail, site, type ArrayVal, type DynScalar, type Env, type Frame, type SVal, type ScalarVal, type StaticScalar } from './values.js';
 
 type IfStmt = Extract<AstStmt, { kind: 'if' }>;
 type WhileStmt = Extract<AstStmt, { kind: 'while' }>;
@@ -75,7 +77,7 @@ export function lowerIf(fr: Frame, cond: DynScalar, s: IfStmt): Env {
       then: arrayFrame(fr, th.stmts, th.env),
       else: arrayFrame(fr, el.stmts, el.env),
       thenResults, elseResults, outs,
-    });
+    }, fr.env.get(name));
     env = bind(env, name, merged);
   }
   if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a run-time 'if' cannot be used inside an element function", s.span);
@@ -99,26 +101,36 @@ interface MergeTarget {
   readonly outs: Value[];
 }
 
-function mergeValues(fr: Frame, name: string, a0: SVal, b0: SVal, span: Span, t: MergeTarget): SVal {
+/**
+ * One name's values after the two branches of a run-time `if`, merged into the node's outs;
+ * `before` is its value before the `if` (a branch that left it unchanged gives that).
+ */
+function mergeValues(fr: Frame, name: string, a0: SVal, b0: SVal, span: Span, t: MergeTarget, before?: SVal): SVal {
   const a1 = a0.kind === 'undef' ? a0 : deref(fr, a0, span);
   const b1 = b0.kind === 'undef' ? b0 : deref(fr, b0, span);
   // A scalar in one branch and a rank-0 array in the other: both are scalars.
-  const a = b1.kind === 'undef' ? a1 : scalarIfRankZero(t.then, b1, a1, span);
-  const b = a1.kind === 'undef' ? b1 : scalarIfRankZero(t.else, a1, b1, span);
-  if (a.kind === 'undef' || b.kind === 'undef') return { kind: 'undef', name, span };
-  if (a.kind === 'static' && b.kind === 'static' && a.ty === b.ty && a.value === b.value) return a;
+  const a2 = b1.kind === 'undef' ? a1 : scalarIfRankZero(t.then, b1, a1, span);
+  const b2 = a1.kind === 'undef' ? b1 : scalarIfRankZero(t.else, a1, b1, span);
+  if (a2.kind === 'undef' || b2.kind === 'undef') return { kind: 'undef', name, span };
+  // A weak float array in one branch takes the other's float type: a cast `map` in its branch,
+  // or before the `if` where the branch left it unchanged, so that it fuses with the array's
+  // producer (nothing fuses across the if).
+  const a = adoptArrayTypes(a0 === before ? fr : t.then, b2, a2, span);
+  const b = adoptArrayTypes(b0 === before ? fr : t.else, a2, b2, span);
+  if (a.kind === 'static' && b.kind === 'static' && a.ty === b.ty && a.value === b.value) return a.weak ? b : a;
   if (a.kind === 'fn' || b.kind === 'fn') {
     if (a.kind === 'fn' && b.kind === 'fn' && a.fn === b.fn) return a;
     throw fail(fr, 'E308', `'${name}' must be the same function in both branches of a run-time 'if'`, span);
   }
   if (a.kind === 'tuple' && b.kind === 'tuple' && a.elems.length === b.elems.length) {
-    return { kind: 'tuple', elems: a.elems.map((x, i) => mergeValues(fr, `${name}.${i}`, x, b.elems[i]!, span, t)) };
+    const inner = before?.kind === 'tuple' ? before.elems : [];
+    return { kind: 'tuple', elems: a.elems.map((x, i) => mergeValues(fr, `${name}.${i}`, x, b.elems[i]!, span, t, inner[i])) };
   }
   const level = bindLevel(fr);
   const clash = (): Error =>
     fail(fr, 'E308', `'${name}' is ${describe(fr, a)} in one branch of the 'if' and ${describe(fr, b)} in the other`, span);
   if ((a.kind === 'static' || a.kind === 'dyn') && (b.kind === 'static' || b.kind === 'dyn')) {
-    const ty = a.kind === 'static' && a.weak ? b.ty : a.ty;
+    const ty = mergedScalarType(a, b);
     const ca = coerce(t.then, a, ty, site(fr, span), `'${name}' after the 'if'`);
     const cb = coerce(t.else, b, ty, site(fr, span), `'${name}' after the 'if'`);
     t.thenResults.push(...materialize(t.then, ca, name, span));
@@ -126,7 +138,9 @@ function mergeValues(fr: Frame, name: string, a0: SVal, b0: SVal, span: Span, t:
     const out = fr.st.fresh(name, level);
     const elem = concrete(fr, ty);
     t.outs.push({ kind: 'scalar', name: out, elem });
-    return { kind: 'dyn', expr: { kind: 'var', name: out, type: elem }, ty };
+    const expr = { kind: 'var', name: out, type: elem } as const;
+    // Still weak where both branches are weak floats: neither decided the float type.
+    return isWeak(a) && isWeak(b) && isFloat(elem) ? { kind: 'dyn', expr, ty, weak: true } : { kind: 'dyn', expr, ty };
   }
   if (a.kind === 'array' && b.kind === 'array') {
     try {
@@ -141,9 +155,19 @@ function mergeValues(fr: Frame, name: string, a0: SVal, b0: SVal, span: Span, t:
     const fresh = freshLike(fr, a, name, level);
     t.outs.push(...fresh.values);
     const sameShape = a.shape !== null && b.shape !== null && a.shape.join() === b.shape.join();
-    return { ...(fresh.val as typeof a), shape: sameShape ? a.shape : null };
+    const bWeak = weakLeaves(b);
+    return withArrayWeak({ ...(fresh.val as ArrayVal), shape: sameShape ? a.shape : null }, weakLeaves(a).map((w, i) => w && bWeak[i]!));
   }
   throw clash();
+}
+
+/**
+ * The type two scalars merge to: a typed one's type where the other is weak (a weak one takes
+ * it), the float type where both are weak and one is a float (`0 if c else 0.5`), else `a`'s.
+ */
+function mergedScalarType(a: ScalarVal, b: ScalarVal): STy {
+  if (isWeak(a) && isWeak(b)) return isWeakFloat(b) ? b.ty : a.ty;
+  return isWeak(a) ? b.ty : a.ty;
 }
 
 /** The IR names of a value, adding scalar statements for scalars that are not variables yet. */
@@ -188,7 +212,10 @@ function freshLike(fr: Frame, v: SVal, hint: string, level: 0 | 1 | 2): { val: S
     case 'dyn': {
       const name = fr.st.fresh(hint, level);
       const elem = concrete(fr, v.ty);
-      return { val: { kind: 'dyn', expr: { kind: 'var', name, type: elem }, ty: v.ty }, values: [{ kind: 'scalar', name, elem }] };
+      const expr = { kind: 'var', name, type: elem } as const;
+      // A weak float stays weak through a loop or an `if` (a weak integer becomes an i32).
+      const val: DynScalar = isWeakFloat(v) ? { kind: 'dyn', expr, ty: v.ty, weak: true } : { kind: 'dyn', expr, ty: v.ty };
+      return { val, values: [{ kind: 'scalar', name, elem }] };
     }
     case 'tuple': {
       const parts = v.elems.map((e, i) => freshLike(fr, e, `${hint}.${i}`, level));
@@ -353,7 +380,8 @@ function materializeValue(fr: Frame, v0: SVal, hint: string, span: Span): SVal {
   if (v.kind === 'tuple') return { kind: 'tuple', elems: v.elems.map((e, i) => materializeValue(fr, e, `${hint}.${i}`, span)) };
   if (v.kind !== 'static' && v.kind !== 'dyn') return v;
   const [name] = materialize(fr, v, hint, span);
-  return { kind: 'dyn', expr: { kind: 'var', name: name!, type: concrete(fr, v.ty) }, ty: v.ty };
+  const expr = { kind: 'var', name: name!, type: concrete(fr, v.ty) } as const;
+  return isWeakFloat(v) ? { kind: 'dyn', expr, ty: v.ty, weak: true } : { kind: 'dyn', expr, ty: v.ty };
 }
 
 /** The IR names of the parts of a carried value that the loop does not know statically. */
@@ -377,30 +405,105 @@ export function lowerWhile(fr: Frame, s: WhileStmt): Env {
   if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a 'while' loop cannot be used inside an element function", s.span);
   const carried = [...assignedNames(s.body)].filter((n) => fr.env.has(n));
   // An entry parameter the inference run has not classified yet is carried as an array.
-  const initial = carried.map((n) => {
+  let initial: SVal[] = carried.map((n) => {
     const v = deref(fr, fr.env.get(n)!, s.span);
     return v.kind === 'param' ? asArray(fr, v, s.span, `'${n}'`) : v;
   });
-  const entry = initial.map((v, i) => knownOf(fr, v, carried[i]!, s.span));
-  // The initial values become IR variables before the body is lowered, as the loop's inputs
-  // come first in the user's reading; the ones a loop knows statically are left dead.
-  const inputs = initial.map((v, i) => materializeValue(fr, v, carried[i]!, s.span));
-  const restore = fr.st.checkpoint();
-  let known: readonly Known[] = entry;
+  // A weak value that an iteration gives a type (`s = 0.0` then `s = s + x` with x: f32; an
+  // `acc = fill(n, 0.0)` that becomes f32) takes that type before the loop, and the loop is
+  // lowered again from the start, numbering its nodes from the same place (what the discarded
+  // rounds emitted is all gone). Each round makes a weak part typed, so this ends.
+  let nodeMark = fr.st.nodeMark();
   for (;;) {
-    let attempt: LoopAttempt;
-    try {
-      attempt = lowerLoopBody(fr, s, carried, inputs, known);
-    } catch (e) {
-      if (!(e instanceof UserError) || !known.some(knowsAnything)) throw e;
+    const entry = initial.map((v, i) => knownOf(fr, v, carried[i]!, s.span));
+    // The initial values become IR variables before the body is lowered, as the loop's inputs
+    // come first in the user's reading; the ones a loop knows statically are left dead.
+    const inputs = initial.map((v, i) => materializeValue(fr, v, carried[i]!, s.span));
+    const restore = fr.st.checkpoint();
+    let known: readonly Known[] = entry;
+    let retype: readonly (readonly (ScalarType | null)[])[] | null = null;
+    while (retype === null) {
+      let attempt: LoopAttempt;
+      try {
+        attempt = lowerLoopBody(fr, s, carried, inputs, known);
+      } catch (e) {
+        if (!(e instanceof UserError) || !known.some(knowsAnything)) throw e;
+        restore();
+        known = known.map(forget);
+        continue;
+      }
+      if (attempt.kind === 'holds') return emitLoop(fr, s, carried, inputs, known, attempt);
       restore();
-      known = known.map(forget);
-      continue;
+      if (attempt.kind === 'retype') retype = attempt.targets;
+      else known = attempt.next;
     }
-    if (attempt.kind === 'holds') return emitLoop(fr, s, carried, inputs, known, attempt);
-    restore();
-    known = attempt.next;
+    const targets = retype;
+    nodeMark();
+    initial = initial.map((v, i) => retypeValue(fr, v, targets[i]!, s.span));
+    nodeMark = fr.st.nodeMark(); // after the conversions, which stay
+
   }
+}
+
+/** How many scalar leaves (scalars, array components) a value has, in `retypeTargets` order. */
+function leafCount(fr: Frame, v0: SVal, span: Span): number {
+  const v = deref(fr, v0, span);
+  if (v.kind === 'tuple') return v.elems.reduce((n, e) => n + leafCount(fr, e, span), 0);
+  return v.kind === 'array' ? v.comps.length : 1;
+}
+
+/**
+ * Per leaf of a carried value: the type a weak leaf before an iteration must take because the
+ * iteration gives it one (a weak float becomes the typed float, also f64, which only makes it
+ * typed; a weak integer constant becomes u32 or a float), or null. A type not known yet (the
+ * inference run) decides nothing here: it is unified as before.
+ */
+function retypeTargets(fr: Frame, before0: SVal, next0: SVal, span: Span): (ScalarType | null)[] {
+  const before = deref(fr, before0, span);
+  const next = deref(fr, next0, span);
+  const none = (): null[] => Array.from({ length: leafCount(fr, before, span) }, () => null);
+  if (before.kind === 'tuple') {
+    if (next.kind !== 'tuple' || next.elems.length !== before.elems.length) return none();
+    return before.elems.flatMap((b, i) => retypeTargets(fr, b, next.elems[i]!, span));
+  }
+  if ((before.kind === 'static' || before.kind === 'dyn') && (next.kind === 'static' || next.kind === 'dyn')) {
+    const t = fr.st.infer.prune(next.ty);
+    if (!isWeak(before) || isWeak(next) || typeof t !== 'string') return [null];
+    if (isWeakFloat(before)) return [isFloat(t) ? t : null];
+    return [t === 'u32' || isFloat(t) ? t : null];
+  }
+  if (before.kind === 'array' && next.kind === 'array' && before.comps.length === next.comps.length) {
+    const types = leafTypesOf(fr, next.elem);
+    const nextWeak = weakLeaves(next);
+    return weakLeaves(before).map((w, i) => {
+      const t = types[i];
+      return w && !nextWeak[i]! && typeof t === 'string' && isFloat(t) ? t : null;
+    });
+  }
+  return none();
+}
+
+function leafTypesOf(fr: Frame, t: ETy): STy[] {
+  const p = fr.st.infer.prune(t);
+  return isTuple(p) ? p.flatMap((e) => leafTypesOf(fr, e)) : [p];
+}
+
+/** The initial value of a carried name with the leaves `targets` names converted and typed. */
+function retypeValue(fr: Frame, v0: SVal, targets: readonly (ScalarType | null)[], span: Span): SVal {
+  let at = 0;
+  const go = (v1: SVal): SVal => {
+    const v = deref(fr, v1, span);
+    if (v.kind === 'tuple') return { kind: 'tuple', elems: v.elems.map(go) };
+    if (v.kind === 'array') {
+      const mine = targets.slice(at, at + v.comps.length);
+      at += v.comps.length;
+      return mine.some((t) => t !== null) ? convertArrayLeaves(fr, v, mine, span) : v;
+    }
+    const t = targets[at++];
+    if ((v.kind !== 'static' && v.kind !== 'dyn') || t === null || t === undefined) return v;
+    return strong(convert(fr, v, t, site(fr, span)));
+  };
+  return go(v0);
 }
 
 /**
@@ -409,7 +512,9 @@ export function lowerWhile(fr: Frame, s: WhileStmt): Env {
  */
 type LoopAttempt =
   | { readonly kind: 'holds'; readonly cond: Block; readonly body: Block }
-  | { readonly kind: 'weaker'; readonly next: readonly Known[] };
+  | { readonly kind: 'weaker'; readonly next: readonly Known[] }
+  /** Per carried name, per leaf: the type a weak initial value must take first (`retypeTargets`). */
+  | { readonly kind: 'retype'; readonly targets: readonly (readonly (ScalarType | null)[])[] };
 
 function lowerLoopBody(fr: Frame, s: WhileStmt, carried: readonly string[], initial: readonly SVal[], known: readonly Known[]): LoopAttempt {
   const level = bindLevel(fr);
@@ -438,8 +543,12 @@ function lowerLoopBody(fr: Frame, s: WhileStmt, carried: readonly string[], init
   const r = evalBody(bodyFrame, s.body);
   if (r.ret !== null) throw fail(fr, 'E211', "'return' inside a 'while' loop is not supported", s.span);
   const after = { ...bodyFrame, env: r.env };
+  const raw = carried.map((n, i) => scalarIfRankZero(after, bodyParams.vals[i]!, deref(after, r.env.get(n)!, s.span), s.span));
+  const targets = raw.map((v, i) => retypeTargets(after, bodyParams.vals[i]!, v, s.span));
+  if (targets.some((ts) => ts.some((t) => t !== null))) return { kind: 'retype', targets };
   const nexts = carried.map((n, i) => {
-    const next = scalarIfRankZero(after, bodyParams.vals[i]!, deref(after, r.env.get(n)!, s.span), s.span);
+    // A weak float array computed by the body takes the carried array's type.
+    const next = adoptArrayTypes(after, bodyParams.vals[i]!, raw[i]!, s.span);
     checkSameType(after, n, bodyParams.vals[i]!, next, s.span);
     return next;
   });

@@ -11,7 +11,8 @@ import type { Def, Expr as AstExpr, Pattern, Stmt as AstStmt } from '../syntax/a
 import type { Expr, Lambda, Let, MathFn, Param } from '../ir/types.js';
 import { callBuiltin, isBuiltinName, isPreludeOnlyBuiltinName } from './builtins.js';
 import { lowerIf, lowerWhile } from './control.js';
-import { binaryOp, bitNot, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr, weakInteger } from './scalar.js';
+import { binaryOp, bitNot, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr, weakFloat, weakInteger } from './scalar.js';
+import { weakLeaves } from './weak.js';
 import { TypeClash, elemLeaves, isTuple, rankOf, type ETy, type STy } from './types.js';
 import {
   bind,
@@ -70,9 +71,14 @@ export function asScalar(fr: Frame, v0: SVal, span: Span, what: string): ScalarV
   if (v.kind === 'array' && fr.st.infer.pruneRank(v.rank).v === null && fr.st.infer.pruneRank(v.rank).k === 0) {
     // A rank-0 array read as a scalar: a free array variable of whoever uses it (infusible).
     const elem = fr.st.infer.prune(v.elem);
-    if (!isTuple(elem)) return { kind: 'dyn', expr: { kind: 'index', array: v.comps[0]!, indices: [], type: concrete(fr, elem), span: site(fr, span) }, ty: elem };
+    if (!isTuple(elem)) return read(v, 0, { kind: 'index', array: v.comps[0]!, indices: [], type: concrete(fr, elem), span: site(fr, span) }, elem);
   }
   throw fail(fr, 'E303', `${what} must be a scalar, found ${describe(fr, v)}`, span);
+}
+
+/** A read of component `leaf` of an array: a weak float where the component is weak. */
+function read(arr: ArrayVal, leaf: number, expr: Expr, ty: STy): ScalarVal {
+  return arr.weak?.[leaf] === true ? { kind: 'dyn', expr, ty, weak: true } : { kind: 'dyn', expr, ty };
 }
 
 export function describe(fr: Frame, v: SVal): string {
@@ -117,8 +123,9 @@ export function lookup(fr: Frame, name: string, span: Span): SVal {
   if (own !== undefined) return { kind: 'fn', fn: { kind: 'def', def: own, inPrelude: fr.inPrelude } };
   const pre = fr.st.preludeDefs.get(name);
   if (pre !== undefined) return { kind: 'fn', fn: { kind: 'def', def: pre, inPrelude: true } };
-  if (name === 'inf') return staticScalar('f64', Infinity);
-  if (name === 'pi') return staticScalar('f64', Math.PI);
+  // Weak, like a float literal: `max(x, inf)` and `x + pi` keep x's float type.
+  if (name === 'inf') return weakFloat(Infinity, site(fr, span));
+  if (name === 'pi') return weakFloat(Math.PI, site(fr, span));
   if (isBuiltinName(name) || (fr.inPrelude && isPreludeOnlyBuiltinName(name))) return { kind: 'fn', fn: { kind: 'builtin', name } };
   throw fail(fr, 'E201', `unknown name '${name}'`, span);
 }
@@ -137,7 +144,7 @@ export function evalExpr(fr: Frame, e: AstExpr): SVal {
       if (!e.isFloat && BigInt(value) !== BigInt(e.text.replace(/_/g, ''))) {
         throw fail(fr, 'E312', `the integer constant ${abbreviate(e.text)} is not exact as a number (beyond 2^53 a number keeps 53 significant bits)`, e.span);
       }
-      return e.isFloat ? staticScalar('f64', value, true) : weakInteger(value, site(fr, e.span));
+      return e.isFloat ? weakFloat(value, site(fr, e.span)) : weakInteger(value, site(fr, e.span));
     }
     case 'bool':
       return staticScalar('bool', e.value ? 1 : 0);
@@ -222,8 +229,9 @@ export function readElement(fr: Frame, arr: ArrayVal, idx: readonly Expr[], span
   const build = (t: ETy): SVal => {
     const p = fr.st.infer.prune(t);
     if (isTuple(p)) return { kind: 'tuple', elems: p.map(build) };
-    const name = arr.comps[leaf++] ?? arr.comps[0]!;
-    return { kind: 'dyn', expr: { kind: 'index', array: name, indices: idx, type: concrete(fr, p), span: site(fr, span) }, ty: p };
+    const at = arr.comps[leaf] === undefined ? 0 : leaf;
+    leaf++;
+    return read(arr, at, { kind: 'index', array: arr.comps[at]!, indices: idx, type: concrete(fr, p), span: site(fr, span) }, p);
   };
   return build(arr.elem);
 }
@@ -319,14 +327,29 @@ function nonTermination(fr: Frame, def: Def, span: Span): Error {
 // Element functions → IR lambdas
 // ---------------------------------------------------------------------------------------------
 
-/** Symbolic element parameters of a given element type, one IR Param per scalar leaf. */
-export function symbolicParam(fr: Frame, t: ETy, hint: string, params: Param[]): SVal {
+/**
+ * Symbolic element parameters of a given element type, one IR Param per scalar leaf; `weak`
+ * says, per leaf in order, which are elements of weak float arrays (weak floats themselves).
+ */
+export function symbolicParam(fr: Frame, t: ETy, hint: string, params: Param[], weak: readonly boolean[] = []): SVal {
   const p = fr.st.infer.prune(t);
-  if (isTuple(p)) return { kind: 'tuple', elems: p.map((e, i) => symbolicParam(fr, e, `${hint}${i}`, params)) };
+  if (isTuple(p)) {
+    let at = 0;
+    return {
+      kind: 'tuple',
+      elems: p.map((e, i) => {
+        const n = leafTypes(fr, e).length;
+        const sub = symbolicParam(fr, e, `${hint}${i}`, params, weak.slice(at, at + n));
+        at += n;
+        return sub;
+      }),
+    };
+  }
   const name = fr.st.fresh(hint, hintGeneric);
   const type = concrete(fr, fr.st.infer.leaf(p));
   params.push({ name, type });
-  return { kind: 'dyn', expr: { kind: 'var', name, type }, ty: p };
+  const expr: Expr = { kind: 'var', name, type };
+  return weak[0] === true ? { kind: 'dyn', expr, ty: p, weak: true } : { kind: 'dyn', expr, ty: p };
 }
 
 export interface LoweredLambda {
@@ -337,11 +360,14 @@ export interface LoweredLambda {
   readonly shape: ETy;
 }
 
-/** Evaluates a function on symbolic arguments of the given element types, giving an IR Lambda. */
-export function toLambda(fr: Frame, fn: FnVal, argTypes: readonly ETy[], span: Span, expected?: readonly ETy[]): LoweredLambda {
+/**
+ * Evaluates a function on symbolic arguments of the given element types, giving an IR Lambda;
+ * `argWeak[i]` marks the leaves of argument i that are elements of weak float arrays.
+ */
+export function toLambda(fr: Frame, fn: FnVal, argTypes: readonly ETy[], span: Span, expected?: readonly ETy[], argWeak: readonly (readonly boolean[])[] = []): LoweredLambda {
   const params: Param[] = [];
   const names = lambdaParamNames(fn, argTypes.length);
-  const args = argTypes.map((t, i) => symbolicParam(fr, t, names[i] ?? 'x', params));
+  const args = argTypes.map((t, i) => symbolicParam(fr, t, names[i] ?? 'x', params, argWeak[i]));
   const lets: Let[] = [];
   const inner: Frame = { ...fr, em: { kind: 'element', lets } };
   const result = callFn(inner, fn, args, args.map(() => span), span);
@@ -696,7 +722,8 @@ function nameValue(fr: Frame, name: string, v: SVal, span: Span): SVal {
       fr.st.sizeDeps.set(fresh, sizesIn(fr, v.expr));
       if (fr.em.kind === 'element') fr.em.lets.push({ name: fresh, expr: v.expr });
       else fr.em.stmts.push({ kind: 'scalar', name: fresh, expr: v.expr, span });
-      return { kind: 'dyn', expr: { kind: 'var', name: fresh, type }, ty: v.ty };
+      const named: Expr = { kind: 'var', name: fresh, type };
+      return v.weak === true ? { kind: 'dyn', expr: named, ty: v.ty, weak: true } : { kind: 'dyn', expr: named, ty: v.ty };
     }
     case 'tuple':
       return { kind: 'tuple', elems: v.elems.map((e, i) => nameValue(fr, `${name}.${i}`, e, span)) };
@@ -715,11 +742,14 @@ export function unzipArray(fr: Frame, arr: ArrayVal, span: Span): SVal {
   const elem = fr.st.infer.prune(arr.elem);
   if (!isTuple(elem)) throw fail(fr, 'E216', `cannot unzip ${describe(fr, arr)}: its elements are not tuples`, span);
   let at = 0;
+  const weak = weakLeaves(arr);
   const parts = elem.map((t) => {
     const n = leafTypes(fr, t).length;
     const comps = arr.comps.slice(at, at + n);
+    const w = weak.slice(at, at + n);
     at += n;
-    return { kind: 'array', comps, elem: t, rank: arr.rank, shape: arr.shape } satisfies ArrayVal;
+    const part: ArrayVal = { kind: 'array', comps, elem: t, rank: arr.rank, shape: arr.shape };
+    return w.some((x) => x) ? { ...part, weak: w } : part;
   });
   return { kind: 'tuple', elems: parts };
 }

@@ -6,6 +6,12 @@
 // with float promotes to the float type; `/` on integers divides as f64. A weak integer keeps
 // its exact value (arithmetic among weak integers is exact, not wrapped) until it takes a type:
 // a float type gets that value as a float, an integer type must hold it (E312, at the literal).
+//
+// Float literals are weak too, and so is every float computed only from literals and integers
+// (`0.5 * i`, `sqrt(2.0)`, `1 / 3`), whether at compile time (a weak static) or at run time (a
+// weak `dyn`): it is computed in f64 and converted once to the float type it meets, as JAX's
+// weak types and NumPy's Python scalars (NEP 50) are. A constant that overflows f32 where it
+// becomes f32 is E312 (`fitWeakFloat`); rounding (0.1) and underflow are not errors.
 
 import type { Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, MathFn, ScalarType } from '../ir/types.js';
@@ -13,8 +19,50 @@ import { ConstantShiftCount, InexactInteger, ScalarDivisionByZero, binary, binar
 import { TypeClash, isTuple, promote, type STy } from './types.js';
 import { fail, type DynScalar, type Frame, type OpName, type ScalarVal, type StaticScalar } from './values.js';
 
-export function staticScalar(ty: ScalarType, value: number, weak = false): StaticScalar {
-  return { kind: 'static', ty, value: wrap(ty, value), weak };
+export function staticScalar(ty: ScalarType, value: number, weak = false, origin?: Span): StaticScalar {
+  return { kind: 'static', ty, value: wrap(ty, value), weak, ...(origin === undefined ? {} : { origin }) };
+}
+
+/** A weak float constant (a float literal, `inf`, `pi`, or arithmetic on them) written at `origin`. */
+export function weakFloat(value: number, origin?: Span): StaticScalar {
+  return staticScalar('f64', value, true, origin);
+}
+
+/** Whether a scalar still adapts to the type it meets: a weak constant or a weak float `dyn`. */
+export function isWeak(v: ScalarVal): boolean {
+  return v.kind === 'static' ? v.weak : v.weak === true;
+}
+
+/** A weak value of a float type (the kind that also exists at run time and in arrays). */
+export function isWeakFloat(v: ScalarVal): boolean {
+  return isWeak(v) && typeof v.ty === 'string' && isFloat(v.ty);
+}
+
+/** The same value, no longer weak (it has taken its type). */
+export function strong(v: ScalarVal): ScalarVal {
+  if (!isWeak(v)) return v;
+  return v.kind === 'static' ? { ...v, weak: false } : { kind: 'dyn', expr: v.expr, ty: v.ty };
+}
+
+/** The same value, weak when `weak` (a float computed only from weak values and integers). */
+function withWeakness(v: ScalarVal, weak: boolean): ScalarVal {
+  if (weak === isWeak(v)) return v;
+  return weak ? { ...v, weak: true } : strong(v);
+}
+
+/**
+ * Whether an arithmetic result of float type `t` on operands `a`, `b` is weak: no operand
+ * brings a float type of its own (each is weak or an integer) and one is weak. So `0.5 * i`
+ * (i: i32) and `1 / 2` are weak floats, as `i32 * weak float` is in JAX; `x * 0.5` with x: f32
+ * is f32, and `i / n` of two typed integers a strong f64.
+ */
+function weakResult(fr: Frame, t: STy, a: ScalarVal, b: ScalarVal): boolean {
+  if (typeof t !== 'string' || !isFloat(t)) return false;
+  const weakish = (v: ScalarVal): boolean => {
+    const ty = fr.st.infer.prune(v.ty);
+    return isWeak(v) || (typeof ty === 'string' && isInteger(ty));
+  };
+  return (isWeak(a) || isWeak(b)) && weakish(a) && weakish(b);
 }
 
 /** A weak integer constant written (or folded) at `origin`: exact, not wrapped (`-0` is 0). */
@@ -39,6 +87,16 @@ function fitWeakInteger(fr: Frame, v: StaticScalar, to: 'i32' | 'u32', span: Spa
     throw fail(fr, 'E312', `the integer constant ${showInteger(v.value)} does not fit in ${to} (${integerRanges[to]})`, v.origin ?? span);
   }
   return { kind: 'static', ty: to, value: v.value, weak: v.weak && to === v.ty, ...(v.origin === undefined ? {} : { origin: v.origin }) };
+}
+
+/**
+ * A weak float constant taking type f32: its value rounds to the nearest f32, but one beyond
+ * f32's range (a finite value that would become ±inf) does not fit (E312, at the literal).
+ */
+function fitWeakFloat(fr: Frame, v: StaticScalar, span: Span): void {
+  if (Number.isFinite(v.value) && !Number.isFinite(Math.fround(v.value))) {
+    throw fail(fr, 'E312', `the float constant ${v.value} does not fit in f32 (largest finite value 3.4028234663852886e38)`, v.origin ?? span);
+  }
 }
 
 /** The concrete type of a scalar in IR (an unsolved variable only occurs in the inference run). */
@@ -91,11 +149,11 @@ function exprDepth(e: Expr): number {
   return d;
 }
 
-function dyn(fr: Frame, span: Span, expr: Expr, ty: STy): DynScalar {
+function dyn(fr: Frame, span: Span, expr: Expr, ty: STy, weak = false): DynScalar {
   if (exprDepth(expr) > maxIrExpressionDepth) {
     throw fail(fr, 'E221', `this expression builds more than ${maxIrExpressionDepth} nested operations (through inlined calls or an unrolled 'for'); bind intermediate results to names in a def, or use a 'while' loop`, span);
   }
-  return { kind: 'dyn', expr, ty };
+  return weak ? { kind: 'dyn', expr, ty, weak } : { kind: 'dyn', expr, ty };
 }
 
 function prunedScalar(fr: Frame, t: STy, span: Span): STy {
@@ -107,7 +165,11 @@ function prunedScalar(fr: Frame, t: STy, span: Span): STy {
 /** Converts a scalar to a concrete type (an explicit cast, or an implicit promotion). */
 export function convert(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): ScalarVal {
   if (isWeakInteger(v) && (to === 'i32' || to === 'u32')) return fitWeakInteger(fr, v, to, span);
-  if (v.kind === 'static') return v.ty === to ? v : staticScalar(to, cast(to, v.value));
+  if (v.kind === 'static') {
+    if (v.ty === to) return v;
+    if (v.weak && to === 'f32') fitWeakFloat(fr, v, span);
+    return staticScalar(to, cast(to, v.value));
+  }
   const from = fr.st.infer.prune(v.ty);
   if (from === to) return v;
   return dyn(fr, span, { kind: 'cast', to, arg: v.expr, type: to, span }, to);
@@ -119,7 +181,10 @@ export function convert(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): Sc
  * the conversion is what the user asked for.
  */
 export function explicitCast(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): ScalarVal {
-  return isWeakInteger(v) ? staticScalar(to, cast(to, v.value)) : convert(fr, v, to, span);
+  // A cast's result has the type it names (`f64(0.5)` is a strong f64), and a weak constant is
+  // converted as any number is (`f32(1e300)` is inf, where a literal meeting f32 is E312).
+  if (v.kind === 'static' && v.weak) return staticScalar(to, cast(to, v.value));
+  return strong(convert(fr, v, to, span));
 }
 
 /**
@@ -131,7 +196,7 @@ export function coerce(fr: Frame, v: ScalarVal, to: STy, span: Span, what: strin
   const target = prunedScalar(fr, to, span);
   const from = prunedScalar(fr, v.ty, span);
   if (typeof target !== 'string') {
-    if (v.kind === 'static' && v.weak) return v;
+    if (isWeak(v)) return v;
     infer.unify(target, from);
     return v;
   }
@@ -141,7 +206,7 @@ export function coerce(fr: Frame, v: ScalarVal, to: STy, span: Span, what: strin
     return v;
   }
   if (from === target) return isWeakInteger(v) ? convert(fr, v, target, span) : v;
-  const weakOk = v.kind === 'static' && v.weak && target !== 'bool' && (isFloat(target) || isInteger(from));
+  const weakOk = isWeak(v) && target !== 'bool' && (isFloat(target) || isInteger(from));
   if (weakOk || (isInteger(from) && isFloat(target))) return convert(fr, v, target, span);
   throw fail(fr, 'E301', `type mismatch in ${what}: expected ${target}, found ${from}`, span);
 }
@@ -151,8 +216,8 @@ function operandType(fr: Frame, a: ScalarVal, b: ScalarVal, span: Span, op: stri
   const infer = fr.st.infer;
   const ta = prunedScalar(fr, a.ty, span);
   const tb = prunedScalar(fr, b.ty, span);
-  const wa = a.kind === 'static' && a.weak;
-  const wb = b.kind === 'static' && b.weak;
+  const wa = isWeak(a);
+  const wb = isWeak(b);
   if (typeof ta !== 'string' || typeof tb !== 'string') {
     if (typeof ta !== 'string' && typeof tb !== 'string') {
       infer.unify(ta, tb);
@@ -207,17 +272,17 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
     if (t === 'bool' && op !== '==' && op !== '!=') throw fail(fr, 'E310', `operator '${op}' needs numbers, found bool`, span);
     if (op === '/' && typeof t === 'string' && !isFloat(t)) t = 'f64';
   }
+  const irOp: BinaryOp = op;
+  const resultTy: STy = typeof t === 'string' ? binaryResultType(irOp, t) : comparisons.has(op) ? 'bool' : t;
+  const weak = !bitOperators.has(op) && weakResult(fr, resultTy, a, b);
   if (typeof t === 'string') {
     a = convert(fr, a, t, span);
     b = convert(fr, b, t, span);
   }
-  const irOp: BinaryOp = op;
-  const resultTy: STy = typeof t === 'string' ? binaryResultType(irOp, t) : comparisons.has(op) ? 'bool' : t;
   if (a.kind === 'static' && b.kind === 'static' && typeof t === 'string') {
     try {
       const value = binary(irOp, t, a.value, b.value);
-      const weak = a.weak && b.weak && !comparisons.has(op);
-      return staticScalar(binaryResultType(irOp, t), value, weak);
+      return staticScalar(binaryResultType(irOp, t), value, weak, weak ? span : undefined);
     } catch (e) {
       // A fault is not folded: it stays an operation that faults at run time if its value is
       // demanded (docs/LANGUAGE.md, "Run-time faults"), like the same operation on data.
@@ -226,7 +291,7 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
   }
   if (typeof t === 'string') {
     const simpler = exactIdentity(fr, irOp, t, a, b, span);
-    if (simpler !== undefined) return simpler;
+    if (simpler !== undefined) return withWeakness(simpler, weak);
   }
   const expr: Expr = {
     kind: 'binary',
@@ -236,7 +301,7 @@ export function binaryOp(fr: Frame, op: OpName, a: ScalarVal, b: ScalarVal, span
     type: concrete(fr, resultTy),
     span,
   };
-  return dyn(fr, span, expr, resultTy);
+  return dyn(fr, span, expr, resultTy, weak);
 }
 
 /** Whether `v` is the constant `value` (`Object.is`: the zeros differ). */
@@ -330,8 +395,8 @@ function foldWeakIntegers(fr: Frame, op: OpName, a: StaticScalar, b: StaticScala
 export function negate(fr: Frame, a: ScalarVal, span: Span): ScalarVal {
   if (isWeakInteger(a)) return weakInteger(-a.value, span);
   if (fr.st.infer.prune(a.ty) === 'bool') throw fail(fr, 'E310', "operator '-' needs a number, found bool", span);
-  if (a.kind === 'static') return staticScalar(a.ty, unary('neg', a.ty, a.value), a.weak);
-  return dyn(fr, span, { kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty);
+  if (a.kind === 'static') return staticScalar(a.ty, unary('neg', a.ty, a.value), a.weak, a.weak ? span : undefined);
+  return dyn(fr, span, { kind: 'unary', op: 'neg', arg: a.expr, type: concrete(fr, a.ty), span }, a.ty, isWeak(a));
 }
 
 /** `~a`: every bit flipped, on i32 or u32; an integer constant's exact −a − 1 (Python's `~`). */
@@ -371,8 +436,10 @@ export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): Scala
     rt = 'f64';
   }
   if (fn === 'abs' && isWeakInteger(arg)) return weakInteger(Math.abs(arg.value), arg.origin ?? span);
-  if (arg.kind === 'static') return staticScalar(arg.ty, mathFn(fn, arg.ty, arg.value));
-  return dyn(fr, span, { kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt);
+  // A float function of a weak value is a weak float (`sqrt(2.0)`, `sqrt(2)`, `floor(0.5 * i)`).
+  const weak = isWeak(a);
+  if (arg.kind === 'static') return staticScalar(arg.ty, mathFn(fn, arg.ty, arg.value), weak, weak ? span : undefined);
+  return dyn(fr, span, { kind: 'call', fn, arg: arg.expr, type: concrete(fr, rt), span }, rt, weak);
 }
 
 /**
@@ -391,6 +458,8 @@ export function selectScalar(fr: Frame, c: ScalarVal, a: ScalarVal, b: ScalarVal
   const cond = coerce(fr, c, 'bool', span, 'a condition');
   if (cond.kind === 'static') return cond.value !== 0 ? a : b;
   const t = operandType(fr, a, b, span, 'if-else');
+  // Weak only where both branches are (a typed branch gives its type to a weak one).
+  const weak = typeof t === 'string' && isFloat(t) && isWeak(a) && isWeak(b);
   if (typeof t === 'string') {
     a = convert(fr, a, t, span);
     b = convert(fr, b, t, span);
@@ -403,7 +472,7 @@ export function selectScalar(fr: Frame, c: ScalarVal, a: ScalarVal, b: ScalarVal
     type: concrete(fr, t),
     span,
   };
-  return dyn(fr, span, expr, t);
+  return dyn(fr, span, expr, t, weak);
 }
 
 /** Reports a unification failure at a span, saying what was being checked. */

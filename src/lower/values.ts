@@ -27,7 +27,17 @@ export type StaticScalar = {
   readonly origin?: Span;
 };
 
-export type DynScalar = { readonly kind: 'dyn'; readonly expr: Expr; readonly ty: STy };
+export type DynScalar = {
+  readonly kind: 'dyn';
+  readonly expr: Expr;
+  readonly ty: STy;
+  /**
+   * A weak float (`ty` f64) computed at run time only from literals, integers and elements of
+   * weak float arrays (`0.5 * i`, `a[i]` of `generate(n, lam i: 0.0)`): like a float literal it
+   * takes the float type of what it meets, by one conversion of its f64 value (LANGUAGE.md §2).
+   */
+  readonly weak?: boolean;
+};
 
 export type ScalarVal = StaticScalar | DynScalar;
 
@@ -39,6 +49,13 @@ export interface ArrayVal {
   readonly rank: Rank;
   /** Extents known at compile time (from the signature), or null where only known at run time. */
   readonly shape: readonly number[] | null;
+  /**
+   * Per component: an f64 array of weak floats (elements computed only from literals, as by
+   * `generate(n, lam i: 0.0)`), which takes the float type of a typed array it meets at a
+   * run-time `if` or `while` (by a cast `map`) and whose elements read as weak floats. Absent:
+   * no component is weak.
+   */
+  readonly weak?: readonly boolean[];
 }
 
 export type FnVal =
@@ -181,6 +198,18 @@ export class LowerState {
 
   nodeId(): NodeId {
     return this.nodes++;
+  }
+
+  /**
+   * The next node id, and a function that makes it the next again: for an evaluation whose IR
+   * is all discarded and redone from the start (a `while` loop lowered again after a weak value
+   * took a type), so the redone IR numbers its nodes as if the first had not been.
+   */
+  nodeMark(): () => void {
+    const at = this.nodes;
+    return () => {
+      this.nodes = at;
+    };
   }
 
   error(code: DiagnosticCode, message: string, span: Span, notes?: readonly string[]): UserError {

@@ -216,10 +216,22 @@ export function scatterCheck(t: Num, n: number, seed: number): Check[] {
   };
   const scatter = (name: string, op: string, f: (a: number, b: number) => number): Item => [name, `scatter(${op}, d, zip(is, vs))`, array(t, scattered(f, d, is))];
   const permuted: Item = ['permuted', `permute(+, generate(16, lam i: ${t}(0)), lam i: (i * 5) % 16, vs)`, array(t, scattered((a, b) => w(a + b), new Array<number>(16).fill(0), range(n).map((i) => (i * 5) % 16)))];
+  // hist and scatterDrop: bins 2k − 5 for k in [0, 13), so about half are out of range and dropped.
+  const shifted = is.map((i) => i * 2 - 5);
+  const dropped = (f: (a: number, b: number) => number, dest: readonly number[]): number[] => {
+    const out = [...dest];
+    vs.forEach((v, k) => {
+      const at = shifted[k]!;
+      if (at >= 0 && at < out.length) out[at] = f(out[at]!, v);
+    });
+    return out;
+  };
+  const histogram: Item = ['histogram', `hist(+, ${t}(0), 13, map(lam i: i * 2 - 5, is), vs)`, array(t, dropped((a, b) => w(a + b), new Array<number>(13).fill(0)))];
+  const droppedMax: Item = ['droppedMax', 'scatterDrop(max, d, zip(map(lam i: i * 2 - 5, is), vs))', array(t, dropped(Math.max, d))];
   const inputs = { vs: array(t, vs), is: array('i32', is), d: array(t, d) };
   const header = `vs: ${t}[n], is: i32[n], d: ${t}[m]`;
   const tolerance = tolFor(t, reduction(n + 1, maxAbs(vs) + maxAbs(d)));
-  const arithmetic = resultsChecks(`scatter + min max, permute ${t} n=${n}`, header, inputs, [scatter('added', '+', (a, b) => w(a + b)), scatter('least', 'min', Math.min), scatter('most', 'max', Math.max), permuted], tolerance);
+  const arithmetic = resultsChecks(`scatter + min max, permute ${t} n=${n}`, header, inputs, [scatter('added', '+', (a, b) => w(a + b)), scatter('least', 'min', Math.min), scatter('most', 'max', Math.max), permuted, histogram, droppedMax], tolerance);
   if (t === 'f32') return arithmetic;
   const bits = resultsChecks(`scatter & | ^ ${t} n=${n}`, header, inputs, [scatter('anded', '&', (a, b) => w(a & b)), scatter('ored', '|', (a, b) => w(a | b)), scatter('xored', '^', (a, b) => w(a ^ b))], exact);
   return [...arithmetic, ...bits];
@@ -307,8 +319,20 @@ export function scanCheck(t: Num, n: number, seed: number): Check {
   const xs = data.of(t, n);
   const w = wrap[t];
   const add = (a: number, b: number): number => w(a + b);
-  const source = `def main(xs: ${t}[n]):\n  return scanl(+, xs), scanr(+, xs), scanl(+, 5, xs), scanr(+, 5, xs), scanl(max, xs), scanr(min, 0, xs)\n`;
-  const scans = [scanLeft(xs, add), scanRight(xs, add), scanLeft(xs, add, 5), scanRight(xs, add, 5), scanLeft(xs, Math.max), scanRight(xs, Math.min, 0)];
+  // Segmented scans: a segment starts at every third element.
+  const flags = range(n).map((i) => i % 3 === 0);
+  const segLeft = (f: (a: number, b: number) => number): number[] => {
+    const out: number[] = [];
+    xs.forEach((x, i) => out.push(flags[i] || i === 0 ? x : f(out[i - 1]!, x)));
+    return out;
+  };
+  const segRight = (f: (a: number, b: number) => number): number[] => {
+    const out = new Array<number>(n);
+    for (let i = n - 1; i >= 0; i--) out[i] = i === n - 1 || flags[i + 1] ? xs[i]! : f(xs[i]!, out[i + 1]!);
+    return out;
+  };
+  const source = `def main(xs: ${t}[n]):\n  fl = generate(size(xs), lam i: i % 3 == 0)\n  return scanl(+, xs), scanr(+, xs), scanl(+, 5, xs), scanr(+, 5, xs), scanl(max, xs), scanr(min, 0, xs), scanlSeg(+, fl, xs), scanrSeg(max, fl, xs)\n`;
+  const scans = [scanLeft(xs, add), scanRight(xs, add), scanLeft(xs, add, 5), scanRight(xs, add, 5), scanLeft(xs, Math.max), scanRight(xs, Math.min, 0), segLeft(add), segRight(Math.max)];
   return check(`scanl/scanr ${t} n=${n}`, source, { xs: array(t, xs) }, Object.fromEntries(scans.map((s, k) => [`result${k}`, array(t, s)])),
     tolFor(t, reduction(n, Math.max(maxAbs(xs), 5))));
 }
