@@ -1,5 +1,6 @@
 // The last steps of lowering, on the finished IR, as named passes in one pipeline
-// (`finishingPasses`): remove dead statements, make every scatter's in-place update unobserved
+// (`finishingPasses`): remove dead statements, fold a conversion into the producer of the one
+// array it converts, make every scatter's in-place update unobserved
 // (inserting a copy where needed), and replace the provisional names (`%7`) by readable SSA
 // names (`cs`, `x_1`, `inds`).
 
@@ -17,6 +18,7 @@ import type {
   VarName,
 } from '../ir/types.js';
 import { isCombinator } from '../ir/types.js';
+import { cast } from '../ir/scalarOps.js';
 import type { ProgramPass } from '../ir/passes.js';
 import { inPlaceDestinations } from '../ir/rules.js';
 import { inPlaceHazards, inPlaceUpdateOf, loopOwnableParams, loopOwnsInit } from '../ir/updates.js';
@@ -32,6 +34,7 @@ import { hintUser, type HintLevel } from './values.js';
 export function finishingPasses(names: NameSupply, hints: () => readonly VarHint[]): readonly ProgramPass[] {
   return [
     { name: 'dead-code', run: (p) => ({ ...p, body: removeDeadCode(p.body) }), keeps: { inPlaceUpdates: false } },
+    { name: 'sink-conversions', run: (p) => ({ ...p, body: sinkConversions(p.body) }), keeps: { inPlaceUpdates: false } },
     { name: 'copy-scatter-destinations', run: (p) => copyScatterDestinations(p, names) },
     { name: 'ssa-names', run: (p) => nameProgram(p, hints()) },
   ];
@@ -64,6 +67,61 @@ export function removeDeadCode(b: Block): Block {
     kept.push(s);
   }
   return { ...b, stmts: kept.reverse() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversions
+// ---------------------------------------------------------------------------------------------
+
+/** A `map` that only converts its one input (`map(λx: f32(x), a)`): the input and the type. */
+function conversionOf(s: Stmt): { readonly input: VarName; readonly to: Expr['type'] } | null {
+  if (s.kind !== 'map' || s.inputs.length !== 1 || s.outs.length !== 1) return null;
+  const { params, lets, results } = s.fn;
+  const r = results[0]!;
+  if (lets.length > 0 || r.kind !== 'cast' || r.arg.kind !== 'var' || r.arg.name !== params[0]!.name) return null;
+  return { input: s.inputs[0]!, to: r.to };
+}
+
+/** `e` converted to `to`: a constant converted now (no f64 literal is left for a back end without f64). */
+function converted(e: Expr, to: Expr['type']): Expr {
+  if (e.type === to) return e;
+  if (e.kind === 'const') return { kind: 'const', type: to, value: cast(to, e.value) };
+  return { kind: 'cast', to, arg: e, type: to };
+}
+
+/**
+ * Folds a conversion `b = map(λx: f32(x), a)` into the producer of `a` when `a` is used by
+ * nothing else and is made by a `generate` or a one-result `map`: the producer then computes
+ * `f32(f(i))` into `b` itself. Lowering inserts such conversions where an array of weak float
+ * literals meets typed data (`hist(+, 0.0, k, is, vs)` with f32 values converts the fill of
+ * the bins); folded, the f64 array is never made, which a back end without f64 (webgpu) needs,
+ * and the values are the same (the one rounding happens in either place).
+ */
+export function sinkConversions(b: Block): Block {
+  const uses = new Map<VarName, number>();
+  const use = (v: VarName): void => void uses.set(v, (uses.get(v) ?? 0) + 1);
+  b.stmts.forEach((s) => stmtFreeVars(s).forEach(use));
+  b.results.forEach(use);
+  const producer = new Map<VarName, number>();
+  b.stmts.forEach((s, i) => {
+    if ((s.kind === 'generate' || s.kind === 'map') && s.outs.length === 1) producer.set(s.outs[0]!.name, i);
+  });
+  const stmts: (Stmt | null)[] = b.stmts.map((s) => s);
+  b.stmts.forEach((s, i) => {
+    const c = conversionOf(s);
+    if (c === null || uses.get(c.input) !== 1) return;
+    const at = producer.get(c.input);
+    const p = at === undefined ? null : stmts[at];
+    if (p === null || p === undefined || (p.kind !== 'generate' && p.kind !== 'map') || s.kind !== 'map') return;
+    stmts[at!] = { ...p, outs: s.outs, fn: { ...p.fn, results: [converted(p.fn.results[0]!, c.to)] } };
+    stmts[i] = null;
+  });
+  const nested = (s: Stmt): Stmt => {
+    if (s.kind === 'if') return { ...s, then: sinkConversions(s.then), else: sinkConversions(s.else) };
+    if (s.kind === 'while') return { ...s, cond: sinkConversions(s.cond), body: sinkConversions(s.body) };
+    return s;
+  };
+  return { ...b, stmts: stmts.filter((s): s is Stmt => s !== null).map(nested) };
 }
 
 // ---------------------------------------------------------------------------------------------

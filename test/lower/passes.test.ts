@@ -37,7 +37,7 @@ const twoMaps = (): Program => lowerText('def main(xs: f64[n]):\n  ys = map(lam 
 describe('the finishing pipeline', () => {
   it('is one list of named passes', () => {
     const names = { fresh: (h: string) => h, nodeId: () => 0 };
-    expect(finishingPasses(names, () => []).map((p) => p.name)).toEqual(['dead-code', 'copy-scatter-destinations', 'ssa-names']);
+    expect(finishingPasses(names, () => []).map((p) => p.name)).toEqual(['dead-code', 'sink-conversions', 'copy-scatter-destinations', 'ssa-names']);
   });
 
   it('names the pass that broke the IR', () => {

@@ -109,9 +109,24 @@ describe('run-time if and while merges', () => {
     expect(types(src)).toEqual(want);
   });
 
-  test('the conversion of an unchanged branch comes before the if, where it fuses', () => {
+  test('the conversion of an unchanged branch comes before the if, folded into the fill: no f64 array is made', () => {
     const p = lowerText('def main(xs: f32[n], c: f32):\n  acc = fill(size(xs), 0.0)\n  if c > 0.0:\n    acc = xs\n  return acc\n');
-    expect(p.body.stmts.map((s) => s.kind)).toEqual(['generate', 'map', 'if']);
+    expect(p.body.stmts.map((s) => s.kind)).toEqual(['generate', 'if']);
+    const fill = p.body.stmts[0]!;
+    expect(fill.kind === 'generate' && fill.outs[0]!.elem).toBe('f32');
+    expect(fill.kind === 'generate' && fill.fn.results[0]).toMatchObject({ kind: 'const', type: 'f32', value: 0 });
+  });
+
+  test('hist with a 0.0 seed and f32 values fills f32 bins directly', () => {
+    const p = lowerText('def main(is: i32[n], vs: f32[n]):\n  return hist(+, 0.1, 4, is, vs)\n');
+    const fill = p.body.stmts[0]!;
+    expect(fill.kind === 'generate' && fill.fn.results[0]).toMatchObject({ kind: 'const', type: 'f32', value: Math.fround(0.1) });
+    expect(p.body.stmts.filter((s) => s.kind === 'map' && s.fn.results[0]!.kind === 'cast')).toHaveLength(0);
+  });
+
+  test('a conversion of an array read elsewhere too stays a map', () => {
+    const p = lowerText('def main(is: i32[n], vs: f32[n]):\n  bins = fill(4, 0.5)\n  return hist(+, 0.0, 4, is, vs), zipWith(+, bins, map(lam i: f64(i), iota(4)))\n');
+    expect(p.body.stmts.some((s) => s.kind === 'generate' && s.outs[0]!.elem === 'f64')).toBe(true);
   });
 
   test('a weak array meeting an integer array is still E308', () => {
