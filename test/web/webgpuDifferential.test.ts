@@ -218,7 +218,14 @@ const exampleSetups: Readonly<Record<string, ExampleSetup>> = {
     tolerance: (i) => reduction((i.as as PlainArray).data.length, 3 * magnitude(i.as) + 1 + (i.as as PlainArray).data.length),
     floatScalars: true,
   },
+  // Bins from the data (floor(2x) in [0, 16), the rest dropped), weights x²: sums of up to n squares.
+  histogram: { inputs: (n, e, d) => ({ xs: dataOf(e, d, n) }), tolerance: (i) => reduction((i.xs as PlainArray).data.length, magnitude(i.xs) ** 2 + 1) },
   reverse: { inputs: (n, e, d) => ({ xs: dataOf(e, d, n) }), tolerance: () => elementwise },
+  // Segment lengths 0..5, about as many segments as elements in all: the last ones cut or empty.
+  segmented: {
+    inputs: (n, e, d) => ({ xs: dataOf(e, d, n), lens: array('i32', d.indices(Math.ceil(n / 2), 6)) }),
+    tolerance: (i) => reduction((i.xs as PlainArray).data.length, 2 * magnitude(i.xs) + 1),
+  },
   scatterExample: { inputs: (n, e, d) => ({ xs: dataOf(e, d, n) }), tolerance: (i) => reduction((i.xs as PlainArray).data.length + 1, magnitude(i.xs) + 1) },
   simple1: { inputs: (n, e, d) => ({ is: array('i32', d.indices(n, n)), xs: dataOf(e, d, n) }), tolerance: () => elementwise },
   simple2: { inputs: (n, e, d) => ({ is1: array('i32', d.indices(n, n)), is2: array('i32', d.indices(n, n)), xs: dataOf(e, d, n) }), tolerance: () => elementwise },
