@@ -113,8 +113,11 @@ function make(elem: ScalarType, values: readonly number[]): TypedArray {
       return Int32Array.from(values);
     case 'u32':
       return Uint32Array.from(values);
+    case 'u8':
     case 'bool':
       return Uint8Array.from(values);
+    case 'i8':
+      return Int8Array.from(values);
     default:
       return elem satisfies never;
   }

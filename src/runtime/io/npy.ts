@@ -22,8 +22,8 @@ import { type ArrayValue, sizeOf } from '../../ir/values.js';
 const magic = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
 /** The dtype descriptor we write for each element type, and its item size. */
-const descrOf: Readonly<Record<ScalarType, string>> = { f64: '<f8', f32: '<f4', i32: '<i4', u32: '<u4', bool: '|b1' };
-const itemSize: Readonly<Record<ScalarType, number>> = { f64: 8, f32: 4, i32: 4, u32: 4, bool: 1 };
+const descrOf: Readonly<Record<ScalarType, string>> = { f64: '<f8', f32: '<f4', i32: '<i4', u32: '<u4', u8: '|u1', i8: '|i1', bool: '|b1' };
+const itemSize: Readonly<Record<ScalarType, number>> = { f64: 8, f32: 4, i32: 4, u32: 4, u8: 1, i8: 1, bool: 1 };
 
 function npyError(code: DiagnosticCode, fileName: string, message: string, notes?: readonly string[]): never {
   throw userError(code, `${fileName}: ${message}`, undefined, notes);
@@ -115,22 +115,20 @@ function elemOfDescr(descr: PyValue, fileName: string): ScalarType | Wide {
   if (m === null) return npyError('E504', fileName, `unsupported dtype '${descr}'`);
   const [, order, kind, size] = m;
   const code = `${kind}${size}`;
-  const supported: Readonly<Record<string, ScalarType | Wide>> = { f8: 'f64', f4: 'f32', i4: 'i32', u4: 'u32', b1: 'bool', i8: 'i64', u8: 'u64' };
+  const supported: Readonly<Record<string, ScalarType | Wide>> = { f8: 'f64', f4: 'f32', i4: 'i32', u4: 'u32', u1: 'u8', i1: 'i8', b1: 'bool', i8: 'i64', u8: 'u64' };
   const elem = supported[code];
   if (elem === undefined) {
     const hint: Readonly<Record<string, string>> = {
-      u1: 'uint8 is not read as bool, since its values may exceed 1; convert with .astype(bool) or .astype(np.int32)',
-      i1: 'int8: convert with .astype(np.int32)',
       i2: 'int16: convert with .astype(np.int32)',
       u2: 'uint16: convert with .astype(np.uint32)',
       f2: 'float16: convert with .astype(np.float32)',
       O: 'object arrays hold Python objects, not numbers',
     };
-    return npyError('E504', fileName, `unsupported dtype '${descr}' (supported: <f8, <f4, <i4, <u4, |b1, and <i8, <u8 whose values fit 32 bits)`, hint[code] === undefined ? [] : [hint[code]!]);
+    return npyError('E504', fileName, `unsupported dtype '${descr}' (supported: <f8, <f4, <i4, <u4, |u1, |i1, |b1, and <i8, <u8 whose values fit 32 bits)`, hint[code] === undefined ? [] : [hint[code]!]);
   }
-  // Byte order is meaningless for one-byte bool; otherwise only little-endian (or native,
+  // Byte order is meaningless for one-byte types; otherwise only little-endian (or native,
   // which numpy writes only on little-endian machines as '<' anyway) is read.
-  if (order === '>' && elem !== 'bool') {
+  if (order === '>' && itemSize[elem as ScalarType] !== 1) {
     return npyError('E505', fileName, `big-endian dtype '${descr}' is not supported`, [`convert with .astype('<${code}')`]);
   }
   return elem;
@@ -239,7 +237,7 @@ export interface WriteNpyOptions {
 }
 
 /** The typed array class of each element type: what `writeNpy` checks `data` against. */
-const dataClass: Readonly<Record<ScalarType, string>> = { f64: 'Float64Array', f32: 'Float32Array', i32: 'Int32Array', u32: 'Uint32Array', bool: 'Uint8Array' };
+const dataClass: Readonly<Record<ScalarType, string>> = { f64: 'Float64Array', f32: 'Float32Array', i32: 'Int32Array', u32: 'Uint32Array', u8: 'Uint8Array', i8: 'Int8Array', bool: 'Uint8Array' };
 
 /** A TypeError unless `a` is an array value whose data, element type and shape agree (JavaScript callers may pass anything). */
 function checkWritable(a: ArrayValue, version: unknown): void {
