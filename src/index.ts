@@ -313,7 +313,7 @@ export interface FuseProgram {
 
 /**
  * The element type of an input's data: a Uint8Array is a u8 array where the parameter is
- * declared u8 (`declared`), else bool; a Uint8ClampedArray is u8 (the caller checks the
+ * declared u8 (or i8, to be refused as u8), else bool; a Uint8ClampedArray is u8 (the caller checks the
  * declaration through the interpreter's input check).
  */
 function elemOf(data: TypedArray | Uint8ClampedArray, declared: ScalarType | undefined): ScalarType {
@@ -323,7 +323,8 @@ function elemOf(data: TypedArray | Uint8ClampedArray, declared: ScalarType | und
   if (data instanceof Uint32Array) return 'u32';
   if (data instanceof Int8Array) return 'i8';
   if (data instanceof Uint8ClampedArray) return 'u8';
-  return declared === 'u8' ? 'u8' : 'bool';
+  // For an i8 parameter too, so that the mismatch (E307) names the bytes as u8, not bool.
+  return declared === 'u8' || declared === 'i8' ? 'u8' : 'bool';
 }
 
 function isTypedArray(x: unknown): x is TypedArray | Uint8ClampedArray {
