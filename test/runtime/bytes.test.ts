@@ -6,6 +6,7 @@
 // and multicore with chunks of 1 and 3, whose folds start from the identities and whose scatter
 // goes through Atomics on the Uint8Array). Expected values are computed here, on BigInts.
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { compile, type Output } from '../../src/index.js';
 import { registeredBackends, type ExecutionBackend } from '../../src/runtime/index.js';
@@ -43,8 +44,9 @@ const source = `def main(a: u8[n], b: u8[n], c: i8[m], d: i8[m], f: f64[k], img:
   return su, si, casts, folds, scans, bins, blur(img)
 `;
 
-/** The example's 3×3 box blur (examples/boxBlur.fuse): each pixel widened to i32, summed, divided, narrowed back. */
+/** The 3×3 box blur of docs/LANGUAGE.md §2: each pixel widened to i32, summed, divided, narrowed back. */
 const blurSource = `def blur(img):
+  # a 3x3 box blur of a byte image (u8[h, w]): each sum widened to i32, the mean narrowed back to u8
   h, w = shape(img)
   return generate((h, w), lam i, j: u8(box(img, i, j, h, w) // 9))
 
@@ -173,6 +175,10 @@ describe.each([...backends, ...smallChunks])('u8 and i8 on the $name back end (c
       await program.dispose();
     },
   );
+});
+
+test('the box blur is the example of docs/LANGUAGE.md', () => {
+  expect(readFileSync(new URL('../../docs/LANGUAGE.md', import.meta.url), 'utf8')).toContain(blurSource);
 });
 
 describe('inputs', () => {
