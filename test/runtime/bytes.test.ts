@@ -11,6 +11,9 @@ import { describe, expect, test } from 'vitest';
 import { compile, type Output } from '../../src/index.js';
 import { registeredBackends, type ExecutionBackend } from '../../src/runtime/index.js';
 import { backends, configOf } from './backends.js';
+import { SourceFile, UserError, diagnosticPosition } from '../../src/diagnostics/index.js';
+import { checkWebgpuTypes } from '../../src/runtime/webgpu/support.js';
+import { lowerText } from '../lower/helpers.js';
 
 const U8_EDGES = [0, 1, 2, 7, 127, 128, 129, 200, 254, 255];
 const I8_EDGES = [0, 1, -1, 2, -2, 7, -7, 63, 64, 127, -128, -127, 100, -100];
@@ -209,5 +212,33 @@ describe('inputs', () => {
     expect(Array.from(((await program.run({ px: [0, 255] })).result as { data: Uint8Array }).data)).toEqual([1, 0]);
     await expect(program.run({ px: [256] })).rejects.toThrow('256 is not a value of type u8');
     await expect(program.run({ px: [-1] })).rejects.toMatchObject({ code: 'E514' });
+  });
+});
+
+describe('the webgpu back end refuses bytes before compiling (WGSL has no 8-bit type)', () => {
+  const refusal = (text: string): { message: string; at: string } => {
+    const file = new SourceFile('bytes.fuse', text);
+    try {
+      checkWebgpuTypes(lowerText(text, {}, 'bytes.fuse'), file);
+    } catch (e) {
+      if (e instanceof UserError) return { message: e.diagnostics[0]!.message, at: diagnosticPosition(e.diagnostics[0]!) };
+      throw e;
+    }
+    throw new Error('expected E680');
+  };
+
+  test.each([
+    ['def main(px: u8[n]):\n  return map(lam p: i32(p), px)\n', "entry parameter 'px' is u8", '1:10'],
+    ['def main(xs: i32[n]):\n  return map(lam x: i32(i8(x)), xs)\n', 'a value computed by this map is i8', '2:10'],
+    ['def main(xs: f32[n]):\n  ys = map(lam x: u8(x), xs)\n  return fold(+, map(lam y: i32(y), ys))\n', "'ys' is u8", '2:8'],
+  ])('%s', (text, fragment, at) => {
+    const r = refusal(text);
+    expect(r.message).toContain(fragment);
+    expect(r.message).toContain('WGSL has no 8-bit integers');
+    expect(r.at).toBe(at);
+  });
+
+  test('an i32 program passes the check', () => {
+    expect(() => checkWebgpuTypes(lowerText('def main(xs: i32[n]):\n  return map(lam x: x + 1, xs)\n'), undefined)).not.toThrow();
   });
 });
