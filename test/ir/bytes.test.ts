@@ -8,6 +8,9 @@
 import { describe, expect, test } from 'vitest';
 import { ScalarDivisionByZero, allocate, binary, cast, elementBytes, fitsInteger, integerRange, mathFn, unary, wrap } from '../../src/ir/scalarOps.js';
 import type { BinaryOp } from '../../src/ir/types.js';
+import { programFromJson, programToJson } from '../../src/ir/json.js';
+import { printProgram } from '../../src/ir/printer.js';
+import { lowerText } from '../lower/helpers.js';
 
 type Byte = 'u8' | 'i8';
 
@@ -118,5 +121,22 @@ describe.each(['u8', 'i8'] as const)('%s', (t) => {
     expect([cast(t, 300), cast(t, -1)]).toEqual(t === 'u8' ? [44, 255] : [44, -1]);
     // Every value of the other 8-bit type and of i32 reaches this one by its bit pattern.
     for (const v of valuesOf(t === 'u8' ? 'i8' : 'u8')) expect(wrap(t, v)).toBe(reduce(t, BigInt(v)));
+  });
+});
+
+describe('a byte program in the IR', () => {
+  const text = 'def main(px: u8[n], ds: i8[n]):\n  return map(lam p, d: (p + u8(200), d - 1, i32(p) * i32(d)), zip(px, ds))\n';
+
+  test('round-trips through the JSON IR and prints its byte constants as casts', () => {
+    const p = lowerText(text);
+    const again = programFromJson(programToJson(p), 'p.json');
+    expect(programToJson(again)).toBe(programToJson(p));
+    expect(printProgram(p)).toContain('u8(200)');
+    expect(printProgram(p)).toContain('i8(1)');
+  });
+
+  test('a bad element type in the JSON IR names the types, u8 and i8 among them', () => {
+    const json = programToJson(lowerText(text)).replace('"u8"', '"u7"');
+    expect(() => programFromJson(json, 'p.json')).toThrow(/u8, i8/);
   });
 });
