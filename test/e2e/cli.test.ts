@@ -62,6 +62,11 @@ describe('arrayfuse run', () => {
     expect(npy.toString('latin1')).toContain("'descr': '|u1'");
     const again = await cli('run', src, '--input', `px=${join(dir, 'result.npy')}`, '--input', `ds=${ds}`);
     expect(printedArray(again.out, 'result')).toEqual([254, 255, 2, 1]);
+    // NumPy's default int64 pixel values are read as the u8 parameter's type when every value fits.
+    const ds3 = tempFile('ds3.json', JSON.stringify({ dtype: 'i8', data: [0, -1, 1] }));
+    const wide = await cli('run', src, '--input', `px=${join(repo, 'test', 'io', 'fixtures', 'i64_3.npy')}`, '--input', `ds=${ds3}`);
+    expect(wide.code).toBe(0);
+    expect(printedArray(wide.out, 'result')).toEqual([1, 1, 4]);
     const bad = await cli('run', src, '--input', `px=${tempFile('bad.json', JSON.stringify({ dtype: 'u8', shape: [1], data: [256] }))}`, '--input', `ds=${ds}`);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toMatch(/256/);

@@ -142,6 +142,23 @@ describe("64-bit integers (NumPy's default integer)", () => {
   });
 });
 
+describe("64-bit integers read as bytes (NumPy's default integer for pixel values)", () => {
+  it('are read as u8 or i8 when asked and every value fits, else E509 with the conversion', () => {
+    expect(plain(readNpy(fixture('i64_arange_2x3.npy'), 'a.npy', { integer: 'u8' }))).toEqual({ elem: 'u8', shape: [2, 3], data: [0, 1, 2, 3, 4, 5] });
+    expect(plain(readNpy(fixture('i64_arange_2x3.npy'), 'a.npy', { integer: 'i8' }))).toEqual({ elem: 'i8', shape: [2, 3], data: [0, 1, 2, 3, 4, 5] });
+    let error: UserError | undefined;
+    try {
+      readNpy(fixture('i64_wide.npy'), 'in.npy', { integer: 'u8' });
+    } catch (e) {
+      if (e instanceof UserError) error = e;
+    }
+    expect(error?.code).toBe('E509');
+    expect(error?.diagnostics[0]!.message).toContain('which does not fit u8 (0..255)');
+    expect(error?.diagnostics[0]!.notes).toEqual(['convert with .astype(np.uint8) after checking the range, or .astype(np.float64)']);
+    expect(() => readNpy(fixture('i64_3.npy'), 'x.npy', { integer: 'u16' as 'u8' })).toThrow(TypeError);
+  });
+});
+
 describe('bad files', () => {
   const good = fixture('f64_2x3_v1.npy');
   it.each<[string, Uint8Array, string, string]>([

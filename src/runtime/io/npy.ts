@@ -15,7 +15,7 @@
 // interoperability against (it reads our files; we read its files).
 
 import { type DiagnosticCode, userError } from '../../diagnostics/index.js';
-import { allocate } from '../../ir/scalarOps.js';
+import { allocate, integerRange, type IntegerType } from '../../ir/scalarOps.js';
 import type { ScalarType } from '../../ir/types.js';
 import { type ArrayValue, sizeOf } from '../../ir/values.js';
 
@@ -102,7 +102,8 @@ function parsePyLiteral(text: string, fileName: string): PyValue {
 
 /**
  * 64-bit integers (NumPy's default integer: `np.arange`, `np.array([1, 2])`) are read into a
- * 32-bit integer type, each value checked to fit (E509 names the first that does not).
+ * narrower integer type (i32 by default; u32, u8 or i8 where the parameter has that type), each
+ * value checked to fit (E509 names the first that does not).
  */
 type Wide = 'i64' | 'u64';
 
@@ -174,23 +175,25 @@ function readHeader(bytes: Uint8Array, fileName: string): Header {
 }
 
 export interface ReadNpyOptions {
-  /** The type 64-bit integer data (`<i8`, `<u8`) is read into, every value checked to fit it: i32 (default) or u32. */
-  readonly integer?: 'i32' | 'u32';
+  /** The type 64-bit integer data (`<i8`, `<u8`) is read into, every value checked to fit it: i32 (default), u32, u8 or i8. */
+  readonly integer?: IntegerType;
 }
 
 const wideItemSize = 8;
 
 /** 64-bit integers narrowed to `target`, or E509 naming the first value (and its index) that does not fit. */
-function narrowed(raw: Uint8Array, wide: Wide, target: 'i32' | 'u32', count: number, fileName: string): ArrayValue['data'] {
+const numpyNames: Readonly<Record<IntegerType, string>> = { i32: 'int32', u32: 'uint32', u8: 'uint8', i8: 'int8' };
+
+function narrowed(raw: Uint8Array, wide: Wide, target: IntegerType, count: number, fileName: string): ArrayValue['data'] {
   const values = wide === 'i64' ? new BigInt64Array(count) : new BigUint64Array(count);
   new Uint8Array(values.buffer).set(raw);
-  const [low, high] = target === 'i32' ? [-(2n ** 31n), 2n ** 31n - 1n] : [0n, 2n ** 32n - 1n];
+  const [low, high] = integerRange(target).map(BigInt) as [bigint, bigint];
   const data = allocate(target, count);
   for (let i = 0; i < count; i++) {
     const v = values[i]!;
     if (v < low || v > high) {
       npyError('E509', fileName, `element ${i} is ${v}, which does not fit ${target} (${low}..${high}); 64-bit integers are read as ${target} when every value fits`, [
-        `convert with .astype(np.${target === 'i32' ? 'int32' : 'uint32'}) after checking the range, or .astype(np.float64)`,
+        `convert with .astype(np.${numpyNames[target]}) after checking the range, or .astype(np.float64)`,
       ]);
     }
     data[i] = Number(v);
@@ -200,8 +203,8 @@ function narrowed(raw: Uint8Array, wide: Wide, target: 'i32' | 'u32', count: num
 
 /** Reads a `.npy` file's bytes into an array; every problem is a UserError E501–E509 naming the file. */
 export function readNpy(bytes: Uint8Array, fileName: string, options: ReadNpyOptions = {}): ArrayValue {
-  if (options.integer !== undefined && options.integer !== 'i32' && options.integer !== 'u32') {
-    throw new TypeError(`readNpy: integer must be 'i32' or 'u32', not ${JSON.stringify(options.integer)}`);
+  if (options.integer !== undefined && !Object.hasOwn(numpyNames, options.integer)) {
+    throw new TypeError(`readNpy: integer must be 'i32', 'u32', 'u8' or 'i8', not ${JSON.stringify(options.integer)}`);
   }
   const header = readHeader(bytes, fileName);
   const { shape, dataOffset } = header;
