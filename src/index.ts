@@ -10,7 +10,7 @@
 
 import { type UserError, userError } from './diagnostics/index.js';
 import { scalarTypes, type Program, type ScalarType } from './ir/types.js';
-import { isFloat, MAX_ARRAY_ELEMENTS, type TypedArray } from './ir/scalarOps.js';
+import { integerRange, isFloat, MAX_ARRAY_ELEMENTS, type TypedArray } from './ir/scalarOps.js';
 import { componentsOf, sizeOf as sizeOfShape, type ArrayValue, type InterfaceValue, type ScalarValue } from './ir/values.js';
 import { Compiler, entrySizes, planGraphJson, planProgram, valueSignature, type Execution, type PlanningOptions } from './driver/index.js';
 import type { EntryParamType, InputSignature } from './lower/index.js';
@@ -137,7 +137,7 @@ export function randomInput(type: ParameterType, options: RandomInputOptions): I
   if (type.kind === 'array' && sizeOfShape(shape) > MAX_ARRAY_ELEMENTS) bad(`an array of shape [${shape.join(', ')}] has more than the ${MAX_ARRAY_ELEMENTS} elements an array can have`);
   // Integers: 0..m−1 in arrays (valid indices; 0 alone when m is 0), 1..m for scalars.
   const range = (elem: ScalarType, low: 0 | 1): { low: number; high: number } =>
-    isFloat(elem) || elem === 'bool' ? { low: 0, high: 1 } : { low, high: Math.max(low, smallest - 1 + low) };
+    isFloat(elem) || elem === 'bool' ? { low: 0, high: 1 } : { low, high: Math.min(integerRange(elem)[1], Math.max(low, smallest - 1 + low)) };
   if (type.kind === 'scalar') {
     const { value } = randomValue({ elem: type.elem, shape: null, ...range(type.elem, 1) }, seed) as ScalarValue;
     return type.elem === 'bool' ? value === 1 : value;
@@ -151,7 +151,7 @@ export function randomInput(type: ParameterType, options: RandomInputOptions): I
 
 /** An array argument: a typed array, with its shape when it is not one-dimensional. */
 export interface ArrayInput {
-  readonly data: TypedArray;
+  readonly data: TypedArray | Uint8ClampedArray;
   readonly shape?: readonly number[];
 }
 
@@ -161,9 +161,11 @@ export interface ArrayInput {
  * parameter's element type, checked: E511, E514) for an array, or a list of those, one per
  * component, for an array of tuples.
  * Element types follow the typed array: Float64Array f64, Float32Array f32, Int32Array i32,
- * Uint32Array u32, Uint8Array bool.
+ * Uint32Array u32, Int8Array i8, Uint8Array bool — or u8 where the parameter is declared u8, which
+ * also takes a Uint8ClampedArray (a canvas's ImageData), read through a Uint8Array view of its
+ * memory, not copied.
  */
-export type Input = number | boolean | TypedArray | ArrayInput | NestedList | readonly (TypedArray | ArrayInput | NestedList)[];
+export type Input = number | boolean | TypedArray | Uint8ClampedArray | ArrayInput | NestedList | readonly (TypedArray | Uint8ClampedArray | ArrayInput | NestedList)[];
 
 /** Numbers or booleans, nested for more dimensions: `[1, 2, 3]`, `[[1, 2], [3, 4]]`. */
 export type NestedList = readonly (number | boolean | NestedList)[];
@@ -309,26 +311,46 @@ export interface FuseProgram {
   dispose(): Promise<void>;
 }
 
-function elemOf(data: TypedArray): ScalarType {
+/**
+ * The element type of an input's data: a Uint8Array is a u8 array where the parameter is
+ * declared u8 (or i8, to be refused as u8), else bool; a Uint8ClampedArray is u8 (the caller checks the
+ * declaration through the interpreter's input check).
+ */
+function elemOf(data: TypedArray | Uint8ClampedArray, declared: ScalarType | undefined): ScalarType {
   if (data instanceof Float64Array) return 'f64';
   if (data instanceof Float32Array) return 'f32';
   if (data instanceof Int32Array) return 'i32';
   if (data instanceof Uint32Array) return 'u32';
-  return 'bool';
+  if (data instanceof Int8Array) return 'i8';
+  if (data instanceof Uint8ClampedArray) return 'u8';
+  // For an i8 parameter too, so that the mismatch (E307) names the bytes as u8, not bool.
+  return declared === 'u8' || declared === 'i8' ? 'u8' : 'bool';
 }
 
-function isTypedArray(x: unknown): x is TypedArray {
-  return x instanceof Float64Array || x instanceof Float32Array || x instanceof Int32Array || x instanceof Uint32Array || x instanceof Uint8Array;
+function isTypedArray(x: unknown): x is TypedArray | Uint8ClampedArray {
+  return (
+    x instanceof Float64Array || x instanceof Float32Array || x instanceof Int32Array || x instanceof Uint32Array || x instanceof Uint8Array || x instanceof Int8Array || x instanceof Uint8ClampedArray
+  );
 }
 
-function toArrayValue(name: string, x: TypedArray | ArrayInput): ArrayValue {
+/** Whether an input's element type depends on its parameter's declaration (a one-byte array). */
+function isByteArray(x: unknown): boolean {
+  return x instanceof Uint8Array || x instanceof Uint8ClampedArray;
+}
+
+/** The data as the back ends store it: a Uint8ClampedArray as a Uint8Array on the same memory. */
+function stored(data: TypedArray | Uint8ClampedArray): TypedArray {
+  return data instanceof Uint8ClampedArray ? new Uint8Array(data.buffer, data.byteOffset, data.length) : data;
+}
+
+function toArrayValue(name: string, x: TypedArray | Uint8ClampedArray | ArrayInput, declared?: ScalarType): ArrayValue {
   // The common case, a bare typed array, builds one object and checks nothing more.
-  if (isTypedArray(x)) return { kind: 'array', elem: elemOf(x), shape: [x.length], data: x };
+  if (isTypedArray(x)) return { kind: 'array', elem: elemOf(x, declared), shape: [x.length], data: stored(x) };
   // JavaScript callers may pass anything (a string, null, a plain array): E414, not a TypeError.
   const data: unknown = typeof x === 'object' && x !== null ? x.data : undefined;
   if (!isTypedArray(data)) {
     const got = x === null ? 'null' : typeof x !== 'object' ? typeof x : data === undefined ? 'an object without data' : `data of class ${Object.prototype.toString.call(data).slice(8, -1)}`;
-    throw userError('E414', `input '${name}': expected a number, a boolean, a typed array (Float64Array, Float32Array, Int32Array, Uint32Array or Uint8Array), { data, shape } or a list; got ${got}`);
+    throw userError('E414', `input '${name}': expected a number, a boolean, a typed array (Float64Array, Float32Array, Int32Array, Uint32Array, Uint8Array, Int8Array or Uint8ClampedArray), { data, shape } or a list; got ${got}`);
   }
   const given: unknown = x.shape ?? [data.length];
   const shape: readonly unknown[] = Array.isArray(given) ? given : [given];
@@ -336,11 +358,11 @@ function toArrayValue(name: string, x: TypedArray | ArrayInput): ArrayValue {
   if (!Array.isArray(given) || sizes.length !== shape.length || sizes.reduce((a, b) => a * b, 1) !== data.length) {
     throw userError('E414', `input '${name}': shape [${shape.map(String).join(', ')}] does not match ${data.length} elements`);
   }
-  return { kind: 'array', elem: elemOf(data), shape: sizes, data };
+  return { kind: 'array', elem: elemOf(data, declared), shape: sizes, data: stored(data) };
 }
 
 /** A typed array, or `{ data: typed array, shape? }`: one array argument (else a plain list of numbers). */
-function isArrayArgument(x: unknown): x is TypedArray | ArrayInput {
+function isArrayArgument(x: unknown): x is TypedArray | Uint8ClampedArray | ArrayInput {
   return isTypedArray(x) || (typeof x === 'object' && x !== null && !Array.isArray(x) && 'data' in x);
 }
 
@@ -370,9 +392,9 @@ function toInterfaceValue(name: string, x: Input, type: EntryParamType | undefin
     const components = elems !== undefined && elems.length > 1 ? elems.length : allArrayArguments(list) ? list.length : 0;
     if (components === 0) return listArgument(name, list, elems?.[0]);
     if (list.length !== components) throw userError('E414', `input '${name}': an array of ${components}-tuples is given as a list of ${components} arrays, one per component; got a list of ${list.length}`);
-    return list.map((c, k) => (Array.isArray(c) ? listArgument(`${name}.${k}`, c as readonly unknown[], elems?.[k]) : toArrayValue(`${name}.${k}`, c as TypedArray | ArrayInput)));
+    return list.map((c, k) => (Array.isArray(c) ? listArgument(`${name}.${k}`, c as readonly unknown[], elems?.[k]) : toArrayValue(`${name}.${k}`, c as TypedArray | ArrayInput, elems?.[k])));
   }
-  return toArrayValue(name, x as TypedArray | ArrayInput);
+  return toArrayValue(name, x as TypedArray | ArrayInput, elems?.[0]);
 }
 
 /**
@@ -409,7 +431,7 @@ export function compile(source: string, options: CompileOptions = {}): FuseProgr
     const named: Record<string, InterfaceValue> = {};
     for (const name of Object.keys(inputs)) {
       const x = inputs[name]!;
-      setOwn(named, name, toInterfaceValue(name, x, isTypedArray(x) ? undefined : compiler.parameterType(name)));
+      setOwn(named, name, toInterfaceValue(name, x, isTypedArray(x) && !isByteArray(x) ? undefined : compiler.parameterType(name)));
     }
     return named;
   };

@@ -51,7 +51,7 @@ export class CurrentArrayfuse implements ArrayfuseProgram {
 // ---------------------------------------------------------------------------------------------
 // An earlier build, through its public API
 
-type TypedData = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+type TypedData = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array | Int8Array;
 type PublicInput = number | { readonly data: TypedData; readonly shape: readonly number[] } | readonly { readonly data: TypedData; readonly shape: readonly number[] }[];
 type PublicOutput = number | { readonly data: TypedData; readonly shape: readonly number[] } | readonly PublicOutput[];
 

@@ -18,6 +18,8 @@ function formatScalar(elem: ScalarType, x: number): string {
       return Number.isInteger(x) && Math.abs(x) < 1e21 ? `${x}.0` : String(x);
     case 'i32':
     case 'u32':
+    case 'u8':
+    case 'i8':
       return String(x);
     default:
       return elem satisfies never;

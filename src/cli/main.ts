@@ -15,6 +15,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { CompilerBug, UserError, diagnosticPosition, renderDiagnostic, userError } from '../diagnostics/index.js';
 import type { InputSignature } from '../lower/index.js';
 import { printProgram } from '../ir/printer.js';
+import { isInteger } from '../ir/scalarOps.js';
 import { programToJson } from '../ir/json.js';
 import { componentsOf, type InterfaceValue, type ScalarValue } from '../ir/values.js';
 import { Compiler, entrySizes, planGraphJson, signatureOf, type NamedInputs, type PlanningOptions } from '../driver/index.js';
@@ -215,7 +216,7 @@ function gatherInputs(compiler: Compiler, flags: InputFlags): NamedInputs {
     const [name, path] = split(text, '--input');
     // 64-bit integer .npy data (NumPy's default integer) is read as the parameter's integer type.
     const type = compiler.parameterType(name);
-    const integer = type?.kind === 'array' && (type.elem === 'u32' || type.elem === 'i32') ? type.elem : undefined;
+    const integer = type?.kind === 'array' && typeof type.elem === 'string' && isInteger(type.elem) ? type.elem : undefined;
     put(name, readValueFile(path, integer === undefined ? {} : { integer }), '--input');
   }
   for (const text of flags.arg) {

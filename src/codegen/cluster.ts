@@ -549,7 +549,7 @@ class ClusterGen {
     // would keep the accumulator, and every index computed from it, as a double.
     return n.outs.map((o, k) => {
       const at = this.partialAt(n, chunk, k);
-      const value = o.elem === 'u32' ? bin('>>>', at, num(0)) : o.elem === 'i32' || o.elem === 'bool' ? bin('|', at, num(0)) : at;
+      const value = o.elem === 'u32' ? bin('>>>', at, num(0)) : o.elem === 'i32' || o.elem === 'u8' || o.elem === 'i8' || o.elem === 'bool' ? bin('|', at, num(0)) : at;
       return bindAtom(value, 'c', this.env, out);
     });
   }

@@ -17,6 +17,7 @@
 
 import { CompilerBug } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, Lambda, ScalarType, ScatterNode } from '../ir/types.js';
+import { integerRange } from '../ir/scalarOps.js';
 
 /** The `Atomics` method of each component's update (`min`, `max`: a compare-exchange loop), or null when one has none. */
 export function atomicOps(n: ScatterNode, elems: readonly ScalarType[]): string[] | null {
@@ -28,10 +29,12 @@ export function atomicOps(n: ScatterNode, elems: readonly ScalarType[]): string[
     const t = elems[k]!;
     if (op === null) return null;
     const { binary, swapped } = op;
-    if ((t === 'i32' || t === 'u32') && binary === '+') ops.push('add');
-    else if ((t === 'i32' || t === 'u32') && binary === '-' && !swapped) ops.push('sub');
-    else if ((t === 'i32' || t === 'u32') && (binary === 'min' || binary === 'max')) ops.push(binary);
-    else if ((t === 'i32' || t === 'u32') && (binary === '&' || binary === '|' || binary === '^')) ops.push(atomicBitOps[binary]);
+    // Atomics on a Uint8Array or Int8Array wrap modulo 2^8, as u8 and i8 arithmetic does.
+    const integer = t === 'i32' || t === 'u32' || t === 'u8' || t === 'i8';
+    if (integer && binary === '+') ops.push('add');
+    else if (integer && binary === '-' && !swapped) ops.push('sub');
+    else if (integer && (binary === 'min' || binary === 'max')) ops.push(binary);
+    else if (integer && (binary === '&' || binary === '|' || binary === '^')) ops.push(atomicBitOps[binary]);
     else if (t === 'bool' && binary === 'and') ops.push('and');
     else if (t === 'bool' && binary === 'or') ops.push('or');
     else return null;
@@ -51,7 +54,7 @@ export function associativeOp(lam: Lambda, elems: readonly ScalarType[]): boolea
     if (op === null) return false;
     const numeric = t !== 'bool' && (op.binary === '+' || op.binary === '*' || op.binary === 'min' || op.binary === 'max');
     const logical = t === 'bool' && (op.binary === 'and' || op.binary === 'or');
-    const bits = (t === 'i32' || t === 'u32') && (op.binary === '&' || op.binary === '|' || op.binary === '^');
+    const bits = t !== 'bool' && t !== 'f64' && t !== 'f32' && (op.binary === '&' || op.binary === '|' || op.binary === '^');
     if (!numeric && !logical && !bits) return false;
   }
   return true;
@@ -88,9 +91,9 @@ export function identities(lam: Lambda, elems: readonly ScalarType[]): number[] 
       case '*':
         return 1;
       case 'min':
-        return float ? Infinity : t === 'i32' ? 2147483647 : 4294967295;
+        return float ? Infinity : t === 'bool' ? 1 : integerRange(t)[1];
       case 'max':
-        return float ? -Infinity : t === 'i32' ? -2147483648 : 0;
+        return float ? -Infinity : t === 'bool' ? 0 : integerRange(t)[0];
       case 'and':
         return 1;
       case 'or':
@@ -98,7 +101,7 @@ export function identities(lam: Lambda, elems: readonly ScalarType[]): number[] 
       case '^':
         return 0;
       case '&':
-        return t === 'u32' ? 4294967295 : -1;
+        return t === 'u32' ? 4294967295 : t === 'u8' ? 255 : -1;
       default:
         throw new CompilerBug('codegen', `no identity for ${op.binary}`);
     }

@@ -28,6 +28,8 @@ export interface RuntimeHelpers {
   /** Integer `**`: exact repeated squaring, E401 for a negative power of zero (float `**` is inline). */
   pow_i32(site: number, a: number, b: number): number;
   pow_u32(site: number, a: number, b: number): number;
+  pow_u8(site: number, a: number, b: number): number;
+  pow_i8(site: number, a: number, b: number): number;
   pow_bool(site: number, a: number, b: number): number;
 
   /** An index of element code out of range (E402). */
@@ -154,7 +156,7 @@ export type ExactType = Exclude<ScalarType, 'f64' | 'f32'>;
 export const arithmeticHelpers = {
   '//': { bool: 'floordiv_bool' },
   '%': { bool: 'mod_bool' },
-  '**': { i32: 'pow_i32', u32: 'pow_u32', bool: 'pow_bool' },
+  '**': { i32: 'pow_i32', u32: 'pow_u32', u8: 'pow_u8', i8: 'pow_i8', bool: 'pow_bool' },
 } as const satisfies {
   readonly '//': { readonly bool: HelperFunction };
   readonly '%': { readonly bool: HelperFunction };

@@ -54,6 +54,10 @@ export function wrapTo(t: ScalarType, e: JsExpr): JsExpr {
       return bin('|', e, num(0));
     case 'u32':
       return bin('>>>', e, num(0));
+    case 'u8':
+      return bin('&', e, num(255));
+    case 'i8':
+      return bin('>>', bin('<<', e, num(24)), num(24));
     case 'bool':
       return cond(bin('!==', e, num(0)), num(1), num(0));
     default:
@@ -102,12 +106,15 @@ function binary(op: BinaryOp, t: ScalarType, a: JsExpr, b: JsExpr, site: () => n
     case '&':
     case '|':
     case '^':
-    case '<<':
       // JavaScript's operators are scalarOps' (count modulo 32); the int32 result is an i32
-      // value as it stands, a u32 one needs `>>> 0`.
+      // value as it stands, a u32 one needs `>>> 0`. On two widened 8-bit values (u8
+      // zero-extended, i8 sign-extended) these give a widened 8-bit value: no wrap.
       return t === 'u32' ? bin('>>>', bin(op, a, b), num(0)) : bin(op, a, b);
+    case '<<':
+      return t === 'i32' ? bin(op, a, b) : wrapTo(t, bin(op, a, b));
     case '>>':
-      // Arithmetic on i32, logical on u32 (whose `>>>` result is already in [0, 2^32)).
+      // Arithmetic on i32 and i8, logical on u32 (whose `>>>` result is already in [0, 2^32));
+      // a u8 value is non-negative, so `>>` is logical on it and stays in [0, 256).
       return t === 'u32' ? bin('>>>', a, b) : bin('>>', a, b);
     default:
       return op satisfies never;
@@ -154,7 +161,7 @@ function sequence(binds: readonly (JsExpr | null)[], body: JsExpr): JsExpr {
  * |a|, |b| < 2^32, so the double quotient is within one ulp and truncating or flooring it is exact.
  */
 function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: JsExpr, site: () => number, fresh: (p: string) => string): JsExpr {
-  const isInt = t === 'i32' || t === 'u32';
+  const isInt = t !== 'f64' && t !== 'f32';
   const constant = b.kind === 'num' ? b.value : null;
   if (isInt && constant !== null && isPowerOfTwo(constant)) {
     // One instruction whose result V8 knows is in [0, b) (MG's periodic neighbours, `% 128`,
@@ -162,7 +169,7 @@ function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: Js
     // or a u32, `a & (b - 1)` is the floor remainder and the arithmetic shift `a >> k` the floor
     // quotient (`>>>` for u32, whose values may exceed 2^31).
     if (op === '%') return bin('&', a, num(constant - 1));
-    return bin(t === 'i32' ? '>>' : '>>>', a, num(Math.log2(constant)));
+    return bin(t === 'u32' ? '>>>' : '>>', a, num(Math.log2(constant)));
   }
   if (op === '//') {
     if (!isInt) return wrapTo(t, mathCall('floor', [bin('/', a, b)]));
@@ -181,7 +188,7 @@ function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: Js
     return sequence([x.bind, y.bind], cond(bin('===', y.atom, num(0)), zero, wrapTo(t, mathCall('floor', [bin('/', x.atom, y.atom)]))));
   }
   // Floor modulo.
-  if (t === 'u32') {
+  if (t === 'u32' || t === 'u8') {
     // Both operands non-negative: the JavaScript remainder is the floor remainder.
     if (constant !== null && constant !== 0) return bin('>>>', bin('%', a, b), num(0));
     const x = atomOf(a, fresh);
@@ -189,7 +196,7 @@ function divide(op: '//' | '%', t: Exclude<ScalarType, 'bool'>, a: JsExpr, b: Js
     const zero = callHelper('divzero', [num(site()), x.atom, y.atom]);
     return sequence([x.bind, y.bind], cond(bin('===', y.atom, num(0)), zero, bin('>>>', bin('%', x.atom, y.atom), num(0))));
   }
-  if (t === 'i32' && constant !== null && constant > 0) {
+  if ((t === 'i32' || t === 'i8') && constant !== null && constant > 0) {
     // In range (-b, 0] for a negative dividend: -0 (a multiple of b) is 0, as `| 0` gives.
     const x = atomOf(a, fresh);
     const r = fresh('t');
@@ -464,7 +471,8 @@ function compileNode(e: Expr, env: ExprEnv): JsExpr {
     case 'unary': {
       const a = compileNode(e.arg, env);
       if (e.op === 'not') return cond(bin('!==', a, num(0)), num(0), num(1));
-      if (e.op === 'bitnot') return e.type === 'u32' ? bin('>>>', { kind: 'unary', op: '~', arg: a }, num(0)) : { kind: 'unary', op: '~', arg: a };
+      // `~` of a sign-extended i8 is one; a u8 keeps its low 8 bits.
+      if (e.op === 'bitnot') return e.type === 'i32' || e.type === 'i8' ? { kind: 'unary', op: '~', arg: a } : wrapTo(e.type, { kind: 'unary', op: '~', arg: a });
       return wrapTo(e.type, { kind: 'unary', op: '-', arg: a });
     }
     case 'binary': {

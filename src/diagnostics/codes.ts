@@ -105,7 +105,7 @@ export const diagnosticCodes = {
   E506: 'Fortran-order .npy data',
   E507: '.npy data length does not match the shape',
   E508: '.npy header too long for version 1',
-  E509: '64-bit integer .npy value outside the 32-bit type it is read as',
+  E509: '64-bit integer .npy value outside the narrower integer type it is read as',
   E510: 'value file is not valid JSON',
   E511: 'malformed JSON value',
   E512: 'JSON value: unknown dtype',

@@ -585,7 +585,7 @@ function matchesParam(p: ParamMatch, v: InterfaceValue): boolean {
 
 function matchesArray(v: Exclude<InterfaceValue, readonly unknown[]>, elem: ScalarType, shape: readonly number[], size: number): boolean {
   // The data's class as well as the claimed `elem`: a match makes the run trusted, which skips the back end's own check.
-  if (v.kind !== 'array' || v.elem !== elem || v.shape.length !== shape.length || elemOfData(v.data) !== elem || v.data.length !== size) return false;
+  if (v.kind !== 'array' || v.elem !== elem || v.shape.length !== shape.length || elemOfData(v.data, elem) !== elem || v.data.length !== size) return false;
   for (let d = 0; d < shape.length; d++) if (v.shape[d] !== shape[d]) return false;
   return true;
 }

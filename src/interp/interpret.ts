@@ -165,6 +165,8 @@ const typedArrayNames = {
   f32: 'Float32Array',
   i32: 'Int32Array',
   u32: 'Uint32Array',
+  u8: 'Uint8Array',
+  i8: 'Int8Array',
   bool: 'Uint8Array',
 } as const;
 
@@ -178,6 +180,10 @@ function storesType(elem: keyof typeof typedArrayNames, data: unknown): boolean 
       return data instanceof Int32Array;
     case 'u32':
       return data instanceof Uint32Array;
+    case 'u8':
+      return data instanceof Uint8Array;
+    case 'i8':
+      return data instanceof Int8Array;
     case 'bool':
       return data instanceof Uint8Array;
     default:

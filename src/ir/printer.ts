@@ -111,7 +111,9 @@ function constText(type: ScalarType, value: number): string {
     case 'i32':
       return String(value);
     case 'u32':
-      return `u32(${value})`;
+    case 'u8':
+    case 'i8':
+      return `${type}(${value})`;
     case 'bool':
       return value !== 0 ? 'true' : 'false';
     default:

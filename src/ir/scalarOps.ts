@@ -16,12 +16,19 @@ export class ScalarDivisionByZero extends Error {
   }
 }
 
-export function isFloat(t: ScalarType): boolean {
+export type IntegerType = 'i32' | 'u32' | 'u8' | 'i8';
+
+export function isFloat(t: ScalarType): t is 'f64' | 'f32' {
   return t === 'f64' || t === 'f32';
 }
 
-export function isInteger(t: ScalarType): boolean {
-  return t === 'i32' || t === 'u32';
+export function isInteger(t: ScalarType): t is IntegerType {
+  return t === 'i32' || t === 'u32' || t === 'u8' || t === 'i8';
+}
+
+/** The integer types narrower than 32 bits: stored in 8 bits, computed in 32 and wrapped back. */
+export function isByte(t: ScalarType): t is 'u8' | 'i8' {
+  return t === 'u8' || t === 'i8';
 }
 
 /** Brings an exact or approximate number into the value set of a type. */
@@ -35,6 +42,12 @@ export function wrap(t: ScalarType, x: number): number {
       return x | 0;
     case 'u32':
       return x >>> 0;
+    // `|` and `<<` convert to int32 first (truncating floats toward zero, NaN and ±inf to 0,
+    // wrapping modulo 2^32), so these are the float conversion and the wrap in one.
+    case 'u8':
+      return x & 255;
+    case 'i8':
+      return (x << 24) >> 24;
     case 'bool':
       return x !== 0 ? 1 : 0;
     default:
@@ -43,8 +56,25 @@ export function wrap(t: ScalarType, x: number): number {
 }
 
 /** Whether a number is a value of an integer type as it stands (no wrapping needed). */
-export function fitsInteger(t: 'i32' | 'u32', x: number): boolean {
-  return Number.isInteger(x) && (t === 'i32' ? x >= -2147483648 && x <= 2147483647 : x >= 0 && x <= 4294967295);
+export function fitsInteger(t: IntegerType, x: number): boolean {
+  const [lo, hi] = integerRange(t);
+  return Number.isInteger(x) && x >= lo && x <= hi;
+}
+
+/** The least and greatest value of an integer type. */
+export function integerRange(t: IntegerType): readonly [number, number] {
+  switch (t) {
+    case 'i32':
+      return [-2147483648, 2147483647];
+    case 'u32':
+      return [0, 4294967295];
+    case 'u8':
+      return [0, 255];
+    case 'i8':
+      return [-128, 127];
+    default:
+      return t satisfies never;
+  }
 }
 
 /** An integer constant's exact value is not a number a double holds (beyond 2^53). */
@@ -174,6 +204,7 @@ function floorMod(t: ScalarType, a: number, b: number): number {
 function multiply(t: ScalarType, a: number, b: number): number {
   if (t === 'i32') return Math.imul(a, b);
   if (t === 'u32') return Math.imul(a, b) >>> 0;
+  // u8/i8: |a·b| ≤ 2^14, exact in a double, and wrap reduces it modulo 2^8.
   return wrap(t, a * b);
 }
 
@@ -243,10 +274,12 @@ export function binary(op: BinaryOp, t: ScalarType, a: number, b: number): numbe
 }
 
 /**
- * A bit operation on i32 or u32 values (lowering admits no other type): JavaScript's operators
- * work on the 32-bit pattern and take a shift count modulo 32, which is the language's meaning;
- * `>>` is arithmetic on i32 and logical (`>>>`) on u32; `wrap` brings the int32 result back to
- * the type (u32: `>>> 0`).
+ * A bit operation on i32, u32, u8 or i8 values (lowering admits no other type): JavaScript's
+ * operators work on the 32-bit pattern and take a shift count modulo 32, which is the language's
+ * meaning; `>>` is arithmetic on i32 and logical (`>>>`) on u32; `wrap` brings the int32 result
+ * back to the type (u32: `>>> 0`, u8: `& 255`, i8: sign-extended low byte). An 8-bit value is
+ * held widened (u8 zero-extended, i8 sign-extended), so u8 `>>` is logical and i8 `>>`
+ * arithmetic with plain `>>`, and a count of 8..31 shifts every bit out (or the sign bit in).
  */
 function bitwise(op: '&' | '|' | '^' | '<<' | '>>', t: ScalarType, a: number, b: number): number {
   switch (op) {
@@ -333,8 +366,8 @@ export function binaryResultType(op: BinaryOp, t: ScalarType): ScalarType {
   }
 }
 
-/** The typed-array constructor that stores a type (bool as Uint8Array). */
-export type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+/** The typed-array constructor that stores a type (bool and u8 as Uint8Array, i8 as Int8Array). */
+export type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array | Int8Array;
 
 /**
  * The most elements one array can have: elements are addressed by i32 indices and flat offsets
@@ -370,8 +403,11 @@ function allocateUnchecked(t: ScalarType, length: number): TypedArray {
       return new Int32Array(length);
     case 'u32':
       return new Uint32Array(length);
+    case 'u8':
     case 'bool':
       return new Uint8Array(length);
+    case 'i8':
+      return new Int8Array(length);
     default:
       return t satisfies never;
   }
@@ -386,6 +422,8 @@ export function elementBytes(t: ScalarType): number {
     case 'i32':
     case 'u32':
       return 4;
+    case 'u8':
+    case 'i8':
     case 'bool':
       return 1;
     default:

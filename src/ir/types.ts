@@ -18,9 +18,9 @@
 import type { Span } from '../diagnostics/index.js';
 
 /** Element types. Tuples do not exist in the core IR: they are split into components. */
-export type ScalarType = 'f64' | 'f32' | 'i32' | 'u32' | 'bool';
+export type ScalarType = 'f64' | 'f32' | 'i32' | 'u32' | 'u8' | 'i8' | 'bool';
 
-export const scalarTypes: readonly ScalarType[] = ['f64', 'f32', 'i32', 'u32', 'bool'];
+export const scalarTypes: readonly ScalarType[] = ['f64', 'f32', 'i32', 'u32', 'u8', 'i8', 'bool'];
 
 export type VarName = string;
 

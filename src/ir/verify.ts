@@ -9,7 +9,7 @@
 // results bound.
 
 import { CompilerBug } from '../diagnostics/index.js';
-import { binaryResultType, isFloat, wrap } from './scalarOps.js';
+import { binaryResultType, isFloat, isInteger, wrap } from './scalarOps.js';
 import { isCombinator, type Block, type CombinatorNode, type Expr, type Lambda, type Program, type ScalarType, type Stmt, type Value, type VarName } from './types.js';
 import { stmtDefs } from './walk.js';
 import { inPlaceHazards, inPlaceUpdateOf, loopOwnedParams } from './updates.js';
@@ -101,7 +101,7 @@ function checkExpr(ctx: Ctx, e: Expr, scope: Scope, where: string): ScalarType {
     case 'unary': {
       const t = checkExpr(ctx, e.arg, scope, where);
       if (e.op === 'not') expect(t === 'bool' && e.type === 'bool', `not of ${t} typed ${e.type}`);
-      else if (e.op === 'bitnot') expect((t === 'i32' || t === 'u32') && e.type === t, `~ of ${t} typed ${e.type}`);
+      else if (e.op === 'bitnot') expect(isInteger(t) && e.type === t, `~ of ${t} typed ${e.type}`);
       else expect(isNumeric(t) && e.type === t, `negation of ${t} typed ${e.type}`);
       return e.type;
     }
@@ -126,7 +126,7 @@ function checkExpr(ctx: Ctx, e: Expr, scope: Scope, where: string): ScalarType {
         case '^':
         case '<<':
         case '>>':
-          expect(a === 'i32' || a === 'u32', `${e.op} on ${a} (only on i32/u32)`);
+          expect(isInteger(a), `${e.op} on ${a} (only on i32/u32/u8/i8)`);
           break;
         default:
           expect(isNumeric(a), `${e.op} on bool`);

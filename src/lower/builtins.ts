@@ -7,7 +7,7 @@
 import type { Span } from '../diagnostics/index.js';
 import type { ArrayVar, CombinatorNode, Expr, Lambda, MathFn, ScalarType } from '../ir/types.js';
 import { scalarTypes } from '../ir/types.js';
-import { MAX_ARRAY_ELEMENTS } from '../ir/scalarOps.js';
+import { MAX_ARRAY_ELEMENTS, integerRange, isInteger } from '../ir/scalarOps.js';
 import { coerce, explicitCast, isWeak, isWeakFloat, mathCall, staticScalar, toExpr, unifyAt } from './scalar.js';
 import { adoptArrayTypes, convertArrayLeaves, weakLeaves, withArrayWeak } from './weak.js';
 import { TypeClash, isTuple, rankOf, type ETy } from './types.js';
@@ -374,8 +374,7 @@ function scatter(fr: Frame, op: FnVal, dest0: ArrayVal, src0: ArrayVal, span: Sp
 /** The seed a bare operator implies: its identity for the element type. */
 function identity(fr: Frame, f: FnVal, t: ScalarType, span: Span, name: string): number {
   const op: OpName | null = f.kind === 'op' ? f.op : f.kind === 'builtin' && (f.name === 'min' || f.name === 'max') ? f.name : null;
-  const big = t === 'i32' ? 2147483647 : t === 'u32' ? 4294967295 : Infinity;
-  const small = t === 'i32' ? -2147483648 : t === 'u32' ? 0 : -Infinity;
+  const [small, big] = isInteger(t) ? integerRange(t) : [-Infinity, Infinity];
   switch (op) {
     case '+':
     case 'or':
@@ -387,7 +386,7 @@ function identity(fr: Frame, f: FnVal, t: ScalarType, span: Span, name: string):
       return 1;
     case '&':
       // Every bit set (on any other type the operator itself is the error).
-      return t === 'u32' ? 4294967295 : -1;
+      return t === 'u32' ? 4294967295 : t === 'u8' ? 255 : -1;
     case 'min':
       return big;
     case 'max':

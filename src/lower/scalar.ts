@@ -15,7 +15,7 @@
 
 import type { Span } from '../diagnostics/index.js';
 import type { BinaryOp, Expr, MathFn, ScalarType } from '../ir/types.js';
-import { ConstantShiftCount, InexactInteger, ScalarDivisionByZero, binary, binaryResultType, cast, exactIntegerBinary, exactIntegerBitNot, fitsInteger, isFloat, isInteger, mathFn, unary, wrap } from '../ir/scalarOps.js';
+import { type IntegerType, ConstantShiftCount, InexactInteger, ScalarDivisionByZero, binary, binaryResultType, cast, exactIntegerBinary, exactIntegerBitNot, fitsInteger, integerRange, isByte, isFloat, isInteger, mathFn, unary, wrap } from '../ir/scalarOps.js';
 import { TypeClash, isTuple, promote, type STy } from './types.js';
 import { fail, type DynScalar, type Frame, type OpName, type ScalarVal, type StaticScalar } from './values.js';
 
@@ -79,12 +79,11 @@ function showInteger(x: number): string {
   return Number.isFinite(x) && Number.isInteger(x) ? BigInt(x).toString() : String(x);
 }
 
-const integerRanges = { i32: '-2147483648..2147483647', u32: '0..4294967295' } as const;
-
 /** A weak integer taking integer type `to`: its exact value must be a value of `to`. */
-function fitWeakInteger(fr: Frame, v: StaticScalar, to: 'i32' | 'u32', span: Span): StaticScalar {
+function fitWeakInteger(fr: Frame, v: StaticScalar, to: IntegerType, span: Span): StaticScalar {
   if (!fitsInteger(to, v.value)) {
-    throw fail(fr, 'E312', `the integer constant ${showInteger(v.value)} does not fit in ${to} (${integerRanges[to]})`, v.origin ?? span);
+    const [lo, hi] = integerRange(to);
+    throw fail(fr, 'E312', `the integer constant ${showInteger(v.value)} does not fit in ${to} (${lo}..${hi})`, v.origin ?? span);
   }
   return { kind: 'static', ty: to, value: v.value, weak: v.weak && to === v.ty, ...(v.origin === undefined ? {} : { origin: v.origin }) };
 }
@@ -108,7 +107,7 @@ export function toExpr(fr: Frame, v: ScalarVal, span: Span): Expr {
   if (v.kind !== 'static') return v.expr;
   // A weak integer becomes an i32 constant here unless it met another type; the inference run
   // may still pair it with a type variable (its IR is discarded), the concrete run may not.
-  const c = isWeakInteger(v) && !fr.st.inferring ? fitWeakInteger(fr, v, v.ty as 'i32' | 'u32', span) : v;
+  const c = isWeakInteger(v) && !fr.st.inferring ? fitWeakInteger(fr, v, v.ty as IntegerType, span) : v;
   return { kind: 'const', type: c.ty, value: wrap(c.ty, c.value), span };
 }
 
@@ -164,7 +163,7 @@ function prunedScalar(fr: Frame, t: STy, span: Span): STy {
 
 /** Converts a scalar to a concrete type (an explicit cast, or an implicit promotion). */
 export function convert(fr: Frame, v: ScalarVal, to: ScalarType, span: Span): ScalarVal {
-  if (isWeakInteger(v) && (to === 'i32' || to === 'u32')) return fitWeakInteger(fr, v, to, span);
+  if (isWeakInteger(v) && isInteger(to)) return fitWeakInteger(fr, v, to, span);
   if (v.kind === 'static') {
     if (v.ty === to) return v;
     if (v.weak && to === 'f32') fitWeakFloat(fr, v, span);
@@ -243,11 +242,11 @@ const comparisons = new Set<OpName>(['==', '!=', '<', '<=', '>', '>=']);
 const bitOperators = new Set<OpName>(['&', '|', '^', '<<', '>>']);
 
 /**
- * The operand type of a bit operation (`& | ^ << >> ~`): i32 or u32 only. A type still unknown
+ * The operand type of a bit operation (`& | ^ << >> ~`): an integer type (i32, u32, u8, i8) only. A type still unknown
  * (an unannotated parameter's) becomes i32, the integer type a literal defaults to; any other
  * type is the user's E310, naming the operator and the type.
  */
-function bitOperandType(fr: Frame, t: STy, span: Span, op: string, needs = `operator '${op}' needs i32 or u32 operands`): ScalarType {
+function bitOperandType(fr: Frame, t: STy, span: Span, op: string, needs = `operator '${op}' needs integer operands (i32, u32, u8 or i8)`): ScalarType {
   const p = fr.st.infer.prune(t);
   if (typeof p !== 'string') {
     fr.st.infer.unify(p, 'i32');
@@ -443,12 +442,16 @@ export function mathCall(fr: Frame, fn: MathFn, a: ScalarVal, span: Span): Scala
 }
 
 /**
- * `popcount(a)`, `clz(a)` on i32 or u32 (bitOperandType's rule). An integer constant is an i32
+ * `popcount(a)`, `clz(a)` on i32 or u32 (bitOperandType's rule, less u8 and i8). An integer constant is an i32
  * (E312 if it is none) and the count, 0..32 whatever the type, stays an untyped constant.
  */
 function bitCount(fr: Frame, fn: 'popcount' | 'clz', a: ScalarVal, span: Span): ScalarVal {
   if (isWeakInteger(a)) return weakInteger(mathFn(fn, 'i32', fitWeakInteger(fr, a, 'i32', span).value), span);
-  const t = bitOperandType(fr, a.ty, span, fn, `'${fn}' needs an i32 or u32 argument`);
+  const needs = `'${fn}' needs an i32 or u32 argument`;
+  const t = bitOperandType(fr, a.ty, span, fn, needs);
+  // The counts are of the 32-bit pattern; an 8-bit one is widened first, by the user, so that
+  // `clz` of a u8 says which of the two counts (of 32 or of 8 bits) is meant.
+  if (isByte(t)) throw fail(fr, 'E310', `${needs}, found ${t} (widen it: ${fn}(i32(x)) or ${fn}(u32(x)))`, span);
   if (a.kind === 'static') return staticScalar(t, mathFn(fn, t, a.value));
   return dyn(fr, span, { kind: 'call', fn, arg: a.expr, type: t, span }, t);
 }

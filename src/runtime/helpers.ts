@@ -256,8 +256,11 @@ function viewOf(t: ScalarType, buffer: ArrayBufferLike, n: number): TypedArray {
       return new Int32Array(buffer, 0, n);
     case 'u32':
       return new Uint32Array(buffer, 0, n);
+    case 'u8':
     case 'bool':
       return new Uint8Array(buffer, 0, n);
+    case 'i8':
+      return new Int8Array(buffer, 0, n);
     default:
       throw new CompilerBug('runtime', `no typed array for ${String(t satisfies never)}`);
   }
@@ -379,6 +382,8 @@ export class Runtime implements RuntimeHelpers {
   mod_bool(k: number, a: number, b: number): number { return this.arithmetic(k, '%', 'bool', a, b); }
   pow_i32(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'i32', a, b); }
   pow_u32(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'u32', a, b); }
+  pow_u8(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'u8', a, b); }
+  pow_i8(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'i8', a, b); }
   pow_bool(k: number, a: number, b: number): number { return this.arithmetic(k, '**', 'bool', a, b); }
 
   /** An index of element code out of range (generated code checks inline, then calls this). */
@@ -524,7 +529,7 @@ export class Runtime implements RuntimeHelpers {
   private checkOut(component: number, o: TypedArray, n: number): void {
     const r = this.tables.results?.[component];
     if (r === undefined) throw new CompilerBug('runtime', `an out array for result component ${component}, which the tables lack`);
-    if (elemOfData(o) !== r.elem) {
+    if (elemOfData(o, r.elem) !== r.elem) {
       throw userError('E421', `out for result ${r.name}: a ${o.constructor.name} where its ${r.elem} elements need a ${typedArrayName[r.elem]}`);
     }
     if (o.length !== n) throw userError('E422', `out for result ${r.name}: the result has ${n} elements; the out array has ${o.length} elements`);

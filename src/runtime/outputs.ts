@@ -38,16 +38,23 @@ export const typedArrayName: Readonly<Record<ScalarType, string>> = {
   f32: 'Float32Array',
   i32: 'Int32Array',
   u32: 'Uint32Array',
+  u8: 'Uint8Array',
+  i8: 'Int8Array',
   bool: 'Uint8Array',
 };
 
-/** The element type a typed array stores, or null for anything else (a plain array, a Uint8ClampedArray…). */
-export function elemOfData(data: unknown): ScalarType | null {
+/**
+ * The element type a typed array stores, or null for anything else (a plain array, a
+ * Uint8ClampedArray…). A Uint8Array stores bool and u8 alike: it is a u8 array where `expected`
+ * is u8, else a bool one.
+ */
+export function elemOfData(data: unknown, expected?: ScalarType): ScalarType | null {
   if (data instanceof Float64Array) return 'f64';
   if (data instanceof Float32Array) return 'f32';
   if (data instanceof Int32Array) return 'i32';
   if (data instanceof Uint32Array) return 'u32';
-  if (data instanceof Uint8Array) return 'bool';
+  if (data instanceof Int8Array) return 'i8';
+  if (data instanceof Uint8Array) return expected === 'u8' ? 'u8' : 'bool';
   return null;
 }
 
@@ -85,7 +92,7 @@ function outTarget(x: OutArray, what: string, elem: ScalarType, where: { file?: 
   // Uint8ClampedArray) must be E421 naming what was given, not a TypeError reading `.data`.
   const holder = typeof x === 'object' && x !== null && !ArrayBuffer.isView(x);
   const data: unknown = holder ? (x as { readonly data?: unknown }).data : x;
-  const given = elemOfData(data);
+  const given = elemOfData(data, elem);
   if (given === null) {
     throw userError('E421', `${what}: expected a ${typedArrayName[elem]} (the result is ${elem}), got ${describe(holder && data !== undefined ? data : x)}`, where);
   }

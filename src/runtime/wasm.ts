@@ -60,8 +60,11 @@ function classOf(elem: ScalarType): Function {
       return Int32Array;
     case 'u32':
       return Uint32Array;
+    case 'u8':
     case 'bool':
       return Uint8Array;
+    case 'i8':
+      return Int8Array;
     default:
       return elem satisfies never;
   }

@@ -28,7 +28,7 @@ export interface DefParam {
 
 /** `f64`, `(i32, f64)`. */
 export type ElemAnn =
-  | { readonly kind: 'scalar'; readonly name: 'f64' | 'f32' | 'i32' | 'u32' | 'bool'; readonly span: Span }
+  | { readonly kind: 'scalar'; readonly name: 'f64' | 'f32' | 'i32' | 'u32' | 'u8' | 'i8' | 'bool'; readonly span: Span }
   | { readonly kind: 'tuple'; readonly elems: readonly ElemAnn[]; readonly span: Span };
 
 /** `f64` (a scalar), `f64[n, m]` (an array; the dimension names are documentation). */

@@ -32,7 +32,7 @@ export function parseExpressionTokens(file: SourceFile, tokens: readonly Token[]
   return { value, diagnostics: parser.diagnostics };
 }
 
-const elementTypeNames = ['f64', 'f32', 'i32', 'u32', 'bool'] as const;
+const elementTypeNames = ['f64', 'f32', 'i32', 'u32', 'u8', 'i8', 'bool'] as const;
 type ElementTypeName = (typeof elementTypeNames)[number];
 
 const comparisonOps: ReadonlySet<string> = new Set(['==', '!=', '<', '<=', '>', '>=']);
@@ -154,9 +154,9 @@ class Parser extends TokenCursor {
         return { kind: 'scalar', name: t.text as ElementTypeName, span: t.span };
       }
       if (t.kind === 'name') {
-        return this.fail(SyntaxCode.unknownElementType, `unknown element type '${t.text}'; expected f64, f32, i32, u32, bool or a tuple of them`);
+        return this.fail(SyntaxCode.unknownElementType, `unknown element type '${t.text}'; expected f64, f32, i32, u32, u8, i8, bool or a tuple of them`);
       }
-      return this.fail(SyntaxCode.expectedToken, 'expected a type: f64, f32, i32, u32, bool or a tuple of them');
+      return this.fail(SyntaxCode.expectedToken, 'expected a type: f64, f32, i32, u32, u8, i8, bool or a tuple of them');
     });
   }
 

@@ -136,7 +136,7 @@ describe('inputs', () => {
     expect(write({ kind: 'array', elem: 'f64', data: new Float64Array(2), shape: [3] })).toThrow(/shape \[3\] does not hold the 2 elements/);
     expect(write({ kind: 'array', elem: 'f64', data: new Int32Array(2), shape: [2] })).toThrow(/data is a Int32Array, but elem f64 needs a Float64Array/);
     expect(write({ kind: 'array', elem: 'f64', data: new Float64Array(2), shape: [2] }, 4)).toThrow(/version 4: expected 1, 2 or 3/);
-    expect(() => readNpy(new Uint8Array(0), 'x.npy', { integer: 'f64' as 'i32' })).toThrow(/readNpy: integer must be 'i32' or 'u32'/);
+    expect(() => readNpy(new Uint8Array(0), 'x.npy', { integer: 'f64' as 'i32' })).toThrow(/readNpy: integer must be 'i32', 'u32', 'u8' or 'i8'/);
   });
 });
 

@@ -113,8 +113,11 @@ function make(elem: ScalarType, values: readonly number[]): TypedArray {
       return Int32Array.from(values);
     case 'u32':
       return Uint32Array.from(values);
+    case 'u8':
     case 'bool':
       return Uint8Array.from(values);
+    case 'i8':
+      return Int8Array.from(values);
     default:
       return elem satisfies never;
   }
@@ -196,6 +199,35 @@ const f64Ops: [string, (x: JsExpr, s: JsExpr) => JsExpr][] = [
   ['x < 0 || s > 0 ? 1 : 0', (x, s) => cond(bin('||', bin('<', x, num(0)), bin('>', s, num(0))), num(1), num(0))],
   ['x < 0 !== s < 0 ? 1 : 0', (x, s) => cond(bin('!==', bin('<', x, num(0)), bin('<', s, num(0))), num(1), num(0))],
 ];
+
+/** The wraps codegen writes for u8 and i8 (codegen/scalar.ts wrapTo), on widened byte values. */
+const byteOps: [string, (x: JsExpr, s: JsExpr) => JsExpr][] = [
+  ['x', (x) => x],
+  ['x + s & 255', (x, s) => bin('&', add(x, s), num(255))],
+  ['x - s << 24 >> 24', (x, s) => bin('>>', bin('<<', bin('-', x, s), num(24)), num(24))],
+  ['x * s & 255', (x, s) => bin('&', bin('*', x, s), num(255))],
+  ['~x & 255', (x) => bin('&', un('~', x), num(255))],
+  ['~x', (x) => un('~', x)],
+  ['x >> s', (x, s) => bin('>>', x, s)],
+  ['x << s << 24 >> 24', (x, s) => bin('>>', bin('<<', bin('<<', x, s), num(24)), num(24))],
+  ['x < s ? x : s', (x, s) => cond(bin('<', x, s), x, s)],
+];
+
+describe('translator: u8 and i8 load zero- and sign-extended and store their low 8 bits', () => {
+  const bytes = [0, 1, 2, 7, 100, 127, 128, 129, 200, 254, 255];
+  const cases = [['u8', 'u8'], ['i8', 'i8'], ['u8', 'i8'], ['i8', 'u8'], ['u8', 'i32'], ['i8', 'f64'], ['f64', 'u8'], ['f64', 'i8']] as const;
+  for (const [inElem, outElem] of cases) {
+    test.each(byteOps)(`%s from ${inElem} into ${outElem}`, (_, f) => {
+      const src = mapKernel(inElem, outElem, f);
+      for (const s of [3, 0, 200, -1, 31, 33]) {
+        const r = both(src, make(inElem, inElem === 'f64' ? adversarial : bytes), s);
+        expect(r.stats.refusal).toBe(null);
+        expect(r.stats.wasmCalls).toBe(1);
+        expectSameBits(r.js, r.wasm);
+      }
+    });
+  }
+});
 
 describe('translator: f64 operations equal JavaScript bit for bit', () => {
   for (const outElem of ['f64', 'f32', 'i32', 'u32', 'bool'] as const) {

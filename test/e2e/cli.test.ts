@@ -44,6 +44,34 @@ describe('arrayfuse run', () => {
     expect(npy.subarray(1, 6).toString('latin1')).toBe('NUMPY');
   });
 
+  it('runs a byte program: --random u8 arrays, JSON u8 and i8 inputs, .npy |u1 results read back as input', async () => {
+    const src = tempFile('bytes.fuse', 'def main(px: u8[n], ds: i8[n]):\n  return map(lam p, d: u8(i32(p) + i32(d)), zip(px, ds))\n');
+    const random = await cli('run', src, '--random', 'px=u8[64]', '--random', 'ds=i8[64]@-3..3', '--stats');
+    expect(random.code).toBe(0);
+    const values = printedArray(random.out, 'result');
+    expect(values).toHaveLength(64);
+    expect(values.every((v) => Number.isInteger(v) && v >= 0 && v <= 255)).toBe(true);
+    expect(random.out).toMatch(/allocated 64 bytes this run in 1 array\(s\): result/);
+    const px = tempFile('px.json', JSON.stringify({ dtype: 'u8', shape: [4], data: [0, 1, 254, 255] }));
+    const ds = tempFile('ds.json', JSON.stringify({ dtype: 'i8', data: [-1, 127, 2, 1] }));
+    const dir = mkdtempSync(join(tmpdir(), 'arrayfuse-bytes-'));
+    const run = await cli('run', src, '--input', `px=${px}`, '--input', `ds=${ds}`, '--out', dir);
+    expect(run.code).toBe(0);
+    expect(printedArray(run.out, 'result')).toEqual([255, 128, 0, 0]);
+    const npy = readFileSync(join(dir, 'result.npy'));
+    expect(npy.toString('latin1')).toContain("'descr': '|u1'");
+    const again = await cli('run', src, '--input', `px=${join(dir, 'result.npy')}`, '--input', `ds=${ds}`);
+    expect(printedArray(again.out, 'result')).toEqual([254, 255, 2, 1]);
+    // NumPy's default int64 pixel values are read as the u8 parameter's type when every value fits.
+    const ds3 = tempFile('ds3.json', JSON.stringify({ dtype: 'i8', data: [0, -1, 1] }));
+    const wide = await cli('run', src, '--input', `px=${join(repo, 'test', 'io', 'fixtures', 'i64_3.npy')}`, '--input', `ds=${ds3}`);
+    expect(wide.code).toBe(0);
+    expect(printedArray(wide.out, 'result')).toEqual([1, 1, 4]);
+    const bad = await cli('run', src, '--input', `px=${tempFile('bad.json', JSON.stringify({ dtype: 'u8', shape: [1], data: [256] }))}`, '--input', `ds=${ds}`);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toMatch(/256/);
+  });
+
   it('prints the plan, the traffic counters and allocations with --stats', async () => {
     const input = tempFile('as.json', JSON.stringify([1, 2, 3]));
     const { code, out } = await cli('run', example('singleLoop.fuse'), '--input', `as=${input}`, '--stats');

@@ -3,8 +3,12 @@
 // evaluate.ts. Nothing here comes from src/: the evaluator must be an independent oracle, so
 // the fuzzer shares no code (and so no bug) with the compiler or its interpreter.
 
-/** Element types the fuzzer generates (bool only inside element expressions). */
-export type Elem = 'f64' | 'i32' | 'bool';
+/**
+ * Element types the fuzzer generates (bool only inside element expressions; u8 only there and
+ * in the input `bs`: byte expressions are read from it or cast from i32, and end cast to i32 or
+ * f64, so no array the program computes is a byte array).
+ */
+export type Elem = 'f64' | 'i32' | 'u8' | 'bool';
 
 export type ArithOp = '+' | '-' | '*' | '/' | '//' | '%' | BitOp;
 /** Bit operations, on i32 only (the fuzzer has no u32). */

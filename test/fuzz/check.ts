@@ -128,21 +128,25 @@ export function randomInputs(rng: Rng, shape: InputShape = randomShape(rng)): In
   const xs = floats();
   const ys = floats();
   const is = Array.from({ length: m }, () => (rng.chance(0.85) ? rng.int(0, Math.max(0, n - 1)) : rng.pick([-1, n, 0])));
+  // Bytes at the edges of the type (0 a divisor, 255 and 128 overflow) and in between.
+  const bs = Array.from({ length: n }, () => (rng.chance(0.5) ? rng.pick([0, 1, 2, 7, 128, 255]) : rng.int(0, 255)));
   const values: Record<string, InterfaceValue> = {
     xs: f64Array(xs),
     ys: f64Array(ys),
     is: { kind: 'array', elem: 'i32', shape: [m], data: Int32Array.from(is) },
+    bs: { kind: 'array', elem: 'u8', shape: [n], data: Uint8Array.from(bs) },
     c: { kind: 'scalar', elem: 'f64', value: c },
     j: { kind: 'scalar', elem: 'i32', value: j },
   };
-  const plain: FuzzInputs = new Map<string, { elem: 'f64' | 'i32'; data: number[] } | { elem: 'f64' | 'i32'; value: number }>([
+  const plain: FuzzInputs = new Map<string, { elem: 'f64' | 'i32' | 'u8'; data: number[] } | { elem: 'f64' | 'i32'; value: number }>([
     ['xs', { elem: 'f64', data: xs }],
     ['ys', { elem: 'f64', data: ys }],
     ['is', { elem: 'i32', data: is }],
+    ['bs', { elem: 'u8', data: bs }],
     ['c', { elem: 'f64', value: c }],
     ['j', { elem: 'i32', value: j }],
   ]);
-  const text = `xs=${JSON.stringify(xs)} ys=${JSON.stringify(ys)} is=${JSON.stringify(is)} c=${c} j=${j}`;
+  const text = `xs=${JSON.stringify(xs)} ys=${JSON.stringify(ys)} is=${JSON.stringify(is)} bs=${JSON.stringify(bs)} c=${c} j=${j}`;
   return { values, plain, text };
 }
 

@@ -346,7 +346,47 @@ function floorMod(a: number, b: number): number {
   return r;
 }
 
+/**
+ * A number as a u8 (LANGUAGE.md §2): an integer modulo 2^8 on BigInts, a float truncated toward
+ * zero first, NaN and ±∞ 0.
+ */
+function wrapU8(x: number): number {
+  return Number.isFinite(x) ? Number(BigInt.asUintN(8, BigInt(Math.trunc(x)))) : 0;
+}
+
+/** u8 arithmetic: exact, then modulo 2^8; bit operations on the zero-extended value, the count modulo 32. */
+function byteArith(op: ArithOp, a: number, b: number): V {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  const reduce = (z: bigint): number => Number(BigInt.asUintN(8, z));
+  switch (op) {
+    case '+':
+      return reduce(x + y);
+    case '-':
+      return reduce(x - y);
+    case '*':
+      return reduce(x * y);
+    case '/':
+      throw new Unknown('integer /');
+    case '//':
+      return b === 0 ? POISON : reduce(x / y);
+    case '%':
+      return b === 0 ? POISON : reduce(x % y);
+    case '&':
+      return reduce(x & y);
+    case '|':
+      return reduce(x | y);
+    case '^':
+      return reduce(x ^ y);
+    case '<<':
+      return reduce(x << (y % 32n));
+    case '>>':
+      return reduce(x >> (y % 32n));
+  }
+}
+
 function arith(op: Expr & { k: 'arith' }, t: Elem, a: number, b: number): V {
+  if (t === 'u8') return byteArith(op.op, a, b);
   if (t === 'f64') {
     switch (op.op) {
       case '+':
@@ -513,7 +553,7 @@ class Evaluator {
       case 'cast': {
         const a = this.expr(e.a, locals);
         if (a === POISON) return POISON;
-        return e.t === 'i32' ? wrapI32(a) : a;
+        return e.t === 'i32' ? wrapI32(a) : e.t === 'u8' ? wrapU8(a) : a;
       }
       case 'minmax': {
         const a = this.expr(e.a, locals);

@@ -38,6 +38,7 @@ const PARAMS: readonly Param[] = [
   { name: 'xs', elem: 'f64', rank: 1 },
   { name: 'ys', elem: 'f64', rank: 1 },
   { name: 'is', elem: 'i32', rank: 1 },
+  { name: 'bs', elem: 'u8', rank: 1 },
   { name: 'c', elem: 'f64', rank: 0 },
   { name: 'j', elem: 'i32', rank: 0 },
 ];
@@ -47,7 +48,7 @@ const ref = (t: Elem, name: string): Expr => ({ k: 'ref', t, name });
 const size = (arr: string): Expr => ({ k: 'size', t: 'i32', arr });
 const arith = (op: ArithOp, a: Expr, b: Expr): Expr => ({
   k: 'arith',
-  t: a.t === 'f64' || b.t === 'f64' ? 'f64' : 'i32',
+  t: a.t === 'f64' || b.t === 'f64' ? 'f64' : a.t === 'u8' ? 'u8' : 'i32',
   op,
   a,
   b,
@@ -70,6 +71,8 @@ export class ProgramGenerator {
 
   program(statements: number): Prog {
     for (const p of PARAMS) {
+      // The bytes are read by byte expressions only (`byteExpr`).
+      if (p.elem === 'u8') continue;
       if (p.rank === 1) this.arrays.push({ name: p.name, elem: p.elem as Num, rank: 1, len: p.name === 'is' ? 'm' : 'n', produced: false });
       else this.scalars.push({ name: p.name, elem: p.elem as Num });
     }
@@ -125,7 +128,38 @@ export class ProgramGenerator {
     if (ctx.reads && this.rank1(t).length > 0) options.push([2, () => this.read(t, ctx)]);
     if (t === 'i32' && ctx.reads) options.push([1, () => size(this.pickArray(this.rank1()).name)]);
     if (t === 'f64' && this.rng.chance(0.2)) options.push([1, () => ({ k: 'cast', t: 'f64', a: this.leaf('i32', ctx) })]);
+    // A byte expression widened: 8-bit arithmetic that wrapped, read back as an integer or float.
+    if (this.rng.chance(0.15)) options.push([1, () => ({ k: 'cast', t, a: this.byteExpr(ctx, 2) })]);
     return this.rng.weighted(options)();
+  }
+
+  /**
+   * A u8 expression: a read of the input `bs`, an i32 (or f64) expression cast to u8, or bytes
+   * combined by arithmetic and bit operations that wrap modulo 2^8 (division and remainder by a
+   * byte that may be zero; shifts by a byte count, taken modulo 32). No literal is a byte: each
+   * is an i32 cast, so no literal has to fit.
+   */
+  private byteExpr(ctx: Ctx, depth: number): Expr {
+    const ints = ctx.locals.filter((l) => l.t === 'i32');
+    const read = (): Expr => {
+      const idx = this.rng.weighted<() => Expr>([
+        [3, () => lit('i32', '0')],
+        [2, () => arith('-', size('bs'), lit('i32', '1'))],
+        [ints.length > 0 ? 3 : 0, () => arith('%', ref('i32', this.rng.pick(ints).name), size('bs'))],
+        [1, () => ref('i32', 'j')],
+      ])();
+      return { k: 'read', t: 'u8', arr: 'bs', idx, bang: false };
+    };
+    const cast = (): Expr => ({ k: 'cast', t: 'u8', a: this.expr(this.rng.chance(0.8) ? 'i32' : 'f64', ctx, Math.max(0, depth - 1)) });
+    if (depth <= 0 || this.rng.chance(0.3)) return ctx.reads && this.rng.chance(0.6) ? read() : cast();
+    const sub = (): Expr => this.byteExpr(ctx, depth - 1);
+    return this.rng.weighted<() => Expr>([
+      [4, () => arith(this.rng.pick(['+', '-', '*'] as const), sub(), sub())],
+      [1, () => arith(this.rng.pick(['//', '%'] as const), sub(), sub())],
+      [2, () => arith(this.rng.pick(['&', '|', '^', '<<', '>>'] as const), sub(), sub())],
+      [1, () => ({ k: 'minmax', t: 'u8', op: this.rng.pick(['min', 'max'] as const), a: sub(), b: sub() })],
+      [1, () => ({ k: 'sel', t: 'u8', c: this.bool(ctx, depth - 1), a: sub(), b: sub() })],
+    ])();
   }
 
   /** `arr[i]` or `arr ! i`, sometimes out of range, sometimes guarded by a lazy `if`. */
@@ -152,6 +186,7 @@ export class ProgramGenerator {
 
   expr(t: Elem, ctx: Ctx, depth = 2): Expr {
     if (t === 'bool') return this.bool(ctx, depth);
+    if (t === 'u8') return this.byteExpr(ctx, depth);
     if (depth <= 0 || this.rng.chance(0.25)) return this.leaf(t, ctx);
     const sub = (): Expr => this.expr(t, ctx, depth - 1);
     const choices: (readonly [number, () => Expr])[] = [
@@ -179,6 +214,9 @@ export class ProgramGenerator {
   }
 
   private bool(ctx: Ctx, depth: number): Expr {
+    if (this.rng.chance(0.08)) {
+      return { k: 'cmp', t: 'bool', op: this.rng.pick(['<', '<=', '>', '>=', '==', '!='] as const), a: this.byteExpr(ctx, 1), b: this.byteExpr(ctx, 0) };
+    }
     const t: Num = this.rng.chance(0.6) ? 'f64' : 'i32';
     const c: Expr = {
       k: 'cmp',

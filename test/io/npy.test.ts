@@ -31,6 +31,7 @@ describe('reading files NumPy wrote', () => {
     ['i32_2x2_v3.npy', 'i32', [2, 2], [-2147483648, -1, 0, 2147483647]],
     ['u32_3_v1.npy', 'u32', [3], [0, 1, 4294967295]],
     ['bool_5_v1.npy', 'bool', [5], [1, 0, 1, 1, 0]],
+    ['u1_3.npy', 'u8', [3], [0, 1, 2]],
     ['f64_scalar_v1.npy', 'f64', [], [2.5]],
     ['i32_empty_v1.npy', 'i32', [0, 3], []],
     ['f64_fortran_column.npy', 'f64', [2, 1], [1, 2]],
@@ -46,6 +47,9 @@ describe('round trips', () => {
     array('i32', [2, 1, 2], [-2147483648, -1, 0, 2147483647]),
     array('u32', [3], [0, 1, 4294967295]),
     array('bool', [4], [1, 0, 0, 1]),
+    array('u8', [2, 3], [0, 1, 127, 128, 254, 255]),
+    array('i8', [5], [-128, -1, 0, 1, 127]),
+    array('u8', [0], []),
     array('f64', [], [42]),
     array('i32', [0], []),
   ];
@@ -71,6 +75,22 @@ describe('round trips', () => {
     expect(parsed.dtype).toBe('i4');
     expect(parsed.shape).toEqual([2, 2]);
     expect(Array.from(parsed.data as Int32Array)).toEqual([1, -2, 3, -4]);
+  });
+
+  it('writes bytes npyjs reads as uint8 and int8', () => {
+    const u = npyjsParse(writeNpy(array('u8', [3], [0, 200, 255])).slice().buffer);
+    expect([u.dtype, Array.from(u.data as Uint8Array)]).toEqual(['u1', [0, 200, 255]]);
+    const i = npyjsParse(writeNpy(array('i8', [3], [-128, -1, 127])).slice().buffer);
+    expect([i.dtype, Array.from(i.data as Int8Array)]).toEqual(['i1', [-128, -1, 127]]);
+  });
+
+  it("reads one-byte integers in any byte order ('<u1', '>i1', '|i1')", () => {
+    for (const descr of ['<u1', '>u1', '|i1', '>i1']) {
+      const bytes = handMade(`{'descr': '${descr}', 'fortran_order': False, 'shape': (2,), }`, 2);
+      bytes.set([0xff, 0x80], bytes.length - 2);
+      const signed = descr.endsWith('i1');
+      expect(plain(readNpy(bytes, 'b.npy'))).toEqual({ elem: signed ? 'i8' : 'u8', shape: [2], data: signed ? [-1, -128] : [255, 128] });
+    }
   });
 
   it('reads what npyjs writes', () => {
@@ -122,6 +142,23 @@ describe("64-bit integers (NumPy's default integer)", () => {
   });
 });
 
+describe("64-bit integers read as bytes (NumPy's default integer for pixel values)", () => {
+  it('are read as u8 or i8 when asked and every value fits, else E509 with the conversion', () => {
+    expect(plain(readNpy(fixture('i64_arange_2x3.npy'), 'a.npy', { integer: 'u8' }))).toEqual({ elem: 'u8', shape: [2, 3], data: [0, 1, 2, 3, 4, 5] });
+    expect(plain(readNpy(fixture('i64_arange_2x3.npy'), 'a.npy', { integer: 'i8' }))).toEqual({ elem: 'i8', shape: [2, 3], data: [0, 1, 2, 3, 4, 5] });
+    let error: UserError | undefined;
+    try {
+      readNpy(fixture('i64_wide.npy'), 'in.npy', { integer: 'u8' });
+    } catch (e) {
+      if (e instanceof UserError) error = e;
+    }
+    expect(error?.code).toBe('E509');
+    expect(error?.diagnostics[0]!.message).toContain('which does not fit u8 (0..255)');
+    expect(error?.diagnostics[0]!.notes).toEqual(['convert with .astype(np.uint8) after checking the range, or .astype(np.float64)']);
+    expect(() => readNpy(fixture('i64_3.npy'), 'x.npy', { integer: 'u16' as 'u8' })).toThrow(TypeError);
+  });
+});
+
 describe('bad files', () => {
   const good = fixture('f64_2x3_v1.npy');
   it.each<[string, Uint8Array, string, string]>([
@@ -136,7 +173,7 @@ describe('bad files', () => {
     ['int64 outside i32', fixture('i64_wide.npy'), 'E509', 'element 2 is 2147483648, which does not fit i32 (-2147483648..2147483647)'],
     ['uint64 outside i32', fixture('u64_3.npy'), 'E509', 'element 1 is 4294967295, which does not fit i32'],
     ['big-endian int64', fixture('i64_big_endian.npy'), 'E505', "big-endian dtype '>i8' is not supported"],
-    ['uint8', fixture('u1_3.npy'), 'E504', "unsupported dtype '|u1'"],
+    ['int16', handMade("{'descr': '<i2', 'fortran_order': False, 'shape': (1,), }", 2), 'E504', "unsupported dtype '<i2'"],
     ['object array', fixture('object_2.npy'), 'E504', "unsupported dtype '|O'"],
     ['structured dtype', fixture('structured_2.npy'), 'E504', 'a structured (record) dtype'],
     ['malformed dict', handMade("{'descr': '<f8', 'shape': (1,", 8), 'E503', 'malformed header'],
@@ -150,7 +187,7 @@ describe('bad files', () => {
   });
 
   it('suggests a conversion for dtypes NumPy can convert', () => {
-    expect(errorOf(fixture('u1_3.npy')).diagnostics[0]!.notes).toEqual(['uint8 is not read as bool, since its values may exceed 1; convert with .astype(bool) or .astype(np.int32)']);
+    expect(errorOf(handMade("{'descr': '<i2', 'fortran_order': False, 'shape': (1,), }", 2)).diagnostics[0]!.notes).toEqual(['int16: convert with .astype(np.int32)']);
     expect(errorOf(fixture('i64_wide.npy')).diagnostics[0]!.notes).toEqual(['convert with .astype(np.int32) after checking the range, or .astype(np.float64)']);
   });
 });

@@ -12,14 +12,14 @@ const d = (body: string, params = 'xs'): string => `def main(${params}):\n${body
 describe('typing errors name the operator and the type, at the expression', () => {
   const cases: [string, string, string, string][] = [
     // [source, code, message fragment, line:col]
-    [d('  return map(lam x: x & 1, xs)\n', 'xs: f64[n]'), 'E310', "operator '&' needs i32 or u32 operands, found f64", '2:21'],
-    [d('  return map(lam x: 1 | x, xs)\n', 'xs: f32[n]'), 'E310', "operator '|' needs i32 or u32 operands, found f32", '2:21'],
-    [d('  return map(lam b: b ^ True, xs)\n', 'xs: bool[n]'), 'E310', "operator '^' needs i32 or u32 operands, found bool", '2:21'],
-    [d('  return map(lam x: x << 2.0, xs)\n', 'xs: i32[n]'), 'E310', "operator '<<' needs i32 or u32 operands, found f64", '2:21'],
-    [d('  return map(lam x: ~x, xs)\n', 'xs: f64[n]'), 'E310', "operator '~' needs i32 or u32 operands, found f64", '2:21'],
-    [d('  return map(lam b: ~b, xs)\n', 'xs: bool[n]'), 'E310', "operator '~' needs i32 or u32 operands, found bool", '2:21'],
+    [d('  return map(lam x: x & 1, xs)\n', 'xs: f64[n]'), 'E310', "operator '&' needs integer operands (i32, u32, u8 or i8), found f64", '2:21'],
+    [d('  return map(lam x: 1 | x, xs)\n', 'xs: f32[n]'), 'E310', "operator '|' needs integer operands (i32, u32, u8 or i8), found f32", '2:21'],
+    [d('  return map(lam b: b ^ True, xs)\n', 'xs: bool[n]'), 'E310', "operator '^' needs integer operands (i32, u32, u8 or i8), found bool", '2:21'],
+    [d('  return map(lam x: x << 2.0, xs)\n', 'xs: i32[n]'), 'E310', "operator '<<' needs integer operands (i32, u32, u8 or i8), found f64", '2:21'],
+    [d('  return map(lam x: ~x, xs)\n', 'xs: f64[n]'), 'E310', "operator '~' needs integer operands (i32, u32, u8 or i8), found f64", '2:21'],
+    [d('  return map(lam b: ~b, xs)\n', 'xs: bool[n]'), 'E310', "operator '~' needs integer operands (i32, u32, u8 or i8), found bool", '2:21'],
     [d('  return map(lam x: x >> k, xs)\n', 'xs: u32[n], k: i32'), 'E310', "operator '>>' cannot combine u32 and i32", '2:21'],
-    [d('  return fold(&, xs)\n', 'xs: f64[n]'), 'E310', "operator '&' needs i32 or u32 operands, found f64", '2:10'],
+    [d('  return fold(&, xs)\n', 'xs: f64[n]'), 'E310', "operator '&' needs integer operands (i32, u32, u8 or i8), found f64", '2:10'],
     [d('  return map(lam x: x + (1 << 32), xs)\n', 'xs: i32[n]'), 'E312', 'a shift of integer constants needs a count in 0..31, found 32', '2:26'],
     [d('  return map(lam x: x + (1 >> -1), xs)\n', 'xs: i32[n]'), 'E312', 'found -1', '2:26'],
     [d('  return map(lam x: x & 1 << 31, xs)\n', 'xs: i32[n]'), 'E312', 'the integer constant 2147483648 does not fit in i32', '2:25'],

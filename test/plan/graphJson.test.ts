@@ -155,6 +155,16 @@ describe('planGraph on hand-written graphs', () => {
     expect((await planGraph(sized, { solver, weights: { arrays: { xs: 2 } } })).stats.objective).toBe(1 + 2 + 1);
   });
 
+  it('byte arrays weigh one byte an element under `bytes`', async () => {
+    const sized: GraphJson = {
+      ...simple1,
+      inputs: [{ name: 'is', elems: ['i32'], size: 10 }, { name: 'xs', elems: ['u8'], size: 100 }],
+      nodes: [{ name: 'as', kind: 'map', elems: ['i8'], size: 100 }, { name: 'bs', kind: 'gather', elems: ['i8'], size: 10 }],
+    };
+    // Fused: read is (40 bytes) and xs (100 bytes), write bs (10 bytes).
+    expect((await planGraph(sized, { solver, cost: 'bytes' })).stats.objective).toBe(40 + 100 + 10);
+  });
+
   it('a scatter: its destination is written first; another reader of it runs before the scatter', async () => {
     // scatterExample plus `cs`, which reads the destination bs and is listed after the scatter.
     const g: GraphJson = {

@@ -51,7 +51,7 @@ function shapesOf(program: Program, inputs: readonly InterfaceValue[]): EntrySiz
   return out;
 }
 
-const elemBytes: Readonly<Record<ScalarType, number>> = { f64: 8, f32: 4, i32: 4, u32: 4, bool: 1 };
+const elemBytes: Readonly<Record<ScalarType, number>> = { f64: 8, f32: 4, i32: 4, u32: 4, u8: 1, i8: 1, bool: 1 };
 
 /**
  * The simplest memory plan that keeps every rule: each manifest array its own slot, except an

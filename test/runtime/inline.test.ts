@@ -54,10 +54,15 @@ const i32s = [0, 1, -1, 2, -2, 3, -3, 6, -6, 7, -7, 100, -100, 2147483647, -2147
 const u32s = [0, 1, 2, 3, 6, 7, 100, 2147483648, 4294967295, 12345];
 const floats = [0, -0, 1, -1, 2.5, -2.5, 3, -3, 7, -7, 0.1, -1e300, 1e-300, Infinity, -Infinity, NaN];
 
-const valuesOf: Record<Numeric, readonly number[]> = { i32: i32s, u32: u32s, f64: floats, f32: floats.map(Math.fround) };
+const u8s = [0, 1, 2, 3, 6, 7, 64, 100, 127, 128, 129, 200, 254, 255];
+const i8s = [0, 1, -1, 2, -2, 3, -3, 6, -6, 7, -7, 64, -64, 100, -100, 127, -128, -127];
+
+const valuesOf: Record<Numeric, readonly number[]> = { i32: i32s, u32: u32s, u8: u8s, i8: i8s, f64: floats, f32: floats.map(Math.fround) };
 const constantsOf: Record<Numeric, readonly number[]> = {
   i32: [1, -1, 2, 3, -3, 7, -7, 64, 2147483647, -2147483648],
   u32: [1, 2, 3, 7, 64, 4294967295],
+  u8: [1, 2, 3, 7, 64, 128, 255],
+  i8: [1, -1, 2, 3, -3, 7, -7, 64, 127, -128],
   f64: [1, -1, 2.5, -2.5, 0, -0, 7, Infinity, NaN],
   f32: [1, -1, 2.5, -2.5, 0, 7, Infinity],
 };
@@ -70,7 +75,7 @@ function pairs(t: Numeric, values: readonly number[]): readonly InterfaceValue[]
 }
 
 describe('floor division and modulo, inline', () => {
-  const types: readonly Numeric[] = ['i32', 'u32', 'f64', 'f32'];
+  const types: readonly Numeric[] = ['i32', 'u32', 'u8', 'i8', 'f64', 'f32'];
   const ops: readonly BinaryOp[] = ['//', '%'];
   for (const t of types) {
     for (const op of ops) {

@@ -50,7 +50,7 @@ const errorCases: ReadonlyArray<readonly [source: string, code: string, fragment
   ['def f(x y): pass', 'E111', "expected ',' or ')' in the parameter list", '1:9'],
   ['def f(x: f64[]): pass', 'E111', 'expected a dimension (a name or an integer)', '1:14'],
   ['def f(x: f64[n): pass', 'E104', "')' does not match the '[' opened at 1:13", '1:15'],
-  ['def f(x: 3): pass', 'E111', 'expected a type: f64, f32, i32, u32, bool', '1:10'],
+  ['def f(x: 3): pass', 'E111', 'expected a type: f64, f32, i32, u32, u8, i8, bool', '1:10'],
   [F + '  f(x) = 1', 'E114', "cannot assign to a function call; the left of '=' must be a name", '2:3'],
   [F + '  xs[0] = 1', 'E114', 'cannot assign to an indexed element', '2:3'],
   [F + '  a, 1 = e', 'E114', 'cannot assign to a number', '2:6'],

@@ -27,7 +27,9 @@ export interface ExprScope {
   readonly indexChance: number;
 }
 
-export const numericTypes: readonly ScalarType[] = ['f64', 'f32', 'i32', 'u32'];
+export const numericTypes: readonly ScalarType[] = ['f64', 'f32', 'i32', 'u32', 'u8', 'i8'];
+
+const signed = (t: ScalarType): boolean => t === 'i32' || t === 'i8';
 
 const floatBound = 1000;
 
@@ -108,6 +110,10 @@ export function randomConst(rng: Rng, type: ScalarType): Expr {
       return constE(type, pick(rng, [1, 0, 2, -1, 3, 5, -7, 2147483647, -2147483648, 1103515245, 65536]));
     case 'u32':
       return constE(type, pick(rng, [1, 0, 2, 3, 5, 4294967295, 2654435761, 65536]));
+    case 'u8':
+      return constE(type, pick(rng, [1, 0, 2, 3, 5, 7, 128, 200, 255]));
+    case 'i8':
+      return constE(type, pick(rng, [1, 0, 2, -1, 3, 5, -7, 127, -128, 100]));
     case 'bool':
       return constE(type, rng.int(0, 1));
     default:
@@ -220,13 +226,15 @@ function intExpr(rng: Rng, scope: ExprScope, type: ScalarType, depth: number): E
   const nonZero = (): Expr =>
     chance(rng, 0.5)
       ? bin('+', bin('%', sub(), constE(type, 7)), constE(type, 1))
-      : constE(type, pick(rng, type === 'i32' ? [2, -3, 5, 16] : [2, 3, 5, 16]));
+      : constE(type, pick(rng, signed(type) ? [2, -3, 5, 16] : [2, 3, 5, 16]));
   const op = weighted(rng, [
     ['+', 4], ['-', 3], ['*', 3], ['//', 2], ['%', 2], ['min', 1], ['max', 1], ['neg', 1], ['abs', 1],
-    ['select', 2], ['**', 1], ['&', 1], ['|', 1], ['^', 1], ['<<', 1], ['>>', 1], ['~', 0.5], ['popcount', 0.5], ['clz', 0.5],
+    ['select', 2], ['**', 1], ['&', 1], ['|', 1], ['^', 1], ['<<', 1], ['>>', 1], ['~', 0.5],
+    ['popcount', type === 'u8' || type === 'i8' ? 0 : 0.5], ['clz', type === 'u8' || type === 'i8' ? 0 : 0.5],
   ] as const);
   // A shift count: any value (taken modulo 32), or one at the edges of the modulus.
-  const count = (): Expr => (chance(rng, 0.5) ? sub() : constE(type, pick(rng, type === 'i32' ? [0, 1, 31, 32, 33, -1] : [0, 1, 31, 32, 33, 4294967295])));
+  const edges = type === 'u8' || type === 'i8' ? [0, 1, 7, 8, 9, 31, 32, 33, -1] : [0, 1, 31, 32, 33, -1];
+  const count = (): Expr => (chance(rng, 0.5) ? sub() : constE(type, pick(rng, edges)));
   switch (op) {
     case '+':
     case '-':

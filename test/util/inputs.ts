@@ -19,6 +19,10 @@ export function randomElement(rng: Rng, elem: ScalarType): number {
       return chance(rng, 0.75) ? rng.int(-20, 20) : wrap('i32', rng.int(-2147483648, 2147483647));
     case 'u32':
       return chance(rng, 0.75) ? rng.int(0, 20) : rng.int(0, 4294967295);
+    case 'u8':
+      return chance(rng, 0.75) ? rng.int(0, 20) : rng.int(0, 255);
+    case 'i8':
+      return chance(rng, 0.75) ? rng.int(-20, 20) : rng.int(-128, 127);
     case 'bool':
       return rng.int(0, 1);
     default:

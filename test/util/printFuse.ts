@@ -41,6 +41,10 @@ function constant(type: ScalarType, v: number, typed = false): string {
     case 'u32':
       // Literals are i32: a u32 above 2^31 - 1 is the cast of the i32 with the same bits.
       return `u32(${paren(String(v | 0))})`;
+    case 'u8':
+    case 'i8':
+      // The cast of the literal: every value of the type is a literal that fits it.
+      return `${type}(${paren(String(v))})`;
     case 'bool':
       return v !== 0 ? 'true' : 'false';
     default:

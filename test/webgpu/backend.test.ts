@@ -177,7 +177,7 @@ function values(inputs: Record<string, Input>): Record<string, InterfaceValue> {
   for (const [k, v] of Object.entries(inputs)) {
     if (typeof v === 'number') out[k] = { kind: 'scalar', elem: 'i32', value: v };
     else if (ArrayBuffer.isView(v)) out[k] = { kind: 'array', elem: elemOf(v), shape: [(v as Float32Array).length], data: v as Float32Array };
-    else if (typeof v === 'object' && 'data' in v && 'shape' in v) out[k] = { kind: 'array', elem: elemOf(v.data), shape: [...(v.shape ?? [])], data: v.data };
+    else if (typeof v === 'object' && 'data' in v && 'shape' in v) out[k] = { kind: 'array', elem: elemOf(v.data), shape: [...(v.shape ?? [])], data: v.data as Float32Array };
     else throw new Error(`values: ${k} is not an array or a number`);
   }
   return out;

@@ -9,7 +9,7 @@ const keywords: ReadonlySet<string> = new Set([
   'def', 'return', 'if', 'elif', 'else', 'while', 'for', 'in', 'pass', 'lambda', 'lam', 'and', 'or', 'not',
 ]);
 const atoms: ReadonlySet<string> = new Set(['True', 'False', 'true', 'false', 'inf', 'nan']);
-const types: ReadonlySet<string> = new Set(['f64', 'f32', 'i32', 'u32', 'bool']);
+const types: ReadonlySet<string> = new Set(['f64', 'f32', 'i32', 'u32', 'u8', 'i8', 'bool']);
 /** The combinators of the core and the prelude's functions: shown as built-ins. */
 const builtins: ReadonlySet<string> = new Set([
   'generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force', 'size', 'shape',

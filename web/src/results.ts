@@ -4,7 +4,7 @@
 
 import type { Output } from '../../src/index.js';
 
-type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array | Int8Array;
 
 /** The element type of a result's typed array, by the arrays `run` returns (README, "The TypeScript API"). */
 export function elemName(data: TypedArray): string {
@@ -12,6 +12,8 @@ export function elemName(data: TypedArray): string {
   if (data instanceof Float32Array) return 'f32';
   if (data instanceof Int32Array) return 'i32';
   if (data instanceof Uint32Array) return 'u32';
+  if (data instanceof Int8Array) return 'i8';
+  // bool and u8 results are both Uint8Arrays; shown as bool, as before u8 existed.
   return 'bool';
 }
 

@@ -33,6 +33,7 @@ export const Op = {
   i32_load: 0x28,
   f32_load: 0x2a,
   f64_load: 0x2b,
+  i32_load8_s: 0x2c,
   i32_load8_u: 0x2d,
   i32_store: 0x36,
   f32_store: 0x38,

@@ -159,8 +159,12 @@ function access(elem: ScalarType): { readonly log2: number; readonly load: numbe
     case 'i32':
     case 'u32':
       return { log2: 2, load: Op.i32_load, store: Op.i32_store };
+    case 'u8':
     case 'bool':
       return { log2: 0, load: Op.i32_load8_u, store: Op.i32_store8 };
+    case 'i8':
+      // Sign-extending, so a loaded i8 is the value JavaScript's Int8Array reads.
+      return { log2: 0, load: Op.i32_load8_s, store: Op.i32_store8 };
     default:
       return elem satisfies never;
   }
@@ -603,7 +607,10 @@ class Translator {
         break;
       case 'i32':
       case 'u32':
+      case 'u8':
+      case 'i8':
       case 'bool':
+        // store8 keeps the low 8 bits, as a Uint8Array or Int8Array store of the int32 does.
         conv = this.toInt32(v);
         break;
       default:
@@ -653,8 +660,11 @@ class Translator {
             return { t: FULL, code: c };
           case 'u32':
             return { t: U32, code: c };
+          case 'u8':
           case 'bool':
             return { t: int(0, 255), code: c };
+          case 'i8':
+            return { t: int(-128, 127), code: c };
           default:
             return a.elem satisfies never;
         }

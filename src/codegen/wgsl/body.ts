@@ -506,7 +506,9 @@ export class Translator {
         this.emit(`let ${t}: i32 = i32(${raw});`);
         return { t: i32(0, 255), code: t };
       case 'f64':
-        return refuse('an f64 array');
+      case 'u8':
+      case 'i8':
+        return refuse(`an ${a.elem} array`);
       default:
         return a.elem satisfies never;
     }
@@ -537,7 +539,9 @@ export class Translator {
           code = v.t.k === 'i32' && v.t.lo >= 0 && v.t.hi <= 255 ? `u32(${v.code})` : `(${this.toUint32(v)} & 255u)`;
           break;
         case 'f64':
-          return refuse('an f64 array');
+        case 'u8':
+        case 'i8':
+          return refuse(`an ${elem} array`);
         default:
           return elem satisfies never;
       }

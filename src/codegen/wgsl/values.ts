@@ -103,7 +103,9 @@ export function fromWord(p: ScalarType, word: string): [VT, string] {
     case 'bool':
       return [i32(0, 1), `i32(${word})`];
     case 'f64':
-      return refuse('an f64 partial');
+    case 'u8':
+    case 'i8':
+      return refuse(`an ${p} partial`);
     default:
       return p satisfies never;
   }
@@ -120,7 +122,9 @@ export function toWord(p: ScalarType, code: string): string {
     case 'bool':
       return `u32(${code})`;
     case 'f64':
-      return refuse('an f64 partial');
+    case 'u8':
+    case 'i8':
+      return refuse(`an ${p} partial`);
     default:
       return p satisfies never;
   }

@@ -15,15 +15,15 @@
 // interoperability against (it reads our files; we read its files).
 
 import { type DiagnosticCode, userError } from '../../diagnostics/index.js';
-import { allocate } from '../../ir/scalarOps.js';
+import { allocate, integerRange, type IntegerType } from '../../ir/scalarOps.js';
 import type { ScalarType } from '../../ir/types.js';
 import { type ArrayValue, sizeOf } from '../../ir/values.js';
 
 const magic = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
 /** The dtype descriptor we write for each element type, and its item size. */
-const descrOf: Readonly<Record<ScalarType, string>> = { f64: '<f8', f32: '<f4', i32: '<i4', u32: '<u4', bool: '|b1' };
-const itemSize: Readonly<Record<ScalarType, number>> = { f64: 8, f32: 4, i32: 4, u32: 4, bool: 1 };
+const descrOf: Readonly<Record<ScalarType, string>> = { f64: '<f8', f32: '<f4', i32: '<i4', u32: '<u4', u8: '|u1', i8: '|i1', bool: '|b1' };
+const itemSize: Readonly<Record<ScalarType, number>> = { f64: 8, f32: 4, i32: 4, u32: 4, u8: 1, i8: 1, bool: 1 };
 
 function npyError(code: DiagnosticCode, fileName: string, message: string, notes?: readonly string[]): never {
   throw userError(code, `${fileName}: ${message}`, undefined, notes);
@@ -102,7 +102,8 @@ function parsePyLiteral(text: string, fileName: string): PyValue {
 
 /**
  * 64-bit integers (NumPy's default integer: `np.arange`, `np.array([1, 2])`) are read into a
- * 32-bit integer type, each value checked to fit (E509 names the first that does not).
+ * narrower integer type (i32 by default; u32, u8 or i8 where the parameter has that type), each
+ * value checked to fit (E509 names the first that does not).
  */
 type Wide = 'i64' | 'u64';
 
@@ -115,22 +116,20 @@ function elemOfDescr(descr: PyValue, fileName: string): ScalarType | Wide {
   if (m === null) return npyError('E504', fileName, `unsupported dtype '${descr}'`);
   const [, order, kind, size] = m;
   const code = `${kind}${size}`;
-  const supported: Readonly<Record<string, ScalarType | Wide>> = { f8: 'f64', f4: 'f32', i4: 'i32', u4: 'u32', b1: 'bool', i8: 'i64', u8: 'u64' };
+  const supported: Readonly<Record<string, ScalarType | Wide>> = { f8: 'f64', f4: 'f32', i4: 'i32', u4: 'u32', u1: 'u8', i1: 'i8', b1: 'bool', i8: 'i64', u8: 'u64' };
   const elem = supported[code];
   if (elem === undefined) {
     const hint: Readonly<Record<string, string>> = {
-      u1: 'uint8 is not read as bool, since its values may exceed 1; convert with .astype(bool) or .astype(np.int32)',
-      i1: 'int8: convert with .astype(np.int32)',
       i2: 'int16: convert with .astype(np.int32)',
       u2: 'uint16: convert with .astype(np.uint32)',
       f2: 'float16: convert with .astype(np.float32)',
       O: 'object arrays hold Python objects, not numbers',
     };
-    return npyError('E504', fileName, `unsupported dtype '${descr}' (supported: <f8, <f4, <i4, <u4, |b1, and <i8, <u8 whose values fit 32 bits)`, hint[code] === undefined ? [] : [hint[code]!]);
+    return npyError('E504', fileName, `unsupported dtype '${descr}' (supported: <f8, <f4, <i4, <u4, |u1, |i1, |b1, and <i8, <u8 whose values fit 32 bits)`, hint[code] === undefined ? [] : [hint[code]!]);
   }
-  // Byte order is meaningless for one-byte bool; otherwise only little-endian (or native,
+  // Byte order is meaningless for one-byte types; otherwise only little-endian (or native,
   // which numpy writes only on little-endian machines as '<' anyway) is read.
-  if (order === '>' && elem !== 'bool') {
+  if (order === '>' && itemSize[elem as ScalarType] !== 1) {
     return npyError('E505', fileName, `big-endian dtype '${descr}' is not supported`, [`convert with .astype('<${code}')`]);
   }
   return elem;
@@ -176,23 +175,25 @@ function readHeader(bytes: Uint8Array, fileName: string): Header {
 }
 
 export interface ReadNpyOptions {
-  /** The type 64-bit integer data (`<i8`, `<u8`) is read into, every value checked to fit it: i32 (default) or u32. */
-  readonly integer?: 'i32' | 'u32';
+  /** The type 64-bit integer data (`<i8`, `<u8`) is read into, every value checked to fit it: i32 (default), u32, u8 or i8. */
+  readonly integer?: IntegerType;
 }
 
 const wideItemSize = 8;
 
 /** 64-bit integers narrowed to `target`, or E509 naming the first value (and its index) that does not fit. */
-function narrowed(raw: Uint8Array, wide: Wide, target: 'i32' | 'u32', count: number, fileName: string): ArrayValue['data'] {
+const numpyNames: Readonly<Record<IntegerType, string>> = { i32: 'int32', u32: 'uint32', u8: 'uint8', i8: 'int8' };
+
+function narrowed(raw: Uint8Array, wide: Wide, target: IntegerType, count: number, fileName: string): ArrayValue['data'] {
   const values = wide === 'i64' ? new BigInt64Array(count) : new BigUint64Array(count);
   new Uint8Array(values.buffer).set(raw);
-  const [low, high] = target === 'i32' ? [-(2n ** 31n), 2n ** 31n - 1n] : [0n, 2n ** 32n - 1n];
+  const [low, high] = integerRange(target).map(BigInt) as [bigint, bigint];
   const data = allocate(target, count);
   for (let i = 0; i < count; i++) {
     const v = values[i]!;
     if (v < low || v > high) {
       npyError('E509', fileName, `element ${i} is ${v}, which does not fit ${target} (${low}..${high}); 64-bit integers are read as ${target} when every value fits`, [
-        `convert with .astype(np.${target === 'i32' ? 'int32' : 'uint32'}) after checking the range, or .astype(np.float64)`,
+        `convert with .astype(np.${numpyNames[target]}) after checking the range, or .astype(np.float64)`,
       ]);
     }
     data[i] = Number(v);
@@ -202,8 +203,8 @@ function narrowed(raw: Uint8Array, wide: Wide, target: 'i32' | 'u32', count: num
 
 /** Reads a `.npy` file's bytes into an array; every problem is a UserError E501–E509 naming the file. */
 export function readNpy(bytes: Uint8Array, fileName: string, options: ReadNpyOptions = {}): ArrayValue {
-  if (options.integer !== undefined && options.integer !== 'i32' && options.integer !== 'u32') {
-    throw new TypeError(`readNpy: integer must be 'i32' or 'u32', not ${JSON.stringify(options.integer)}`);
+  if (options.integer !== undefined && !Object.hasOwn(numpyNames, options.integer)) {
+    throw new TypeError(`readNpy: integer must be 'i32', 'u32', 'u8' or 'i8', not ${JSON.stringify(options.integer)}`);
   }
   const header = readHeader(bytes, fileName);
   const { shape, dataOffset } = header;
@@ -239,7 +240,7 @@ export interface WriteNpyOptions {
 }
 
 /** The typed array class of each element type: what `writeNpy` checks `data` against. */
-const dataClass: Readonly<Record<ScalarType, string>> = { f64: 'Float64Array', f32: 'Float32Array', i32: 'Int32Array', u32: 'Uint32Array', bool: 'Uint8Array' };
+const dataClass: Readonly<Record<ScalarType, string>> = { f64: 'Float64Array', f32: 'Float32Array', i32: 'Int32Array', u32: 'Uint32Array', u8: 'Uint8Array', i8: 'Int8Array', bool: 'Uint8Array' };
 
 /** A TypeError unless `a` is an array value whose data, element type and shape agree (JavaScript callers may pass anything). */
 function checkWritable(a: ArrayValue, version: unknown): void {

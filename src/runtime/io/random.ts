@@ -42,7 +42,7 @@ export function parseRandomSpec(text: string, flag = '--random'): RandomSpec {
     const problem = shapeProblem(shape);
     if (problem !== null) throw userError('E406', `${flag} ${JSON.stringify(text)}: ${problem}`);
   }
-  const defaults: Readonly<Record<ScalarType, readonly [number, number]>> = { f64: [0, 1], f32: [0, 1], i32: [-100, 100], u32: [0, 100], bool: [0, 1] };
+  const defaults: Readonly<Record<ScalarType, readonly [number, number]>> = { f64: [0, 1], f32: [0, 1], i32: [-100, 100], u32: [0, 100], u8: [0, 255], i8: [-128, 127], bool: [0, 1] };
   let [low, high] = defaults[elem];
   if (lowText !== undefined) {
     if (elem === 'bool') return bad('bool takes no range');

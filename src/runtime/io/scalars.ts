@@ -6,7 +6,7 @@
 // a value of that type (E520).
 
 import { userError } from '../../diagnostics/index.js';
-import { isFloat, wrap } from '../../ir/scalarOps.js';
+import { integerRange, isFloat, wrap } from '../../ir/scalarOps.js';
 import type { ScalarType } from '../../ir/types.js';
 import type { ScalarValue } from '../../ir/values.js';
 
@@ -43,7 +43,10 @@ export function parseScalar(text: string, what: string, elem?: ScalarType): Scal
     return { kind: 'scalar', elem, value: wrap(elem, numberOf(t)) };
   }
   const x = Number(t);
-  if (!integerLiteral.test(t) || wrap(elem, x) !== x) return bad(`a value of type ${elem} (an integer${elem === 'u32' ? ' in 0..4294967295' : ' in -2147483648..2147483647'})`);
+  if (!integerLiteral.test(t) || wrap(elem, x) !== x) {
+    const [lo, hi] = integerRange(elem);
+    return bad(`a value of type ${elem} (an integer in ${lo}..${hi})`);
+  }
   return { kind: 'scalar', elem, value: x };
 }
 

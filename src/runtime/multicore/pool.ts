@@ -266,7 +266,7 @@ function typeCode(arg: unknown): number {
   return -1;
 }
 
-/** Checks a job's arguments: numbers, and typed arrays of the five element types on SharedArrayBuffers. */
+/** Checks a job's arguments: numbers, and typed arrays of the element types on SharedArrayBuffers. */
 function checkArgs(fn: number, args: WorkArgs): void {
   if (!Array.isArray(args)) throw new TypeError(`arrayfuse: the arguments of work function ${fn} must be an array`);
   for (let k = 0; k < args.length; k++) {

@@ -36,7 +36,7 @@ export const FAULT_CHARS = 512;
 export const DEATH_CHARS = 256;
 
 /** The array types a fork's arguments may be, in type-code order (code = position + 1; 0 is a number). */
-export const ARRAY_KINDS = ['Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array', 'Uint8Array'] as const;
+export const ARRAY_KINDS = ['Float64Array', 'Float32Array', 'Int32Array', 'Uint32Array', 'Uint8Array', 'Int8Array'] as const;
 export type ArrayKind = (typeof ARRAY_KINDS)[number];
 
 /** Type code of a number argument. */

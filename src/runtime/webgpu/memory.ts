@@ -297,7 +297,10 @@ function toDevice(view: TypedArray, layout: DeviceLayout, into: ArrayBuffer): vo
       new Uint32Array(into, 0, view.length).set(view);
       return;
     case 'f64':
-      throw new CompilerBug('runtime', 'an f64 array reached the WebGPU back end');
+    case 'u8':
+    case 'i8':
+      // support.ts refuses these types (E680) before anything is compiled.
+      throw new CompilerBug('runtime', `an ${layout} array reached the WebGPU back end`);
     default:
       layout satisfies never;
   }
@@ -323,7 +326,10 @@ function fromDevice(view: TypedArray, layout: DeviceLayout, words: ArrayBuffer, 
       return;
     }
     case 'f64':
-      throw new CompilerBug('runtime', 'an f64 array reached the WebGPU back end');
+    case 'u8':
+    case 'i8':
+      // support.ts refuses these types (E680) before anything is compiled.
+      throw new CompilerBug('runtime', `an ${layout} array reached the WebGPU back end`);
     default:
       layout satisfies never;
   }
@@ -344,7 +350,9 @@ function writeWord(bits: DataView, at: number, t: ScalarType, v: number): void {
       bits.setUint32(at, v === 0 ? 0 : 1, true);
       return;
     case 'f64':
-      throw new CompilerBug('runtime', 'an f64 partial reached the WebGPU back end');
+    case 'u8':
+    case 'i8':
+      throw new CompilerBug('runtime', `an ${t} partial reached the WebGPU back end`);
     default:
       t satisfies never;
   }
@@ -361,7 +369,9 @@ function readWord(bits: DataView, at: number, t: ScalarType): number {
     case 'bool':
       return bits.getUint32(at, true) === 0 ? 0 : 1;
     case 'f64':
-      throw new CompilerBug('runtime', 'an f64 partial reached the WebGPU back end');
+    case 'u8':
+    case 'i8':
+      throw new CompilerBug('runtime', `an ${t} partial reached the WebGPU back end`);
     default:
       return t satisfies never;
   }

@@ -1,67 +1,88 @@
 // What the WebGPU back end cannot run, said before anything is compiled: WGSL has no 64-bit
-// floats, so a program with an f64 value anywhere — an entry parameter, an array, a scalar, an
-// intermediate value inside a lambda — is rejected with E680 at the first place the source
-// shows one, suggesting f32 or a CPU back end.
+// floats and no 8-bit integers, so a program with an f64, u8 or i8 value anywhere — an entry
+// parameter, an array, a scalar, an intermediate value inside a lambda — is rejected with E680
+// at the first place the source shows one, suggesting f32 (i32 for bytes) or a CPU back end.
 
 import { type SourceFile, type Span, userError } from '../../diagnostics/index.js';
 import type { Expr, Lambda, Program, ScalarType } from '../../ir/types.js';
 import { allStmts, combinatorLambdas, stmtDefs } from '../../ir/walk.js';
 import { isCombinator } from '../../ir/types.js';
 
-/** Throws E680 at the first f64 value of `program`. */
+/** Throws E680 at the first f64, u8 or i8 value of `program`. */
 export function checkWebgpuTypes(program: Program, file: SourceFile | undefined): void {
-  const where = firstF64(program);
+  const where = firstUnsupported(program);
   if (where === null) return;
-  throw userError(
-    'E680',
-    `${where.what} is f64, which the webgpu back end cannot run: WGSL has no 64-bit floats; give the program f32 inputs (float literals then take f32) or run it on the js or multicore back end`,
-    { file, span: where.span },
-  );
+  const t = where.type;
+  const why = t === 'f64' ? 'WGSL has no 64-bit floats; give the program f32 inputs (float literals then take f32)' : `WGSL has no 8-bit integers; widen the data to i32 before the run`;
+  throw userError('E680', `${where.what} is ${t}, which the webgpu back end cannot run: ${why} or run it on the js or multicore back end`, { file, span: where.span });
 }
 
-function firstF64(program: Program): { readonly what: string; readonly span: Span | undefined } | null {
+function firstUnsupported(program: Program): { readonly what: string; readonly span: Span | undefined; readonly type: ScalarType } | null {
+  const at = (what: string, span: Span | undefined, types: readonly ScalarType[]) => {
+    const type = types.find(isUnsupported);
+    return type === undefined ? null : { what, span, type };
+  };
   for (const p of program.params) {
-    if (p.components.some((c) => c.elem === 'f64')) return { what: `entry parameter '${p.name}'`, span: p.span };
+    const found = at(`entry parameter '${p.name}'`, p.span, p.components.map((c) => c.elem));
+    if (found !== null) return found;
   }
   for (const s of allStmts(program)) {
     if (s.kind === 'scalar') {
-      if (exprHasF64(s.expr)) return { what: `scalar '${s.name}'`, span: s.span };
+      const type = exprUnsupported(s.expr);
+      if (type !== null) return { what: `scalar '${s.name}'`, span: s.span, type };
       continue;
     }
-    const def = stmtDefs(s).find((v) => v.elem === 'f64');
-    if (def !== undefined) return { what: `'${def.name}'`, span: s.span };
-    if (isCombinator(s) && combinatorLambdas(s).some(lambdaHasF64)) return { what: `a value computed by this ${s.kind}`, span: s.span };
-    if (s.kind === 'if' && exprHasF64(s.cond)) return { what: 'a value in this condition', span: s.span };
+    const def = stmtDefs(s).find((v) => isUnsupported(v.elem));
+    if (def !== undefined) return { what: `'${def.name}'`, span: s.span, type: def.elem };
+    if (isCombinator(s)) {
+      for (const l of combinatorLambdas(s)) {
+        const type = lambdaUnsupported(l);
+        if (type !== null) return { what: `a value computed by this ${s.kind}`, span: s.span, type };
+      }
+    }
+    if (s.kind === 'if') {
+      const type = exprUnsupported(s.cond);
+      if (type !== null) return { what: 'a value in this condition', span: s.span, type };
+    }
   }
   for (const r of program.results) {
-    if (r.components.some((c) => c.elem === 'f64')) return { what: `result '${r.name}'`, span: r.span };
+    const found = at(`result '${r.name}'`, r.span, r.components.map((c) => c.elem));
+    if (found !== null) return found;
   }
   return null;
 }
 
-const isF64 = (t: ScalarType): boolean => t === 'f64';
+/** The element types WGSL has no storage or value type for. */
+const isUnsupported = (t: ScalarType): boolean => t === 'f64' || t === 'u8' || t === 'i8';
 
-function lambdaHasF64(l: Lambda): boolean {
-  return l.params.some((p) => isF64(p.type)) || l.lets.some((b) => exprHasF64(b.expr)) || l.results.some(exprHasF64);
+function lambdaUnsupported(l: Lambda): ScalarType | null {
+  const param = l.params.find((p) => isUnsupported(p.type));
+  if (param !== undefined) return param.type;
+  for (const e of [...l.lets.map((b) => b.expr), ...l.results]) {
+    const type = exprUnsupported(e);
+    if (type !== null) return type;
+  }
+  return null;
 }
 
-function exprHasF64(e: Expr): boolean {
-  if (isF64(e.type)) return true;
+/** The first unsupported type in `e`, its own type first. */
+function exprUnsupported(e: Expr): ScalarType | null {
+  if (isUnsupported(e.type)) return e.type;
   switch (e.kind) {
     case 'const':
     case 'var':
     case 'dim':
-      return false;
+      return null;
     case 'unary':
     case 'call':
     case 'cast':
-      return exprHasF64(e.arg);
+      return exprUnsupported(e.arg);
     case 'binary':
-      return exprHasF64(e.lhs) || exprHasF64(e.rhs);
+      return exprUnsupported(e.lhs) ?? exprUnsupported(e.rhs);
     case 'select':
-      return exprHasF64(e.cond) || exprHasF64(e.then) || exprHasF64(e.else);
+      return exprUnsupported(e.cond) ?? exprUnsupported(e.then) ?? exprUnsupported(e.else);
     case 'index':
-      return e.indices.some(exprHasF64);
+      return e.indices.reduce<ScalarType | null>((found, i) => found ?? exprUnsupported(i), null);
     default:
       return e satisfies never;
   }

@@ -26,6 +26,8 @@ export function arr(elem: ScalarType, shape: readonly number[], f: (i: number) =
     f32: Float32Array,
     i32: Int32Array,
     u32: Uint32Array,
+    u8: Uint8Array,
+    i8: Int8Array,
     bool: Uint8Array,
   }[elem];
   const data: TypedArray = buffer === undefined ? new make(n) : new make(buffer(n * make.BYTES_PER_ELEMENT) as ArrayBuffer);

@@ -7,11 +7,12 @@
 import type { AdapterSummary } from '../../../web/src/gpu.js';
 
 /** Element types of arrays as the API's typed arrays carry them (README, "The TypeScript API"). */
-export type ElemName = 'f64' | 'f32' | 'i32' | 'u32' | 'bool';
+export type ElemName = 'f64' | 'f32' | 'i32' | 'u32' | 'i8' | 'bool';
 
-export const elemNames: readonly ElemName[] = ['f64', 'f32', 'i32', 'u32', 'bool'];
+export const elemNames: readonly ElemName[] = ['f64', 'f32', 'i32', 'u32', 'i8', 'bool'];
 
-export type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+// A Uint8Array travels as bool (a u8 array's data is one too: the page's programs have no u8).
+export type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array | Int8Array;
 
 /** A number as JSON can carry it: the values JSON has no literal for are strings. */
 export type WireNumber = number | 'NaN' | 'Infinity' | '-Infinity' | '-0';
@@ -160,6 +161,7 @@ export function elemOfArray(data: TypedArray): ElemName {
   if (data instanceof Int32Array) return 'i32';
   if (data instanceof Uint32Array) return 'u32';
   if (data instanceof Uint8Array) return 'bool';
+  if (data instanceof Int8Array) return 'i8';
   throw new TypeError('wire: not one of the API typed arrays');
 }
 
@@ -174,6 +176,8 @@ export function typedArray(elem: ElemName, values: ArrayLike<number>): TypedArra
       return Int32Array.from(values);
     case 'u32':
       return Uint32Array.from(values);
+    case 'i8':
+      return Int8Array.from(values);
     case 'bool':
       return Uint8Array.from(values);
     default: {
