@@ -215,10 +215,9 @@ function mergeEnvs(fr: Frame, c: Expr, before: Env, ea: Env, eb: Env, span: Span
   for (const name of new Set([...ea.keys(), ...eb.keys()])) {
     const a = ea.get(name);
     const b = eb.get(name);
-    if (a === b) {
-      if (a !== undefined && before.get(name) !== a) env = bind(env, name, a);
-      continue;
-    }
+    // Left alone by every branch: no select (a name the branches bind is one even if both
+    // values are the same, as in `a if c else a`: a fault of the condition is carried to it).
+    if (a === b && before.get(name) === a) continue;
     const merged: SVal = a === undefined || b === undefined
       ? { kind: 'undef', name, span }
       : selectNamed(fr, c, a, b, span, name, `'${name}'`);
@@ -234,11 +233,11 @@ function selectReturned(fr: Frame, c: Expr, a: SVal, b: SVal, span: Span): SVal 
 
 /**
  * `c ? a : b` on the values a name (or a return) has in two branches: tuples component-wise,
- * scalars as in the conditional expression, the same function or array kept; a name bound in
- * one branch only stays poisoned.
+ * scalars as in the conditional expression (a select even where both are one value, so that a
+ * fault of the condition is carried to the result as `a if c else a` carries it), the same
+ * function or array kept; a name bound in one branch only stays poisoned.
  */
 function selectNamed(fr: Frame, c: Expr, a0: SVal, b0: SVal, span: Span, hint: string, what: string): SVal {
-  if (a0 === b0) return a0;
   if (a0.kind === 'undef' || b0.kind === 'undef') return { kind: 'undef', name: hint, span };
   let a = deref(fr, a0, span);
   let b = deref(fr, b0, span);
@@ -264,7 +263,6 @@ function selectNamed(fr: Frame, c: Expr, a0: SVal, b0: SVal, span: Span, hint: s
     throw fail(fr, 'E308', `${what} is a different array in each branch of a run-time 'if' in an element function, which can only choose between scalars (index the arrays in the branches instead)`, span);
   }
   if ((a.kind !== 'static' && a.kind !== 'dyn') || (b.kind !== 'static' && b.kind !== 'dyn')) throw clash();
-  if (a.kind === 'static' && b.kind === 'static' && a.ty === b.ty && a.value === b.value) return a;
   // The types of `a if c else b`: a literal adapts, an integer and a float give the float.
   const types: TypeClashError = (ta, tb) => fail(fr, 'E308', `${what} is ${ta} in one branch of the 'if' and ${tb} in the other`, span);
   const v = selectScalar(fr, { kind: 'dyn', expr: c, ty: 'bool' }, a, b, site(fr, span), types);

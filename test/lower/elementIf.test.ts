@@ -220,6 +220,45 @@ describe('if/elif/else in an element function', () => {
   });
 });
 
+describe('as the operator of fold, scanl and scatter', () => {
+  test('an element function with ifs combines', async () => {
+    const src = [
+      'def pickMax(a, b):',
+      '  if a >= b:',
+      '    return a',
+      '  return b',
+      'def clampAdd(acc, x):',
+      '  s = acc + x',
+      '  if s > 100:',
+      '    s = 100',
+      '  elif s < -100:',
+      '    s = -100',
+      '  else:',
+      '    pass',
+      '  return s',
+      'def main(is: i32[n], js: i32[m]):',
+      '  m1 = fold(pickMax, -2147483648, is)',
+      '  c = scanl(clampAdd, 0, is)',
+      '  d = scatter(pickMax, fill(4, 0), zip(map(lam j: j % 4, js), js))',
+      '  return (m1, c, d)',
+      '',
+    ].join('\n');
+    const is = Array.from({ length: 3000 }, (_, k) => ((k * 7919) % 401) - 200);
+    const js = Array.from({ length: 1000 }, (_, k) => (k * 31) % 97);
+    const clamp = (v: number): number => Math.max(-100, Math.min(100, v));
+    const c: number[] = [];
+    is.reduce((acc, x) => (c.push(acc), clamp(acc + x)), 0);
+    const d = [0, 0, 0, 0];
+    for (const j of js) d[j % 4] = Math.max(d[j % 4]!, j);
+    const want = { m1: Math.max(...is), c, d };
+    const inputs = { is: Int32Array.from(is), js: Int32Array.from(js) };
+    const all = await runAllModes(src, inputs);
+    for (const [mode, r] of Object.entries(all)) {
+      expect({ mode, m1: plain(r['m1']!), c: plain(r['c']!), d: plain(r['d']!) }).toEqual({ mode, ...want });
+    }
+  });
+});
+
 describe('return inside the branches', () => {
   test('a chain of returns becomes nested selects', async () => {
     const src = 'def band(x):\n  if x < 0.0:\n    return -1\n  elif x < 1.0:\n    return 0\n  elif x < 2.0:\n    return 1\n  else:\n    return 2\ndef main(xs: f64[n]):\n  return map(band, xs)\n';
@@ -377,6 +416,18 @@ describe('faults in the branch not taken do not fault', () => {
     await expectEverywhere(src, { xs }, [0, 1, 12, 13, 14, 10, 11]);
   });
 
+  test('a fault in a condition poisons what the branches bind, and only that', async () => {
+    const src = (ret: string): string => `def f(xs, i):\n  y = 1.0\n  z = 2.0\n  if xs[i - 1] > 0.0:\n    y = 1.0\n  return ${ret}\ndef main(xs: f64[n]):\n  return generate(size(xs), lam i: f(xs, i))\n`;
+    const inputs = { xs: f64s(1, 2, 3) };
+    const all = await runAllModes(src('z'), inputs);
+    for (const [mode, r] of Object.entries(all)) expect({ mode, result: plain(r['result']!) }).toEqual({ mode, result: [2, 2, 2] });
+    const program = compile(src('y'));
+    for (const options of [{ interpret: true }, { strategy: 'ilp' as const }, { strategy: 'none' as const }]) {
+      const e = await rejectionOf(program.run(inputs, options));
+      expect(e.diagnostics[0]!.message).toContain('index -1 is out of range');
+    }
+  });
+
   test('a fault in the branch taken still faults, located, in every mode', async () => {
     const src = 'def f(xs, i):\n  if i >= 0:\n    v = xs[i + 1]\n  else:\n    v = 0.0\n  return v\ndef main(xs: f64[n]):\n  return generate(size(xs), lam i: f(xs, i))\n';
     const program = compile(src);
@@ -477,6 +528,7 @@ describe('errors', () => {
     [d('  if x > 0.0:\n    y = x > 1.0\n  else:\n    y = x\n  return 1.0\n'), 'E308', "'y' is bool in one branch of the 'if' and f64 in the other", '2:3'],
     [d('  if x > 0.0:\n    return x > 1.0\n  return x\n'), 'E308', "the value returned is bool in one branch of the 'if' and f64 in the other", '4:3'],
     [d('  if x > 0.0:\n    g = sqrt\n  else:\n    g = exp\n  return g(x)\n'), 'E308', "'g' must be the same function in every branch", '2:3'],
+    [d('  if x > 0.0:\n    y = (x, x)\n  else:\n    y = x\n  return 1.0\n'), 'E308', "'y' is a tuple of 2 values in one branch of the 'if' and a scalar of type f64 in the other", '2:3'],
     [d('  if x > 0.0:\n    while x > 1.0:\n      x = x / 2.0\n  return x\n'), 'E212', "a 'while' loop cannot be used inside an element function", '3:5'],
     [d('  if x > 0.0:\n    y = sum(xs)\n  return x\n'), 'E201', "unknown name 'xs'", '3:13'],
     ['def f(xs, ys, i):\n  if i > 0:\n    a = xs\n  else:\n    a = ys\n  return a[0]\ndef main(xs: f64[n], ys: f64[n]):\n  return generate(size(xs), lam i: f(xs, ys, i))\n', 'E308', "'a' is a different array in each branch", '2:3'],
