@@ -2,8 +2,9 @@
 //
 // Element code has no blocks: an element function is a list of lets and its results. So an
 // `if` (with its `elif`s and `else`) on a run-time condition evaluates every branch from the
-// environment before it, and each name the branches bind differently becomes a let of a
-// select, `y = c ? a : b` (tuples component-wise). A name bound in some branches only is
+// environment before it, and each name a branch binds becomes a let of a select,
+// `y = c ? a : b` (tuples component-wise), even where both values are one, as the conditional
+// expression would (a fault of the condition reaches it). A name bound in some branches only is
 // poisoned: using it later is E209. A `return` inside a branch makes the branch's value part of
 // a select too; a branch that does not return continues with the statements after the `if`,
 // whose return is selected where no earlier `return` was taken (a *partial* return, see
