@@ -22,7 +22,7 @@
 
 import { CompilerBug } from '../diagnostics/index.js';
 import { combinatorInputs, outputShapeOf, type OutputShape } from '../ir/rules.js';
-import { exprUses } from '../ir/walk.js';
+import { exprMayFault, exprUses } from '../ir/walk.js';
 import type {
   Block, CombinatorNode, ControlNode, Expr, Lambda, NodeId, Program, ScalarType, ScatterNode, Stmt, Value, VarName,
 } from '../ir/types.js';
@@ -224,29 +224,7 @@ function refersToRuntime(stmts: readonly JsStmt[]): boolean {
 
 /** Whether a lambda may raise a fault: integer `//`, `%` or `**` (E401), or an array index (E402). */
 function lambdaMayFault(l: Lambda): boolean {
-  const faults = (e: Expr): boolean => {
-    switch (e.kind) {
-      case 'const':
-      case 'var':
-      case 'dim':
-        return false;
-      case 'index':
-        return true;
-      case 'unary':
-      case 'call':
-      case 'cast':
-        return faults(e.arg);
-      case 'select':
-        return faults(e.cond) || faults(e.then) || faults(e.else);
-      case 'binary': {
-        const exact = e.lhs.type !== 'f64' && e.lhs.type !== 'f32';
-        return (exact && (e.op === '//' || e.op === '%' || e.op === '**')) || faults(e.lhs) || faults(e.rhs);
-      }
-      default:
-        return e satisfies never;
-    }
-  };
-  return l.lets.some((b) => faults(b.expr)) || l.results.some(faults);
+  return l.lets.some((b) => exprMayFault(b.expr)) || l.results.some(exprMayFault);
 }
 
 /**

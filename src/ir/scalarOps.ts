@@ -225,6 +225,11 @@ function power(t: ScalarType, a: number, b: number): number {
   return wrap(t, result);
 }
 
+/** Whether `op` on operands of type `t` can fault: integer `//`, `%` and `**` divide by zero (E401). */
+export function binaryMayFault(op: BinaryOp, t: ScalarType): boolean {
+  return !isFloat(t) && (op === '//' || op === '%' || op === '**');
+}
+
 /** `t` is the operand type; comparisons return bool (0/1). */
 export function binary(op: BinaryOp, t: ScalarType, a: number, b: number): number {
   switch (op) {

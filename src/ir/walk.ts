@@ -19,6 +19,7 @@ import type {
   VarName,
 } from './types.js';
 import { combinatorInputs, type RoleRead } from './rules.js';
+import { binaryMayFault } from './scalarOps.js';
 
 /** What an expression, lambda or statement mentions, by kind of use. */
 export interface Uses {
@@ -38,6 +39,31 @@ interface MutableUses {
 
 function emptyUses(): MutableUses {
   return { scalars: new Set(), indexed: new Set(), dims: new Set() };
+}
+
+/**
+ * Whether evaluating `e` can fault: an integer `//`, `%` or `**` (E401) or an array index
+ * (E402) in it, the branches of a `select` included (either may be the one evaluated).
+ */
+export function exprMayFault(e: Expr): boolean {
+  switch (e.kind) {
+    case 'const':
+    case 'var':
+    case 'dim':
+      return false;
+    case 'index':
+      return true;
+    case 'unary':
+    case 'call':
+    case 'cast':
+      return exprMayFault(e.arg);
+    case 'select':
+      return exprMayFault(e.cond) || exprMayFault(e.then) || exprMayFault(e.else);
+    case 'binary':
+      return binaryMayFault(e.op, e.lhs.type) || exprMayFault(e.lhs) || exprMayFault(e.rhs);
+    default:
+      return e satisfies never;
+  }
 }
 
 /** Adds the uses of `e` to `acc`, skipping scalar names in `bound`. */

@@ -13,7 +13,7 @@
 // sizes, which the language relies on (recursion over sizes, `for` over a shape), still work
 // inside and after run-time control flow.
 
-import { UserError, type Span } from '../diagnostics/index.js';
+import { CompilerBug, UserError, type Span } from '../diagnostics/index.js';
 import type { Stmt as AstStmt, Pattern } from '../syntax/ast.js';
 import type { Block, ScalarType, Stmt, Value, VarName } from '../ir/types.js';
 import { asArray, asScalar, deref, describe, evalBody, evalExpr, sizesIn, unknownSizeNotes } from './evaluator.js';
@@ -80,7 +80,8 @@ export function lowerIf(fr: Frame, cond: DynScalar, s: IfStmt): Env {
     }, fr.env.get(name));
     env = bind(env, name, merged);
   }
-  if (fr.em.kind !== 'array') throw fail(fr, 'E212', "a run-time 'if' cannot be used inside an element function", s.span);
+  // Element code lowers a run-time `if` to selects (elementIf.ts) and never comes here.
+  if (fr.em.kind !== 'array') throw new CompilerBug('lower', 'an array-level if in element code');
   fr.em.stmts.push({
     kind: 'if',
     id: fr.st.nodeId(),

@@ -11,6 +11,7 @@ import type { Def, Expr as AstExpr, Pattern, Stmt as AstStmt } from '../syntax/a
 import type { Expr, Lambda, Let, MathFn, Param } from '../ir/types.js';
 import { callBuiltin, isBuiltinName, isPreludeOnlyBuiltinName } from './builtins.js';
 import { lowerIf, lowerWhile } from './control.js';
+import { ReturnsSoFar, lowerElementIf, pushElementLet, type PartialReturn } from './elementIf.js';
 import { binaryOp, bitNot, coerce, concrete, logicalNot, negate, selectScalar, staticScalar, toExpr, weakFloat, weakInteger } from './scalar.js';
 import { weakLeaves } from './weak.js';
 import { TypeClash, elemLeaves, isTuple, rankOf, type ETy, type STy } from './types.js';
@@ -306,6 +307,9 @@ function inlineDef(fr: Frame, def: Def, inPrelude: boolean, args: readonly SVal[
     ...(inPrelude && !fr.inPrelude ? { preludeFn: def.name } : {}),
   };
   const result = evalBody(inner, def.body);
+  if (result.ret === null && result.partial !== undefined) {
+    throw fail(fr, 'E210', `'${def.name}' can end without a 'return': a run-time 'if' in it returns in some branches only, and no 'return' follows it`, def.span);
+  }
   if (result.ret === null) throw fail(fr, 'E210', `'${def.name}' ends without a 'return'`, def.span);
   return result.ret;
 }
@@ -320,7 +324,11 @@ function nonTermination(fr: Frame, def: Def, span: Span): Error {
       unknownSizeNotes(fr, cond.sizesOf),
     );
   }
-  return fail(fr, 'E205', `the recursion of '${def.name}' does not terminate at compile time (more than ${maxCallDepth} nested calls)`, span);
+  // A run-time `if` does not stop recursion: lowering evaluates every branch.
+  const inner = fr.conditions[fr.conditions.length - 1];
+  const where = inner === undefined ? null : fr.st.file.lineCol(inner.span.start);
+  const notes = where === null ? undefined : [`the 'if' at line ${where.line}, column ${where.col} is decided at run time, so lowering evaluates all of its branches and it cannot stop the recursion; recursion must end on values known at compile time`];
+  return fail(fr, 'E205', `the recursion of '${def.name}' does not terminate at compile time (more than ${maxCallDepth} nested calls)`, span, notes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -369,7 +377,7 @@ export function toLambda(fr: Frame, fn: FnVal, argTypes: readonly ETy[], span: S
   const names = lambdaParamNames(fn, argTypes.length);
   const args = argTypes.map((t, i) => symbolicParam(fr, t, names[i] ?? 'x', params, argWeak[i]));
   const lets: Let[] = [];
-  const inner: Frame = { ...fr, em: { kind: 'element', lets } };
+  const inner: Frame = { ...fr, em: { kind: 'element', lets }, guard: undefined };
   const result = callFn(inner, fn, args, args.map(() => span), span);
   let leaves = flattenScalars(inner, result, span, 'the result of an element function');
   if (expected !== undefined) {
@@ -408,16 +416,20 @@ function lambdaParamNames(fn: FnVal, n: number): string[] {
 export interface BodyResult {
   readonly env: Env;
   readonly ret: SVal | null;
+  /** Element code only: a `return` taken on some run-time paths (see elementIf.ts); `ret` is then null. */
+  readonly partial?: PartialReturn;
 }
 
 export function evalBody(fr: Frame, stmts: readonly AstStmt[]): BodyResult {
   let env = fr.env;
+  const returns = new ReturnsSoFar(fr);
   for (const s of stmts) {
-    const r = evalStmt({ ...fr, env }, s);
-    if (r.ret !== null) return r;
+    const r = evalStmt({ ...fr, env, guard: returns.guard, conditions: returns.conditions }, s);
+    const done = returns.add(r, s.span);
+    if (done !== null) return done;
     env = r.env;
   }
-  return { env, ret: null };
+  return returns.end(env);
 }
 
 function evalStmt(fr: Frame, s: AstStmt): BodyResult {
@@ -444,17 +456,23 @@ function evalStmt(fr: Frame, s: AstStmt): BodyResult {
   }
 }
 
+/** The condition of an `if` or `elif`, as a bool. */
+export function ifCondition(fr: Frame, s: Extract<AstStmt, { kind: 'if' }>): ScalarVal {
+  const c = asScalar(fr, evalExpr(fr, s.cond), s.cond.span, 'the condition of an if');
+  return coerce(fr, c, 'bool', site(fr, s.cond.span), 'the condition of an if');
+}
+
 /**
- * An `if`: resolved when its condition is static, else a run-time IfNode. An `elif` is an if
+ * An `if`: resolved when its condition is static, else a run-time IfNode (in element code,
+ * selects: elementIf.ts). An `elif` is an if
  * alone in the else branch; a static chain is followed by this loop rather than by recursion,
  * so that 5,000 elifs do not overflow the stack.
  */
 function evalIf(fr: Frame, first: Extract<AstStmt, { kind: 'if' }>): BodyResult {
   for (let s = first; ; ) {
-    const c = asScalar(fr, evalExpr(fr, s.cond), s.cond.span, 'the condition of an if');
-    const cond = coerce(fr, c, 'bool', site(fr, s.cond.span), 'the condition of an if');
+    const cond = ifCondition(fr, s);
     if (cond.kind !== 'static') {
-      if (fr.em.kind === 'element') throw fail(fr, 'E212', "an 'if' statement on a run-time value cannot be used inside an element function; use 'a if c else b'", s.span);
+      if (fr.em.kind === 'element') return lowerElementIf(fr, s, cond);
       return { env: lowerIf(fr, cond, s), ret: null };
     }
     const chosen = cond.value !== 0 ? s.then : (s.orelse ?? []);
@@ -479,14 +497,16 @@ function evalFor(fr: Frame, s: Extract<AstStmt, { kind: 'for' }>): BodyResult {
   const iterations = Math.max(0, Math.ceil((stop - start) / step));
   if (iterations > maxSteps) throw unrollBudget(fr, s, `it has ${iterations} iterations`);
   let env = fr.env;
+  const returns = new ReturnsSoFar(fr);
   for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
     if (fr.st.steps > maxSteps) throw unrollBudget(fr, s, 'its iterations, with the loops and calls inside them, evaluate too many statements');
     env = bind(env, s.var, staticScalar('i32', i));
-    const r = evalBody({ ...fr, env }, s.body);
-    if (r.ret !== null) return r;
+    const r = evalBody({ ...fr, env, guard: returns.guard, conditions: returns.conditions }, s.body);
+    const done = returns.add(r, s.span);
+    if (done !== null) return done;
     env = r.env;
   }
-  return { env, ret: null };
+  return returns.end(env);
 }
 
 /**
@@ -720,7 +740,7 @@ function nameValue(fr: Frame, name: string, v: SVal, span: Span): SVal {
       const fresh = fr.st.fresh(name, level);
       const type = v.expr.type;
       fr.st.sizeDeps.set(fresh, sizesIn(fr, v.expr));
-      if (fr.em.kind === 'element') fr.em.lets.push({ name: fresh, expr: v.expr });
+      if (fr.em.kind === 'element') pushElementLet(fr, fresh, v.expr);
       else fr.em.stmts.push({ kind: 'scalar', name: fresh, expr: v.expr, span });
       const named: Expr = { kind: 'var', name: fresh, type };
       return v.weak === true ? { kind: 'dyn', expr: named, ty: v.ty, weak: true } : { kind: 'dyn', expr: named, ty: v.ty };

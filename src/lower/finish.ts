@@ -261,9 +261,17 @@ export function nameProgram(p: Program, hints: readonly VarHint[]): Program {
   const bound = new Set(boundNames(p).filter((n) => n.startsWith('%')));
   const taken = new Set(p.params.flatMap((i) => i.components.map((c) => c.name)));
   const map = new Map<VarName, VarName>();
+  // Per hint, the suffix to try first: names are only ever taken, so the smallest free suffix
+  // of a hint never decreases, and thousands of `cond`s (an elif chain) cost linear time.
+  const nextSuffix = new Map<string, number>();
   const assign = (h: VarHint): void => {
     let name = h.hint;
-    for (let k = 1; taken.has(name); k++) name = `${h.hint}_${k}`;
+    if (taken.has(name)) {
+      let k = nextSuffix.get(h.hint) ?? 1;
+      while (taken.has(`${h.hint}_${k}`)) k++;
+      nextSuffix.set(h.hint, k + 1);
+      name = `${h.hint}_${k}`;
+    }
     taken.add(name);
     map.set(h.name, name);
   };

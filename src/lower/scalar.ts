@@ -210,8 +210,11 @@ export function coerce(fr: Frame, v: ScalarVal, to: STy, span: Span, what: strin
   throw fail(fr, 'E301', `type mismatch in ${what}: expected ${target}, found ${from}`, span);
 }
 
+/** Says that two operand (or branch) types have no common type. */
+export type TypeClashError = (ta: ScalarType, tb: ScalarType) => Error;
+
 /** The type both operands of an arithmetic or comparison operator are converted to. */
-function operandType(fr: Frame, a: ScalarVal, b: ScalarVal, span: Span, op: string): STy {
+function operandType(fr: Frame, a: ScalarVal, b: ScalarVal, span: Span, op: string, clash?: TypeClashError): STy {
   const infer = fr.st.infer;
   const ta = prunedScalar(fr, a.ty, span);
   const tb = prunedScalar(fr, b.ty, span);
@@ -233,7 +236,7 @@ function operandType(fr: Frame, a: ScalarVal, b: ScalarVal, span: Span, op: stri
     if (other !== 'bool' && (isInteger(lit) || isFloat(other))) return other;
   }
   const p = promote(ta, tb);
-  if (p === undefined) throw fail(fr, 'E310', `operator '${op}' cannot combine ${ta} and ${tb}`, span);
+  if (p === undefined) throw clash?.(ta, tb) ?? fail(fr, 'E310', `operator '${op}' cannot combine ${ta} and ${tb}`, span);
   return p;
 }
 
@@ -456,11 +459,14 @@ function bitCount(fr: Frame, fn: 'popcount' | 'clz', a: ScalarVal, span: Span): 
   return dyn(fr, span, { kind: 'call', fn, arg: a.expr, type: t, span }, t);
 }
 
-/** `a if c else b` on scalars: resolved when `c` is static. */
-export function selectScalar(fr: Frame, c: ScalarVal, a: ScalarVal, b: ScalarVal, span: Span): ScalarVal {
+/**
+ * `a if c else b` on scalars: resolved when `c` is static. The branches take one type as the
+ * operands of an arithmetic operator do; `clash` says when they have none (default: E310).
+ */
+export function selectScalar(fr: Frame, c: ScalarVal, a: ScalarVal, b: ScalarVal, span: Span, clash?: TypeClashError): ScalarVal {
   const cond = coerce(fr, c, 'bool', span, 'a condition');
   if (cond.kind === 'static') return cond.value !== 0 ? a : b;
-  const t = operandType(fr, a, b, span, 'if-else');
+  const t = operandType(fr, a, b, span, 'if-else', clash);
   // Weak only where both branches are (a typed branch gives its type to a weak one).
   const weak = typeof t === 'string' && isFloat(t) && isWeak(a) && isWeak(b);
   if (typeof t === 'string') {

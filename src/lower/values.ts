@@ -118,6 +118,16 @@ export type Emitter =
   | { readonly kind: 'array'; readonly stmts: Stmt[] }
   | { readonly kind: 'element'; readonly lets: Let[] };
 
+/**
+ * When the element code being lowered runs at all: a bool IR expression, made (bound to a let)
+ * only when first asked for. Element code lowers both branches of a run-time `if` to lets that
+ * run unconditionally; a let that may fault is wrapped in a select on its guard so that it
+ * faults only where the source would have run it (see elementIf.ts).
+ */
+export interface Guard {
+  readonly expr: () => Expr;
+}
+
 /** A run-time `if` being lowered; recursion under it that never ends is explained with it. */
 export interface DynamicCondition {
   readonly span: Span;
@@ -231,6 +241,8 @@ export interface Frame {
   /** The prelude function being inlined, named in errors its body raises about its arguments. */
   readonly preludeFn?: string;
   readonly conditions: readonly DynamicCondition[];
+  /** Element code inside a run-time `if` (or after a `return` taken at run time): when it runs. */
+  readonly guard?: Guard;
 }
 
 /** The span to report for source at `span` in the frame's file: the user's own code, or their call. */
