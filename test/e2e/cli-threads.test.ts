@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { bundledExampleCount } from './cliHarness.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const example = (name: string): string => join(repo, 'examples', name);
@@ -49,7 +50,7 @@ describe('--threads', () => {
   it('demo --threads 1 runs every example on one thread; a bad value is a usage error', async () => {
     const good = await cli('demo', '--threads', '1', '--size', '4');
     expect(good.code).toBe(0);
-    expect(good.out.match(/agrees with the reference interpreter: yes/g)).toHaveLength(12);
+    expect(good.out.match(/agrees with the reference interpreter: yes/g)).toHaveLength(bundledExampleCount);
     const bad = await cli('demo', '--threads', '0');
     expect([bad.code, bad.out]).toEqual([2, '']);
     expect(bad.err).toContain("option '--threads <n>' argument '0' is invalid");
@@ -109,7 +110,7 @@ describe('--threads', () => {
     it('demo --threads 2: every example agrees with the interpreter', async () => {
       const { code, out } = await cli('demo', '--threads', '2');
       expect(code).toBe(0);
-      expect(out.match(/agrees with the reference interpreter: yes/g)).toHaveLength(12);
+      expect(out.match(/agrees with the reference interpreter: yes/g)).toHaveLength(bundledExampleCount);
     });
   });
 });

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, printedArray, tempFile } from './cliHarness.js';
+import { bundledExampleCount, cli, printedArray, tempFile } from './cliHarness.js';
 import { Compiler } from '../../src/driver/index.js';
 import type { CompiledProgram } from '../../src/runtime/index.js';
 import type { MemoryPlan } from '../../src/memory/types.js';
@@ -184,9 +184,9 @@ describe('other commands', () => {
   it('demo (npm start) runs every bundled example, fused code agreeing with the interpreter', async () => {
     const { code, out } = await cli('demo');
     expect(code).toBe(0);
-    expect(out.match(/agrees with the reference interpreter: yes/g)).toHaveLength(12);
+    expect(out.match(/agrees with the reference interpreter: yes/g)).toHaveLength(bundledExampleCount);
     expect(out).not.toMatch(/agrees with the reference interpreter: NO/);
-    expect(out.match(/objective \d+ \(optimal/g)).toHaveLength(12);
+    expect(out.match(/objective \d+ \(optimal/g)).toHaveLength(bundledExampleCount);
   });
 
   it('--help works for every command and exits 0', async () => {

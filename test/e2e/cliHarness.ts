@@ -1,7 +1,7 @@
 // The command line in process, for the end-to-end tests: main(argv) with a terminal that
 // collects what it prints, scratch files, and the arrays `run` prints.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -29,3 +29,6 @@ export function printedArray(out: string, name: string): number[] {
   expect(line, `no line for ${name} in:\n${out}`).toBeDefined();
   return JSON.parse(line!.slice(name.length + 3)) as number[];
 }
+
+/** How many examples `demo` runs: every bundled `examples/*.fuse`. */
+export const bundledExampleCount = readdirSync(join(import.meta.dirname, '..', '..', 'examples')).filter((f) => f.endsWith('.fuse')).length;
