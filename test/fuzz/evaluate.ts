@@ -729,7 +729,11 @@ class Evaluator {
       case 'backpermute': {
         const src = rank1(op.src);
         const index = this.generated(op.size, op.f);
-        return [src === null || index === null ? this.bad() : this.gatherFrom(src, index)];
+        if (index === null) return [this.bad()];
+        // A gather of generated indices: as a gather's, its size is its count's, from a source
+        // that cannot be built too (all poison and broken).
+        if (src === null) return [{ kind: 'array', elem: 'f64', shape: [index.length], data: index.map(() => this.poison()), broken: true }];
+        return [this.gatherFrom(src, index)];
       }
       case 'replicate': {
         const src = rank1(op.src);
