@@ -357,9 +357,12 @@ export class ProgramGenerator {
         const vals = srcOf(want);
         const elem = vals.elem;
         const bins = this.countExpr(this.pickArray(this.rank1()));
-        // Indices for `bins` bins: some in range, some below or beyond (dropped).
-        const idx = this.rng.chance(0.2)
-          ? this.arrays.find((a) => a.name === 'is')!
+        // Indices for `bins` bins: some in range, some below or beyond (dropped). The `is` input
+        // only where it has the values' length: zipped arrays whose shapes differ are E311 at
+        // compile time when the sizes are static, even in a branch not taken.
+        const is = this.arrays.find((a) => a.name === 'is')!;
+        const idx = is.len === vals.len && this.rng.chance(0.5)
+          ? is
           : this.bind(this.name('v'), { k: 'generate', size: size(vals.name), f: this.dropIndexLam(null, bins.e) }, 'i32', vals.len);
         const ne = elem === 'f64' ? this.floatLit() : this.intLit();
         return this.bind(name, { k: 'hist', op: this.combine(elem, vals.name), ne, bins: bins.e, idx: idx.name, vals: vals.name }, elem, bins.len);
