@@ -121,4 +121,14 @@ describe('the fuzz evaluator knows scatterDrop, hist, the segmented scans and fo
     // Lengths [3, 0, 0, 0, 3, 0]: [1, 2, 3], then [4, 5] cut at the end.
     expect(values({ ...p, body: [lens(['3', '0']), p.body[1]!] })).toEqual([[6.5, 0.5, 0.5, 0.5, 9.5, 0.5]]);
   });
+
+  test('foldSeg of a broken array: an empty segment reads nothing of it, a non-empty one faults', () => {
+    // A scatter to index 7 of five elements breaks xb; foldSeg consumes only its lengths whole.
+    const broken = let1('xb', { k: 'scatter', op: { k: 'op', op: '+' }, dest: 'xs', idx: 'is', vals: 'fs' });
+    const fs = let1('fs', { k: 'map', f: { params: ['x'], body: [{ k: 'cast', t: 'f64', a: i32('x') }] }, args: ['is'] });
+    const lens = (len: string): Prog['body'][number] => let1('ls', { k: 'generate', size: int('2'), f: { params: ['i'], body: [int(len)] } });
+    const fold = let1('f', { k: 'foldSeg', op: 'max', z: f64('0.5'), src: 'xb', lens: 'ls' });
+    expect(values({ params, body: [fs, broken, lens('0'), fold], rets: ['f'] })).toEqual([[0.5, 0.5]]);
+    expect(values({ params, body: [fs, broken, lens('1'), fold], rets: ['f'] })).toEqual({ k: 'fault', mayReject: false });
+  });
 });

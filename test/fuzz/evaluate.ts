@@ -677,7 +677,10 @@ class Evaluator {
         const lens = rank1(op.lens);
         if (src === null || lens === null) return [this.bad()];
         const z = this.expr(op.z, new Map());
-        return [{ kind: 'array', elem: src.elem, shape: lens.shape, data: segmentedFold(op.op, src.elem, z, src.data, lens.data) }];
+        // Only the lengths are consumed whole (arrayInputs): the segments' folds read elements of
+        // `src`, every one of them poisoned when it is broken, and an empty segment reads none.
+        const data = src.broken === true ? src.data.map((): V => POISON) : src.data;
+        return [{ kind: 'array', elem: src.elem, shape: lens.shape, data: segmentedFold(op.op, src.elem, z, data, lens.data) }];
       }
       case 'permute': {
         const dest = rank1(op.dest);
@@ -845,7 +848,10 @@ function arrayInputs(op: ArrOp): string[] {
     case 'scanSeg':
       return [op.flagSrc, op.src];
     case 'foldSeg':
-      return [op.src, op.lens];
+      // The prelude consumes the lengths whole (a map, a scan, a hist); `src` only through a
+      // segmented scan whose elements the result reads, so a broken `src` poisons exactly the
+      // non-empty segments.
+      return [op.lens];
     case 'permute':
       return [op.dest, op.src];
     case 'unzipzip':
