@@ -55,6 +55,20 @@ export type ArrOp =
   | { readonly k: 'gather'; readonly idx: string; readonly src: string }
   /** `scatter(op, dest, zip(idx, vals))`. */
   | { readonly k: 'scatter'; readonly op: Combine; readonly dest: string; readonly idx: string; readonly vals: string }
+  /**
+   * `scatterDrop(op, dest, zip(idx, vals))`: a scatter whose out-of-range updates (negative, or
+   * at or beyond the size) are dropped unread instead of faulting.
+   */
+  | { readonly k: 'scatterDrop'; readonly op: Combine; readonly dest: string; readonly idx: string; readonly vals: string }
+  /** `hist(op, ne, bins, idx, vals)`: `bins` bins starting at `ne`, updates outside them dropped. */
+  | { readonly k: 'hist'; readonly op: Combine; readonly ne: Expr; readonly bins: Expr; readonly idx: string; readonly vals: string }
+  /**
+   * `scanlSeg(op, map(flags, flagSrc), src)` (or `scanrSeg`): an inclusive scan restarting at
+   * every element whose flag (`flags`, a one-parameter bool lambda over `flagSrc`) is true.
+   */
+  | { readonly k: 'scanSeg'; readonly dir: 'l' | 'r'; readonly op: '+' | '*' | 'max' | 'min'; readonly flags: Lam; readonly flagSrc: string; readonly src: string }
+  /** `foldSeg(op, z, src, lens)`: one fold seeded with `z` per segment length in `lens` (i32). */
+  | { readonly k: 'foldSeg'; readonly op: '+' | '*' | 'max' | 'min'; readonly z: Expr; readonly src: string; readonly lens: string }
   /** `permute(op, dest, f, src)`: src[i] goes to f(i). */
   | { readonly k: 'permute'; readonly op: Combine; readonly dest: string; readonly f: Lam; readonly src: string }
   | { readonly k: 'filter'; readonly p: Lam; readonly src: string }

@@ -316,7 +316,16 @@ function literalFacts(p: Prog): { demand: 'none' | 'mayReject' | 'mustReject'; c
         top(op.size);
         return lam(op.f);
       case 'scatter':
+      case 'scatterDrop':
         return combine(op.op);
+      case 'hist':
+        combine(op.op);
+        top(op.ne);
+        return top(op.bins);
+      case 'scanSeg':
+        return lam(op.flags);
+      case 'foldSeg':
+        return top(op.z);
       case 'permute':
         combine(op.op);
         return lam(op.f);
@@ -598,12 +607,17 @@ class Evaluator {
     return n;
   }
 
-  private scatterInto(dest: ArrV, c: Combine, index: readonly V[], vals: readonly V[]): ArrV | BadV {
+  /**
+   * `drop` (scatterDrop, hist): an index outside the destination skips its update, its value
+   * never read; a poisoned index still breaks the result (it could have named any element).
+   */
+  private scatterInto(dest: ArrV, c: Combine, index: readonly V[], vals: readonly V[], drop = false): ArrV | BadV {
     if (index.length !== vals.length) return this.bad();
     const out = dest.data.slice();
     const written = new Set<number>();
     for (let p = 0; p < index.length; p++) {
       const t = index[p]!;
+      if (drop && t !== POISON && !(t >= 0 && t < out.length)) continue;
       // Which element an update lands on is unknown: every element is suspect, but the shape
       // (the destination's) is still known, so `size` of the result does not fault.
       if (t === POISON || !(t >= 0 && t < out.length)) {
@@ -675,6 +689,39 @@ class Evaluator {
         const vals = rank1(op.vals);
         return [dest === null || idx === null || vals === null ? this.bad() : this.scatterInto(dest, op.op, idx.data, vals.data)];
       }
+      case 'scatterDrop': {
+        const dest = rank1(op.dest);
+        const idx = rank1(op.idx);
+        const vals = rank1(op.vals);
+        return [dest === null || idx === null || vals === null ? this.bad() : this.scatterInto(dest, op.op, idx.data, vals.data, true)];
+      }
+      case 'hist': {
+        // `bins` bins of `ne` (a fill: a bad count cannot be built), then a dropping scatter.
+        const idx = rank1(op.idx);
+        const vals = rank1(op.vals);
+        const bins = this.count(op.bins);
+        const ne = this.expr(op.ne, new Map());
+        if (idx === null || vals === null || bins === null) return [this.bad()];
+        const dest: ArrV = { kind: 'array', elem: op.ne.t, shape: [bins], data: Array.from({ length: bins }, () => ne) };
+        return [this.scatterInto(dest, op.op, idx.data, vals.data, true)];
+      }
+      case 'scanSeg': {
+        const src = rank1(op.src);
+        const flagSrc = rank1(op.flagSrc);
+        if (src === null || flagSrc === null || flagSrc.data.length !== src.data.length) return [this.bad()];
+        const flags = flagSrc.data.map((x) => this.apply(op.flags, [x])[0]!);
+        return [{ ...src, data: segmentedScan(op.dir, op.op, src.elem, flags, src.data) }];
+      }
+      case 'foldSeg': {
+        const src = rank1(op.src);
+        const lens = rank1(op.lens);
+        if (src === null || lens === null) return [this.bad()];
+        const z = this.expr(op.z, new Map());
+        // Only the lengths are consumed whole (arrayInputs): the segments' folds read elements of
+        // `src`, every one of them poisoned when it is broken, and an empty segment reads none.
+        const data = src.broken === true ? src.data.map((): V => POISON) : src.data;
+        return [{ kind: 'array', elem: src.elem, shape: lens.shape, data: segmentedFold(op.op, src.elem, z, data, lens.data) }];
+      }
       case 'permute': {
         const dest = rank1(op.dest);
         const src = rank1(op.src);
@@ -725,7 +772,11 @@ class Evaluator {
       case 'backpermute': {
         const src = rank1(op.src);
         const index = this.generated(op.size, op.f);
-        return [src === null || index === null ? this.bad() : this.gatherFrom(src, index)];
+        if (index === null) return [this.bad()];
+        // A gather of generated indices: as a gather's, its size is its count's, from a source
+        // that cannot be built too (all poison and broken).
+        if (src === null) return [{ kind: 'array', elem: 'f64', shape: [index.length], data: index.map(() => this.poison()), broken: true }];
+        return [this.gatherFrom(src, index)];
       }
       case 'replicate': {
         const src = rank1(op.src);
@@ -830,7 +881,17 @@ function arrayInputs(op: ArrOp): string[] {
     case 'gather':
       return [op.idx, op.src];
     case 'scatter':
+    case 'scatterDrop':
       return [op.dest, op.idx, op.vals];
+    case 'hist':
+      return [op.idx, op.vals];
+    case 'scanSeg':
+      return [op.flagSrc, op.src];
+    case 'foldSeg':
+      // The prelude consumes the lengths whole (a map, a scan, a hist); `src` only through a
+      // segmented scan whose elements the result reads, so a broken `src` poisons exactly the
+      // non-empty segments.
+      return [op.lens];
     case 'permute':
       return [op.dest, op.src];
     case 'unzipzip':
@@ -890,6 +951,57 @@ function scan(dir: 'l' | 'r', op: '+' | '*' | 'max' | 'min', elem: Elem, seed: V
     for (let i = n - 2; i >= 0; i--) out[i] = binop(op, elem, seed === null ? data[i]! : data[i + 1]!, out[i + 1]!);
   }
   return out;
+}
+
+/**
+ * scanlSeg / scanrSeg from their meaning: a true flag starts a segment (the first element always
+ * does), and each segment is scanned on its own, inclusively. A value depends on the flags that
+ * decide where its segment starts (scanl: its own and those back to that start; scanr: the next
+ * element's and those on to its segment's end), so a poisoned one of those poisons it; the
+ * first element's flag decides nothing.
+ */
+function segmentedScan(dir: 'l' | 'r', op: '+' | '*' | 'max' | 'min', elem: Elem, flags: readonly V[], data: readonly V[]): V[] {
+  const n = data.length;
+  const out: V[] = new Array<V>(n);
+  if (n === 0) return out;
+  if (dir === 'l') {
+    out[0] = data[0]!;
+    for (let i = 1; i < n; i++) {
+      const f = flags[i]!;
+      out[i] = f === POISON ? POISON : f !== 0 ? data[i]! : binop(op, elem, out[i - 1]!, data[i]!);
+    }
+  } else {
+    out[n - 1] = data[n - 1]!;
+    for (let i = n - 2; i >= 0; i--) {
+      // Element i ends its segment when element i + 1 starts the next one.
+      const f = flags[i + 1]!;
+      out[i] = f === POISON ? POISON : f !== 0 ? data[i]! : binop(op, elem, data[i]!, out[i + 1]!);
+    }
+  }
+  return out;
+}
+
+/**
+ * foldSeg from its meaning: segment k has max(lens[k], 0) elements, laid end to end from the start
+ * of `data` and cut at its end; its result is `op(z, fold of the segment)` (the segment folded
+ * left to right and then combined with z: the prelude's grouping, equal to a fold from z for an
+ * associative op, and the interpreter's bit for bit), z alone for an empty segment. A poisoned
+ * length moves every later segment, and the prelude's heads are a scatter of the starts, which a
+ * poisoned index breaks as a whole: the language has no rule for that here, so it is left open.
+ */
+function segmentedFold(op: '+' | '*' | 'max' | 'min', elem: Elem, z: V, data: readonly V[], lens: readonly V[]): V[] {
+  const n = data.length;
+  let start = 0;
+  return lens.map((l) => {
+    if (l === POISON) throw new Unknown('a poisoned foldSeg length');
+    const stop = Math.min(n, start + Math.max(0, l));
+    const segment = data.slice(start, stop);
+    start = stop;
+    if (segment.length === 0) return z;
+    let acc: V = segment[0]!;
+    for (const x of segment.slice(1)) acc = binop(op, elem, acc, x);
+    return binop(op, elem, z, acc);
+  });
 }
 
 /** Inputs by parameter name, in the evaluator's terms. */

@@ -320,6 +320,11 @@ export class ProgramGenerator {
       [1.5, 'takedrop'],
       [2, 'scan'],
       [1, 'backpermute'],
+      // The combinators the prelude builds on a dropping scatter and on segmented scans.
+      [1.5, 'scatterDrop'],
+      [1.2, 'hist'],
+      [1.5, 'scanSeg'],
+      [1.2, 'foldSeg'],
       [target === undefined ? 1 : 0, 'rank2'],
       [target === undefined ? 0.7 : 0, 'unzipzip'],
       [target === undefined ? 0.7 : 0, 'alias'],
@@ -375,6 +380,45 @@ export class ProgramGenerator {
         }
         const idx = this.bind(this.name('v'), { k: 'generate', size: size(vals.name), f: this.indexLam(dest, dest.name) }, 'i32', vals.len);
         return this.bind(name, { k: 'scatter', op: this.combine(elem, dest.name), dest: dest.name, idx: idx.name, vals: vals.name }, elem, dest.len);
+      }
+      case 'scatterDrop': {
+        // As a scatter's: the destination usually produced and read again, but the indices
+        // reach outside it too (dropped, not faults).
+        const produced = this.rank1(want).filter((a) => a.produced);
+        const dest = target !== undefined ? srcOf(want) : produced.length > 0 && this.rng.chance(0.7) ? this.pickArray(produced) : srcOf(want);
+        const elem = dest.elem;
+        const vals = this.rng.chance(0.4) ? dest : this.pickArray(this.rank1(elem));
+        const idx = this.bind(this.name('v'), { k: 'generate', size: size(vals.name), f: this.dropIndexLam(dest.name) }, 'i32', vals.len);
+        return this.bind(name, { k: 'scatterDrop', op: this.combine(elem, dest.name), dest: dest.name, idx: idx.name, vals: vals.name }, elem, dest.len);
+      }
+      case 'hist': {
+        const vals = srcOf(want);
+        const elem = vals.elem;
+        const bins = this.countExpr(this.pickArray(this.rank1()));
+        // Indices for `bins` bins: some in range, some below or beyond (dropped). The `is` input
+        // only where it has the values' length: zipped arrays whose shapes differ are E311 at
+        // compile time when the sizes are static, even in a branch not taken.
+        const is = this.arrays.find((a) => a.name === 'is')!;
+        const idx = is.len === vals.len && this.rng.chance(0.5)
+          ? is
+          : this.bind(this.name('v'), { k: 'generate', size: size(vals.name), f: this.dropIndexLam(null, bins.e) }, 'i32', vals.len);
+        const ne = elem === 'f64' ? this.floatLit() : this.intLit();
+        return this.bind(name, { k: 'hist', op: this.combine(elem, vals.name), ne, bins: bins.e, idx: idx.name, vals: vals.name }, elem, bins.len);
+      }
+      case 'scanSeg': {
+        const src = srcOf(want);
+        const partners = this.rank1().filter((b) => b.len === src.len);
+        const flagSrc = this.rng.pick(partners);
+        const flags: Lam = { params: ['x'], body: [this.bool({ locals: [{ name: 'x', t: flagSrc.elem }], reads: true }, 2)] };
+        const op = this.rng.pick(['+', '+', 'max', 'min', '*'] as const);
+        return this.bind(name, { k: 'scanSeg', dir: this.rng.pick(['l', 'r'] as const), op, flags, flagSrc: flagSrc.name, src: src.name }, src.elem, src.len);
+      }
+      case 'foldSeg': {
+        const src = srcOf(want);
+        const lens = this.lengthsArray(src);
+        const op = this.rng.pick(['+', '+', 'max', 'min', '*'] as const);
+        const z = src.elem === 'f64' ? this.floatLit() : this.intLit();
+        return this.bind(name, { k: 'foldSeg', op, z, src: src.name, lens: lens.name }, src.elem, lens.len);
       }
       case 'filter': {
         const chain = this.lastFilter !== null ? this.arrays.find((a) => a.name === this.lastFilter && (want === undefined || a.elem === want)) : undefined;
@@ -439,6 +483,50 @@ export class ProgramGenerator {
         return this.bind(name, { k: 'alias', src: src.name }, src.elem, src.len);
       }
     }
+  }
+
+  /**
+   * An index in `i` for a dropping scatter into `dest` (or into `bins` bins): in range, or
+   * deliberately below it (negative) or at and beyond its end.
+   */
+  private dropIndexLam(dest: string | null, bins?: Expr): Lam {
+    const i = ref('i32', 'i');
+    const n = dest === null ? bins! : size(dest);
+    const body = this.rng.weighted<() => Expr>([
+      [2, () => i],
+      [2, () => arith('-', i, lit('i32', '1'))],
+      [2, () => arith('-', n, i)],
+      [1, () => arith('+', i, n)],
+      [1, () => arith('-', lit('i32', '-1'), i)],
+      [2, () => arith('-', arith('*', i, lit('i32', '3')), lit('i32', '2'))],
+      [2, () => arith('%', i, lit('i32', '3'))],
+      [1, () => arith('-', ref('i32', 'j'), i)],
+      [1, () => lit('i32', this.rng.pick(['2147483647', '-2147483648', '0']))],
+      [1, () => this.expr('i32', { locals: [{ name: 'i', t: 'i32' }], reads: true, ...(dest === null ? {} : { prefer: dest }) }, 2)],
+    ])();
+    return { params: ['i'], body: [body] };
+  }
+
+  /**
+   * Segment lengths for foldSeg over `src`: zeros, negatives (empty segments), ones and small
+   * counts, and lengths that run past the end of `src` (cut there).
+   */
+  private lengthsArray(src: AVar): AVar {
+    if (this.rng.chance(0.15)) return this.arrays.find((a) => a.name === 'is')!;
+    const i = ref('i32', 'i');
+    const body = this.rng.weighted<() => Expr>([
+      [3, () => lit('i32', this.rng.pick(['0', '1', '2', '3', '-1', '-2', '7', '100', '2147483647']))],
+      [2, () => i],
+      [2, () => arith('-', i, lit('i32', '1'))],
+      [2, () => arith('-', arith('%', i, lit('i32', '3')), lit('i32', '1'))],
+      [1, () => arith('-', lit('i32', '2'), i)],
+      [1, () => ref('i32', 'j')],
+      [1, () => arith('-', size(src.name), i)],
+      [1, () => arith('-', ref('i32', 'j'), i)],
+      [0.5, () => this.expr('i32', { locals: [{ name: 'i', t: 'i32' }], reads: true }, 2)],
+    ])();
+    const count = this.countExpr(src);
+    return this.bind(this.name('v'), { k: 'generate', size: count.e, f: { params: ['i'], body: [body] } }, 'i32', count.len);
   }
 
   /** An i32 array to gather with: the `is` input, or indices generated for `src`. */

@@ -55,6 +55,14 @@ export function printOp(op: ArrOp): string {
       return `gather(${op.idx}, ${op.src})`;
     case 'scatter':
       return `scatter(${printCombine(op.op)}, ${op.dest}, zip(${op.idx}, ${op.vals}))`;
+    case 'scatterDrop':
+      return `scatterDrop(${printCombine(op.op)}, ${op.dest}, zip(${op.idx}, ${op.vals}))`;
+    case 'hist':
+      return `hist(${printCombine(op.op)}, ${printExpr(op.ne)}, ${printExpr(op.bins)}, ${op.idx}, ${op.vals})`;
+    case 'scanSeg':
+      return `scan${op.dir}Seg(${op.op}, map(${printLam(op.flags)}, ${op.flagSrc}), ${op.src})`;
+    case 'foldSeg':
+      return `foldSeg(${op.op}, ${printExpr(op.z)}, ${op.src}, ${op.lens})`;
     case 'permute':
       return `permute(${printCombine(op.op)}, ${op.dest}, ${printLam(op.f)}, ${op.src})`;
     case 'filter':

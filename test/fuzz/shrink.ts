@@ -67,6 +67,24 @@ function opNames(op: ArrOp): string[] {
       combineNames(op.op, out);
       out.push(op.dest, op.idx, op.vals);
       break;
+    case 'scatterDrop':
+      combineNames(op.op, out);
+      out.push(op.dest, op.idx, op.vals);
+      break;
+    case 'hist':
+      combineNames(op.op, out);
+      exprNames(op.ne, none, out);
+      exprNames(op.bins, none, out);
+      out.push(op.idx, op.vals);
+      break;
+    case 'scanSeg':
+      lamNames(op.flags, out);
+      out.push(op.flagSrc, op.src);
+      break;
+    case 'foldSeg':
+      exprNames(op.z, none, out);
+      out.push(op.src, op.lens);
+      break;
     case 'permute':
       combineNames(op.op, out);
       lamNames(op.f, out);
@@ -220,7 +238,18 @@ function opVariants(op: ArrOp): ArrOp[] {
     case 'backpermute':
       return [...simplerExprs(op.size).map((size) => ({ ...op, size })), ...lamVariants(op.f).map((f) => ({ ...op, f }))];
     case 'scatter':
+    case 'scatterDrop':
       return combineVariants(op.op).map((c) => ({ ...op, op: c }));
+    case 'hist':
+      return [
+        ...combineVariants(op.op).map((c) => ({ ...op, op: c })),
+        ...simplerExprs(op.ne).map((ne) => ({ ...op, ne })),
+        ...simplerExprs(op.bins).map((bins) => ({ ...op, bins })),
+      ];
+    case 'scanSeg':
+      return lamVariants(op.flags).map((flags) => ({ ...op, flags }));
+    case 'foldSeg':
+      return simplerExprs(op.z).map((z) => ({ ...op, z }));
     case 'permute':
       return [...combineVariants(op.op).map((c) => ({ ...op, op: c })), ...lamVariants(op.f).map((f) => ({ ...op, f }))];
     case 'filter':

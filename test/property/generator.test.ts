@@ -143,6 +143,35 @@ describe('random program generator', () => {
     expect(expected.filter((e) => !seen.has(e))).toEqual([]);
   });
 
+  it('with dropScatters, makes dropping scatters whose indices do leave the destination, and they run', () => {
+    let dropping = 0;
+    let outside = 0;
+    for (let seed = 0; seed < 200; seed++) {
+      const c = randomProgram(seed, { ...generatorSizes.medium, dropScatters: true });
+      checkCase(c);
+      const json = JSON.stringify(c.program);
+      if (!json.includes('"drop":true')) continue;
+      dropping++;
+      // The same program with plain scatters faults where an update left its destination.
+      const plain = JSON.parse(json.replaceAll(',"drop":true', '')) as typeof c.program;
+      try {
+        interpret(plain, c.inputs, { maxWhileIterations: 10 });
+      } catch {
+        outside++;
+      }
+      // Printed .fuse keeps the flag (scatterDrop): lowered again, it computes the same results.
+      const text = printFuse(c.program);
+      expect(text).toContain('scatterDrop(');
+      const file = new SourceFile('generated.fuse', text);
+      const lowered = lowerModule(parseModule(file), file, { verifyEachPass: true });
+      expect(interpret(lowered, c.inputs, { file }), `${c.description}\n${text}`).toEqual(interpret(c.program, c.inputs));
+    }
+    expect(dropping).toBeGreaterThan(20);
+    expect(outside).toBeGreaterThan(10);
+    // Off by default: every seed's program stays what it was.
+    expect(JSON.stringify(randomProgram(3, generatorSizes.medium).program)).not.toContain('"drop"');
+  });
+
   it('prints programs as .fuse text that parses, lowers and computes the same results', () => {
     for (const [options, count] of [[generatorSizes.small, 200], [generatorSizes.medium, 80]] as const) {
       for (let seed = 0; seed < count; seed++) {

@@ -59,6 +59,9 @@ function weightKeys(bg: BlockGraphs, arrays = new Set<string>(), edges = new Set
   return { arrays, edges };
 }
 
+/** Programs of up to 7 nodes, half of them with dropping scatters (scatterDrop, hist) among their scatters. */
+const smallCases = fc.boolean().chain((dropScatters) => arbitraryCase({ ...generatorSizes.small, dropScatters }));
+
 const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
 
 describe('every plan of every strategy and cost function', () => {
@@ -66,7 +69,7 @@ describe('every plan of every strategy and cost function', () => {
     'is valid and reports the cost the evaluator computes; the ILP proves it optimal',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.boolean().chain((readAfterScatter) => arbitraryCase({ combinators: { min: 1, max: 12 }, readAfterScatter })), async ({ program, inputs }) => {
+        fc.asyncProperty(fc.tuple(fc.boolean(), fc.boolean()).chain(([readAfterScatter, dropScatters]) => arbitraryCase({ combinators: { min: 1, max: 12 }, readAfterScatter, dropScatters })), async ({ program, inputs }) => {
           const shapes = shapesOf(program, inputs);
           for (const strategy of strategies) {
             for (const costText of costs) {
@@ -97,7 +100,7 @@ describe('the ILP optimum equals the brute-force minimum (programs of up to 7 no
     'for every cost function',
     async () => {
       await fc.assert(
-        fc.asyncProperty(arbitraryCase(generatorSizes.small), async ({ program, inputs }) => {
+        fc.asyncProperty(smallCases, async ({ program, inputs }) => {
           const shapes = shapesOf(program, inputs);
           for (const costText of costs) {
             const cost = parseCost(costText);
@@ -122,7 +125,7 @@ describe('the ILP optimum equals the brute-force minimum (programs of up to 7 no
     async () => {
       const weightsArb = fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 64, maxLength: 64 });
       await fc.assert(
-        fc.asyncProperty(arbitraryCase(generatorSizes.small), weightsArb, async ({ program }, draws) => {
+        fc.asyncProperty(smallCases, weightsArb, async ({ program }, draws) => {
           const keys = weightKeys(programGraphs(program));
           const pickWeight = (i: number): number => draws[i % draws.length]! / 2;
           const weights: CostWeights = {

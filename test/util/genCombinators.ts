@@ -42,17 +42,21 @@ export function genGenerate(ctx: Ctx, b: BlockState): void {
 /**
  * Emits one node computing index arrays of shape `over` (one per axis of `target`), each
  * `e % dim(target, k)`: a map over an array of that shape or a generate of that shape.
+ * `spill` (for a dropping scatter): `e % (dim(target, k) + 2) - 1` instead, so some indices
+ * fall one below or one beyond the extent; such arrays carry no index bound.
  */
-export function genIndexArrays(ctx: Ctx, b: BlockState, over: Arr | ShapeChoice, target: Arr): Arr[] {
+export function genIndexArrays(ctx: Ctx, b: BlockState, over: Arr | ShapeChoice, target: Arr, spill = false): Arr[] {
   const { rng } = ctx;
   const bounds = target.shape;
   const viaMap = 'name' in over && chance(rng, 0.6);
   const shape = 'name' in over ? over.shape : over.extents;
-  const outs = newArrs(ctx, 'idx', bounds.map(() => 'i32' as const), shape, bounds);
+  const outs = newArrs(ctx, 'idx', bounds.map(() => 'i32' as const), shape, spill ? undefined : bounds);
+  const index = (e: Expr, k: number): Expr =>
+    spill ? bin('-', modPositive(e, bin('+', dimE(target.name, k), constE('i32', 2))), constE('i32', 1)) : modPositive(e, dimE(target.name, k));
   if (viaMap) {
     const ps = params(ctx, 'x', [over.elem]);
     const scope = exprScope(b, ps, 0.05);
-    const results = bounds.map((_, k) => modPositive(randomExpr(rng, scope, 'i32', rng.int(1, 2)), dimE(target.name, k)));
+    const results = bounds.map((_, k) => index(randomExpr(rng, scope, 'i32', rng.int(1, 2)), k));
     emit(ctx, b, {
       kind: 'map', id: ctx.nextId++, outs: outVars(outs), span: noSpan,
       inputs: use(ctx, [over]), fn: { params: ps, lets: [], results },
@@ -61,7 +65,7 @@ export function genIndexArrays(ctx: Ctx, b: BlockState, over: Arr | ShapeChoice,
     const choice = 'name' in over ? shapeOf(over) : over;
     const ps = params(ctx, 'ix', choice.exprs.map(() => 'i32' as const));
     const scope = exprScope(b, ps, 0.05);
-    const results = bounds.map((_, k) => modPositive(randomExpr(rng, scope, 'i32', rng.int(1, 2)), dimE(target.name, k)));
+    const results = bounds.map((_, k) => index(randomExpr(rng, scope, 'i32', rng.int(1, 2)), k));
     emit(ctx, b, {
       kind: 'generate', id: ctx.nextId++, outs: outVars(outs), span: noSpan,
       shape: choice.exprs, fn: { params: ps, lets: [], results },
@@ -142,6 +146,9 @@ export function genScatter(ctx: Ctx, b: BlockState, budget: number): boolean {
   const { rng } = ctx;
   if (budget < 2) return false;
   const op = weighted(rng, [['add', 3], ['max', 2], ['replace', 2]] as const);
+  // A dropping scatter (scatterDrop, hist): its indices reach past the destination's edges.
+  // Drawn only when the option is on, so that the programs of every seed stay what they were.
+  const drop = ctx.s.dropScatters && chance(rng, 0.5);
   const valueOk = (a: Arr): boolean => (op === 'replace' || numeric(a.elem)) && (op !== 'replace' || a.shape.length > 0);
   const candidates = b.arrays.filter(valueOk);
   if (candidates.length === 0) return false;
@@ -170,19 +177,23 @@ export function genScatter(ctx: Ctx, b: BlockState, budget: number): boolean {
   if (op === 'replace') {
     const shape = shapeOf(v0);
     const ps = params(ctx, 'ix', shape.exprs.map(() => 'i32' as const));
-    index = newArrs(ctx, 'idx', d0.shape.map(() => 'i32' as const), v0.shape, d0.shape);
+    index = newArrs(ctx, 'idx', d0.shape.map(() => 'i32' as const), v0.shape, drop ? undefined : d0.shape);
+    // Dropping: the bijection shifted along each axis, still one update per element (the order
+    // stays irrelevant), some of them beyond an edge.
+    const shifted = (e: Expr): Expr => (drop ? bin('+', e, constE('i32', pick(rng, [-1, 1, 2]))) : e);
     emit(ctx, b, {
       kind: 'generate', id: ctx.nextId++, outs: outVars(index), span: noSpan, shape: shape.exprs,
-      fn: { params: ps, lets: [], results: ps.map((p, k) => bijection(ctx, varE(p.name, 'i32'), dimE(d0.name, k))) },
+      fn: { params: ps, lets: [], results: ps.map((p, k) => shifted(bijection(ctx, varE(p.name, 'i32'), dimE(d0.name, k)))) },
     }, index);
   } else {
-    index = genIndexArrays(ctx, b, v0, d0);
+    index = genIndexArrays(ctx, b, v0, d0, drop);
   }
   const outs = newArrs(ctx, 'sc', elems, d0.shape);
   const destNames = use(ctx, dest);
   const scatter: CombinatorNode = {
     kind: 'scatter', id: ctx.nextId++, outs: outVars(outs), span: noSpan,
     op: scatterLambda(ctx, op, elems), dest: destNames, index: use(ctx, index), values: use(ctx, values),
+    ...(drop ? { drop: true as const } : {}),
   };
   // The IR's rule (src/ir/updates.ts): where the in-place update could be observed (the
   // destination is an if/while output or may share memory with one, or the op indexes it),

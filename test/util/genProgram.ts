@@ -5,7 +5,8 @@
 // the program derives from theirs), so that it only ever combines arrays whose shapes agree and
 // only ever indexes in range. Nothing it makes can fail at run time:
 //  - gather and scatter indices are `e % dim(target, k)` with floor modulo (in [0, n) for n ≥ 1;
-//    every extent is ≥ 1), or arrays already known to hold indices below an extent;
+//    every extent is ≥ 1), or arrays already known to hold indices below an extent; a dropping
+//    scatter's (option dropScatters) reach one past either edge, and those updates are dropped;
 //  - scatter with "take the new value" uses a bijective index (identity, reversal or rotation
 //    per axis), so the result does not depend on the order updates are applied in;
 //  - integer division divides by a value that is never zero; float expressions are built so
@@ -52,6 +53,12 @@ export interface GeneratorOptions {
    * Default false: the programs of every seed stay what they were.
    */
   readonly readAfterScatter?: boolean;
+  /**
+   * Make about half the scatters dropping ones (`drop: true`, the user's `scatterDrop` and the
+   * prelude's `hist`), their indices reaching one below or beyond the destination's edges.
+   * Default false, for the same reason.
+   */
+  readonly dropScatters?: boolean;
 }
 
 export interface GeneratedCase {
@@ -226,6 +233,7 @@ function settings(o: GeneratorOptions): Settings {
     maxRank: Math.min(3, Math.max(1, o.maxRank ?? 3)),
     controlFlow: o.controlFlow ?? true,
     readAfterScatter: o.readAfterScatter ?? false,
+    dropScatters: o.dropScatters ?? false,
     elemTypes: o.elemTypes && o.elemTypes.length > 0 ? o.elemTypes : ['f64', 'f32', 'i32', 'u32', 'bool'],
   };
 }

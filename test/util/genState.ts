@@ -14,6 +14,8 @@ export interface Settings {
   readonly controlFlow: boolean;
   /** GeneratorOptions.readAfterScatter. */
   readonly readAfterScatter: boolean;
+  /** GeneratorOptions.dropScatters. */
+  readonly dropScatters: boolean;
   readonly elemTypes: readonly ScalarType[];
 }
 

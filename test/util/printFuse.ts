@@ -164,7 +164,7 @@ function printStmt(s: Stmt, env: Env, indent: string, out: string[]): void {
     case 'scatter': {
       const k = s.dest.length;
       const src = `zip(${arrays(s.index, env)}, ${arrays(s.values, env)})`;
-      return line(bind(s.outs, `scatter(${lam(s.op, [k, k])}, ${arrays(s.dest, env)}, ${src})`));
+      return line(bind(s.outs, `${s.drop === true ? 'scatterDrop' : 'scatter'}(${lam(s.op, [k, k])}, ${arrays(s.dest, env)}, ${src})`));
     }
     case 'fold':
     case 'scanl':

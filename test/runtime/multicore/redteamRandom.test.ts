@@ -27,6 +27,7 @@ describe('multicore on random programs (real pool)', () => {
     const c = randomProgram(seed, {
       combinators: { min: 3, max: 12 },
       readAfterScatter: seed % 2 === 0,
+      dropScatters: seed % 3 === 0,
       ...(big ? { extents: { min: 1, max: 5000 }, maxElements: 60_000, maxRank: 2 } : {}),
     });
     for (const strategy of strategies) {
