@@ -567,7 +567,7 @@ class ClusterGen {
     const dest = n.outs.map((d) => this.env.array(d.name));
     const dims = dest[0]!.dims;
     const site = this.env.tables.site({ kind: 'index', what: 'scatter', span: n.span });
-    const raw = n.index.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, scope.body as JsStmt[]));
+    const raw = n.index.map((ia) => bindAtom(this.readOrdered(ia, o, scope), 'j', this.env, out));
     if (n.drop !== true) out.push(indexCheck(site, raw, dims, position, this.env.array(n.index[0]!).dims));
     const at = bindAtom(flatIndex(raw, dims), 'j', this.env, out);
     const news = n.values.map((v) => this.readOrdered(v, o, scope));
