@@ -357,6 +357,12 @@ function scatter(fr: Frame, op: FnVal, dest0: ArrayVal, src0: ArrayVal, span: Sp
     fr.st.infer.unify(src.elem, [idxTy, dest.elem]);
   } catch (e) {
     if (!(e instanceof TypeClash)) throw e;
+    const pair = fr.st.infer.prune(src.elem);
+    if (fr.preludeFn === 'hist' && isTuple(pair) && pair.length === 2) {
+      const [is, vs] = [fr.st.infer.show(pair[0]!), fr.st.infer.show(pair[1]!)];
+      const bins = fr.st.infer.show(dest.elem);
+      throw fail(fr, 'E305', `'hist' needs ${fr.st.infer.show(idxTy)} indices and values of its bins' type, the type of \`ne\` (${bins}); found indices ${is} and values ${vs}${is === fr.st.infer.show(idxTy) ? ` (give \`ne\` the values' type, ${vs})` : ''}`, span);
+    }
     throw fail(fr, 'E305', `the source of '${name}'${entryName(fr, src)} must hold (index, value) pairs of type (${fr.st.infer.show(idxTy)}, ${fr.st.infer.show(dest.elem)}), found ${fr.st.infer.show(src.elem)}`, span);
   }
   const destWeak = weakLeaves(dest);

@@ -456,7 +456,7 @@ function leafCount(fr: Frame, v0: SVal, span: Span): number {
 /**
  * Per leaf of a carried value: the type a weak leaf before an iteration must take because the
  * iteration gives it one (a weak float becomes the typed float, also f64, which only makes it
- * typed; a weak integer constant becomes u32 or a float), or null. A type not known yet (the
+ * typed; a weak integer constant becomes u32, u8, i8 or a float), or null. A type not known yet (the
  * inference run) decides nothing here: it is unified as before.
  */
 function retypeTargets(fr: Frame, before0: SVal, next0: SVal, span: Span): (ScalarType | null)[] {
@@ -471,7 +471,7 @@ function retypeTargets(fr: Frame, before0: SVal, next0: SVal, span: Span): (Scal
     const t = fr.st.infer.prune(next.ty);
     if (!isWeak(before) || isWeak(next) || typeof t !== 'string') return [null];
     if (isWeakFloat(before)) return [isFloat(t) ? t : null];
-    return [t === 'u32' || isFloat(t) ? t : null];
+    return [(isInteger(t) && t !== 'i32') || isFloat(t) ? t : null];
   }
   if (before.kind === 'array' && next.kind === 'array' && before.comps.length === next.comps.length) {
     const types = leafTypesOf(fr, next.elem);

@@ -73,12 +73,17 @@ export function removeDeadCode(b: Block): Block {
 // Conversions
 // ---------------------------------------------------------------------------------------------
 
-/** A `map` that only converts its one input (`map(λx: f32(x), a)`): the input and the type. */
+/**
+ * A `map` that only narrows its one input from f64 to f32 (`map(λx: f32(x), a)`), the
+ * conversion lowering inserts where an array of weak float literals meets f32 data: the input
+ * and the type. Other conversions (a user's `i32(x)`) are left where the program has them.
+ */
 function conversionOf(s: Stmt): { readonly input: VarName; readonly to: Expr['type'] } | null {
   if (s.kind !== 'map' || s.inputs.length !== 1 || s.outs.length !== 1) return null;
   const { params, lets, results } = s.fn;
   const r = results[0]!;
   if (lets.length > 0 || r.kind !== 'cast' || r.arg.kind !== 'var' || r.arg.name !== params[0]!.name) return null;
+  if (r.to !== 'f32' || r.arg.type !== 'f64') return null;
   return { input: s.inputs[0]!, to: r.to };
 }
 
@@ -90,7 +95,7 @@ function converted(e: Expr, to: Expr['type']): Expr {
 }
 
 /**
- * Folds a conversion `b = map(λx: f32(x), a)` into the producer of `a` when `a` is used by
+ * Folds a narrowing `b = map(λx: f32(x), a)` into the producer of `a` when `a` is used by
  * nothing else and is made by a `generate` or a one-result `map`: the producer then computes
  * `f32(f(i))` into `b` itself. Lowering inserts such conversions where an array of weak float
  * literals meets typed data (`hist(+, 0.0, k, is, vs)` with f32 values converts the fill of

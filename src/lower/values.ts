@@ -251,5 +251,9 @@ export function site(fr: Frame, span: Span): Span {
 }
 
 export function fail(fr: Frame, code: DiagnosticCode, message: string, span: Span, notes?: readonly string[]): UserError {
-  return fr.st.error(code, message, site(fr, span), notes);
+  // An error inside a prelude function is reported at the user's call: say whose code it is,
+  // since the message may name operations the user never wrote (`hist`'s scatterDrop, a zip).
+  const within = fr.inPrelude && fr.preludeFn !== undefined ? [`in the prelude's '${fr.preludeFn}' (docs/LANGUAGE.md §4 gives its argument types)`] : [];
+  const all = [...(notes ?? []), ...within];
+  return fr.st.error(code, message, site(fr, span), all.length > 0 ? all : undefined);
 }

@@ -196,6 +196,15 @@ describe('values in every mode, against plain JavaScript', () => {
     for (const [mode, r] of Object.entries(all)) expect({ mode, r: Object.values(r).map(plain) }).toEqual({ mode, r: [4] });
   });
 
+  test.each([
+    ['u8', 'u8[n]', Uint8Array.from([0, 200, 255]), 199],
+    ['i8', 'i8[n]', Int8Array.from([100, 100, -1]), -57],
+  ] as const)('a %s sum from the literal 0 wraps in the byte type', async (_t, type, data, want) => {
+    const src = `def main(bs: ${type}):\n  s = 0\n  k = 0\n  while k < size(bs):\n    s = s + bs[k]\n    k = k + 1\n  return s\n`;
+    const all = await runAllModes(src, { bs: data });
+    for (const [mode, r] of Object.entries(all)) expect({ mode, r: Object.values(r).map(plain) }).toEqual({ mode, r: [want] });
+  });
+
   test('a scalar f32 sum from a literal start', async () => {
     const src = 'def main(xs: f32[n]):\n  s = 0.0\n  k = 0\n  while k < size(xs):\n    s = s + xs[k] * 0.1\n    k = k + 1\n  return s\n';
     let s = 0;
