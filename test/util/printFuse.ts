@@ -130,7 +130,9 @@ function printLambda(l: Lambda, env: Env, groups: readonly number[] = l.params.m
       ps.forEach((q, k) => local.set(q.name, `${tuple}[${k}]`));
     }
   }
-  for (const let_ of l.lets) local.set(let_.name, `(${printExpr(let_.expr, inner)})`);
+  // A let is inlined as text: one of constants alone is printed typed, since where it is used
+  // (`t + 2147483647`) the text would otherwise be exact literal arithmetic, not the IR's wrap.
+  for (const let_ of l.lets) local.set(let_.name, `(${printExpr(let_.expr, constantsOnly(let_.expr) ? { ...inner, typedConstants: true } : inner)})`);
   const results = l.results.map((r) => printExpr(r, inner));
   const body = results.length === 1 ? results[0]! : `(${results.join(', ')})`;
   return `lam(${surface.join(', ')}): ${body}`;
