@@ -14,7 +14,7 @@ const types: ReadonlySet<string> = new Set(['f64', 'f32', 'i32', 'u32', 'u8', 'i
 const builtins: ReadonlySet<string> = new Set([
   'generate', 'map', 'gather', 'scatter', 'fold', 'scanl', 'scanr', 'force', 'size', 'shape',
   'zip', 'unzip', 'zipWith', 'zipWith3', 'backpermute', 'permute', 'reverse', 'rotate', 'iota', 'iotaFrom', 'iotaStep', 'fill', 'replicate',
-  'transpose', 'take', 'drop', 'sum', 'product', 'maximum', 'minimum', 'filter',
+  'transpose', 'take', 'drop', 'sum', 'product', 'maximum', 'minimum', 'filter', 'scatterDrop', 'hist', 'scanlSeg', 'scanrSeg', 'foldSeg',
   'min', 'max', 'abs', 'sqrt', 'exp', 'log', 'sin', 'cos', 'floor', 'ceil', 'popcount', 'clz',
 ]);
 
