@@ -2,7 +2,7 @@
 // updates atomically, which names it declares, whether an expression assigns (so that reads in it
 // must be copied), and which partial a `partials[…]` index names.
 
-import type { JsExpr, JsStmt } from '../jsast.js';
+import { forEachNode, type JsExpr, type JsStmt } from '../jsast.js';
 
 /** A work function's own parameters (program.ts `workParams`). */
 export const workParams = { lo: 'lo', hi: 'hi', chunk: 'chunk', partials: 'partials' } as const;
@@ -70,93 +70,9 @@ export function hasEffects(e: JsExpr): boolean {
   return found;
 }
 
-/** Visits every expression of `stmts` (nested statements included). */
+/** Visits every expression of `stmts` (nested statements included): jsast.ts's walk. */
 export function eachExpr(stmts: readonly JsStmt[], f: (e: JsExpr, target: boolean) => void, onStmt?: (s: JsStmt) => void): void {
-  const ex = (e: JsExpr, target = false): void => {
-    f(e, target);
-    switch (e.kind) {
-      case 'binary':
-        ex(e.lhs);
-        ex(e.rhs);
-        return;
-      case 'unary':
-        ex(e.arg);
-        return;
-      case 'cond':
-        ex(e.test);
-        ex(e.then);
-        ex(e.else);
-        return;
-      case 'call':
-        ex(e.callee);
-        e.args.forEach((a) => ex(a));
-        return;
-      case 'member':
-        ex(e.object);
-        return;
-      case 'index':
-        ex(e.object);
-        ex(e.index);
-        return;
-      case 'array':
-        e.elems.forEach((a) => ex(a));
-        return;
-      case 'set':
-        ex(e.value);
-        return;
-      case 'seq':
-        ex(e.first);
-        ex(e.then);
-        return;
-      case 'num':
-      case 'id':
-        return;
-      default:
-        e satisfies never;
-    }
-  };
-  const st = (s: JsStmt): void => {
-    onStmt?.(s);
-    switch (s.kind) {
-      case 'decl':
-        if (s.init !== null) ex(s.init);
-        return;
-      case 'assign':
-        ex(s.target, true);
-        ex(s.value);
-        return;
-      case 'expr':
-        ex(s.expr);
-        return;
-      case 'for':
-        ex(s.from);
-        ex(s.to);
-        s.body.forEach(st);
-        return;
-      case 'while':
-        ex(s.test);
-        s.body.forEach(st);
-        return;
-      case 'if':
-        ex(s.test);
-        s.then.forEach(st);
-        s.else.forEach(st);
-        return;
-      case 'block':
-        s.body.forEach(st);
-        return;
-      case 'return':
-        if (s.value !== null) ex(s.value);
-        return;
-      case 'break':
-      case 'comment':
-      case 'function':
-        return;
-      default:
-        s satisfies never;
-    }
-  };
-  stmts.forEach(st);
+  forEachNode(stmts, onStmt === undefined ? { expr: f } : { expr: f, stmt: onStmt });
 }
 
 /** Whether `stmts` assign local `name` (an assignment or a `set`). */
