@@ -107,8 +107,11 @@ export function mul(a: JsExpr, b: JsExpr): JsExpr {
   return bin('*', a, b);
 }
 
-/** `e` with `f` applied to each of its direct subexpressions (callees included). */
-export function mapChildren(e: JsExpr, f: (e: JsExpr) => JsExpr): JsExpr {
+/**
+ * `e` with `f` applied to each of its direct subexpressions, a call's callee included unless
+ * `callees` is false (the loop passes keep `Math.floor` and `rt.…` callees as they are).
+ */
+export function mapChildren(e: JsExpr, f: (e: JsExpr) => JsExpr, callees = true): JsExpr {
   switch (e.kind) {
     case 'num':
     case 'id':
@@ -120,7 +123,7 @@ export function mapChildren(e: JsExpr, f: (e: JsExpr) => JsExpr): JsExpr {
     case 'cond':
       return { ...e, test: f(e.test), then: f(e.then), else: f(e.else) };
     case 'call':
-      return { ...e, callee: f(e.callee), args: e.args.map(f) };
+      return { ...e, callee: callees ? f(e.callee) : e.callee, args: e.args.map(f) };
     case 'member':
       return { ...e, object: f(e.object) };
     case 'index':

@@ -11,7 +11,7 @@
 // `const` that nothing reads any more (the indices only a removed bounds check used).
 
 import type { JsExpr, JsStmt } from '../jsast.js';
-import { constDecl, forEachNode, id } from '../jsast.js';
+import { constDecl, forEachNode, id, mapChildren } from '../jsast.js';
 
 /** Whether `e` always gives the same value for the same names and can neither fail nor call out. */
 export function pure(e: JsExpr): boolean {
@@ -104,7 +104,7 @@ export function hoistInvariants(
       pre.push(constDecl(name, e));
       return id(name);
     }
-    return mapChildren(e, lift);
+    return mapChildren(e, lift, false);
   };
   const stmt = (s: JsStmt): JsStmt => {
     switch (s.kind) {
@@ -140,35 +140,6 @@ export function hoistInvariants(
     kept.push(stmt(s));
   }
   return { pre, body: kept };
-}
-
-/** `e` with `f` applied to each direct sub-expression. */
-export function mapChildren(e: JsExpr, f: (x: JsExpr) => JsExpr): JsExpr {
-  switch (e.kind) {
-    case 'num':
-    case 'id':
-      return e;
-    case 'binary':
-      return { ...e, lhs: f(e.lhs), rhs: f(e.rhs) };
-    case 'unary':
-      return { ...e, arg: f(e.arg) };
-    case 'cond':
-      return { ...e, test: f(e.test), then: f(e.then), else: f(e.else) };
-    case 'call':
-      return { ...e, callee: e.callee, args: e.args.map(f) };
-    case 'member':
-      return { ...e, object: f(e.object) };
-    case 'index':
-      return { ...e, object: f(e.object), index: f(e.index) };
-    case 'array':
-      return { ...e, elems: e.elems.map(f) };
-    case 'set':
-      return { ...e, value: f(e.value) };
-    case 'seq':
-      return { ...e, first: f(e.first), then: f(e.then) };
-    default:
-      return e satisfies never;
-  }
 }
 
 /** The statements without the pure `const`s (at their top level) that nothing reads. */

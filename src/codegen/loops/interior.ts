@@ -41,7 +41,7 @@
 // interior, and statements between the loops run as before.
 
 import type { JsExpr, JsStmt } from '../jsast.js';
-import { bin, constDecl, forEachNode, id, mathCall, num, renameStmt, seq } from '../jsast.js';
+import { bin, constDecl, forEachNode, id, mapChildren, mathCall, num, renameStmt, seq } from '../jsast.js';
 import {
   constrain,
   flip,
@@ -56,7 +56,7 @@ import {
   type Mono,
   type Rel,
 } from './affine.js';
-import { dropDeadConsts, hoistInvariants, mapChildren, namesOf, pure, writtenNames } from './hoist.js';
+import { dropDeadConsts, hoistInvariants, namesOf, pure, writtenNames } from './hoist.js';
 import type { LoopContext, LoopPass } from './index.js';
 
 export const interiorPass: LoopPass = {
@@ -295,7 +295,7 @@ export function interiorBody(body: readonly JsStmt[], base: Omit<AffineScope, 'l
   };
 
   const fold = (e: JsExpr): JsExpr => {
-    const x = mapChildren(e, fold);
+    const x = mapChildren(e, fold, false);
     if (x.kind === 'cond') return foldCond(x);
     const fn = mathName(x);
     if (x.kind === 'call' && (fn === 'min' || fn === 'max')) return foldMinMax(x, fn);
@@ -396,7 +396,7 @@ function countReads(e: JsExpr, name: string): number {
 
 function renameFree(e: JsExpr, values: ReadonlyMap<string, JsExpr>): JsExpr {
   if (e.kind === 'id') return values.get(e.name) ?? e;
-  return mapChildren(e, (x) => renameFree(x, values));
+  return mapChildren(e, (x) => renameFree(x, values), false);
 }
 
 /** Whether `e` is never −0: a literal other than −0, or an int32 operation's result. */
