@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { compile } from '../../src/index.js';
 import type { ScalarType } from '../../src/ir/types.js';
-import { lowerError, lowerText } from './helpers.js';
+import { constantValue as value, lowerError, lowerText } from './helpers.js';
 
 const d = (body: string, params = 'xs'): string => `def main(${params}):\n${body}`;
 
@@ -35,11 +35,6 @@ describe('typing errors name the operator and the type, at the expression', () =
   });
 });
 
-/** The single value an entry without inputs returns. */
-async function value(body: string): Promise<number> {
-  const out = await compile(`def main():\n${body}`).run({}, { interpret: true });
-  return Object.values(out)[0] as number;
-}
 
 describe('constants', () => {
   test.each([

@@ -6,7 +6,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { compile, type Output } from '../../src/index.js';
-import { lowerError, lowerText } from './helpers.js';
+import { constantValue as value, lowerError, lowerText } from './helpers.js';
 import { plain, runAllModes } from './modes.js';
 
 const d = (body: string, params: string): string => `def main(${params}):\n${body}`;
@@ -33,11 +33,6 @@ describe('typing errors, located', () => {
   });
 });
 
-/** The single value an entry without inputs returns. */
-async function value(body: string): Promise<number> {
-  const out = await compile(`def main():\n${body}`).run({}, { interpret: true });
-  return Object.values(out)[0] as number;
-}
 
 describe('constants', () => {
   test.each([

@@ -7,6 +7,7 @@ import { lowerModule, type LowerOptions } from '../../src/lower/index.js';
 import { verifyProgram } from '../../src/ir/verify.js';
 import { forEachStmt } from '../../src/ir/walk.js';
 import { interpret } from '../../src/interp/index.js';
+import { compile } from '../../src/index.js';
 import type { Program, Stmt } from '../../src/ir/types.js';
 import type { ArrayValue, InterfaceValue, RuntimeValue } from '../../src/ir/values.js';
 
@@ -70,4 +71,10 @@ export function lowerError(text: string, options: LowerOptions = {}): { code: st
     throw e;
   }
   throw new Error('expected a lowering error');
+}
+
+/** The single value an entry without inputs returns (`body` is its indented statements), interpreted. */
+export async function constantValue(body: string): Promise<number> {
+  const out = await compile(`def main():\n${body}`).run({}, { interpret: true });
+  return Object.values(out)[0] as number;
 }
