@@ -75,16 +75,16 @@ export function removeDeadCode(b: Block): Block {
 
 /**
  * A `map` that only narrows its one input from f64 to f32 (`map(λx: f32(x), a)`), the
- * conversion lowering inserts where an array of weak float literals meets f32 data: the input
- * and the type. Other conversions (a user's `i32(x)`) are left where the program has them.
+ * conversion lowering inserts where an array of weak float literals meets f32 data: its input,
+ * the type and its outs. Other conversions (a user's `i32(x)`) stay where the program has them.
  */
-function conversionOf(s: Stmt): { readonly input: VarName; readonly to: Expr['type'] } | null {
+function conversionOf(s: Stmt): { readonly input: VarName; readonly to: Expr['type']; readonly outs: MapNode['outs'] } | null {
   if (s.kind !== 'map' || s.inputs.length !== 1 || s.outs.length !== 1) return null;
   const { params, lets, results } = s.fn;
   const r = results[0]!;
   if (lets.length > 0 || r.kind !== 'cast' || r.arg.kind !== 'var' || r.arg.name !== params[0]!.name) return null;
   if (r.to !== 'f32' || r.arg.type !== 'f64') return null;
-  return { input: s.inputs[0]!, to: r.to };
+  return { input: s.inputs[0]!, to: r.to, outs: s.outs };
 }
 
 /** `e` converted to `to`: a constant converted now (no f64 literal is left for a back end without f64). */
@@ -117,8 +117,8 @@ export function sinkConversions(b: Block): Block {
     if (c === null || uses.get(c.input) !== 1) return;
     const at = producer.get(c.input);
     const p = at === undefined ? null : stmts[at];
-    if (p === null || p === undefined || (p.kind !== 'generate' && p.kind !== 'map') || s.kind !== 'map') return;
-    stmts[at!] = { ...p, outs: s.outs, fn: { ...p.fn, results: [converted(p.fn.results[0]!, c.to)] } };
+    if (p?.kind !== 'generate' && p?.kind !== 'map') return;
+    stmts[at!] = { ...p, outs: c.outs, fn: { ...p.fn, results: [converted(p.fn.results[0]!, c.to)] } };
     stmts[i] = null;
   });
   const nested = (s: Stmt): Stmt => {
