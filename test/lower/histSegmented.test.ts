@@ -223,8 +223,10 @@ describe('the plans: inputs fuse with their producers', () => {
 describe('errors', () => {
   test('a rank-2 input to a segmented scan, and flags that are not bools, are located errors', async () => {
     const rank2 = await rejectionOf(compile('def main(fl: bool[n, m], xs: f64[n, m]):\n  return foldSeg(+, 0.0, xs, fl)\n').run({ fl: { data: bools([true]), shape: [1, 1] }, xs: { data: f64([1]), shape: [1, 1] } }));
-    expect(rank2.message).toMatch(/foldSeg|size|rank|i32/);
+    expect(rank2.code).toBe('E304');
+    expect(rank2.message).toContain("'foldSeg' needs arrays of rank 1");
     const notBool = await rejectionOf(compile('def main(fl: i32[n], xs: f64[n]):\n  return scanlSeg(+, fl, xs)\n').run({ fl: i32([1]), xs: f64([1]) }));
-    expect(notBool.code).toMatch(/^E3/);
+    expect(notBool.code).toBe('E301');
+    expect(notBool.diagnostics[0]!.notes).toContain("in the prelude's 'scanlSeg' (docs/LANGUAGE.md §4 gives its argument types)");
   });
 });

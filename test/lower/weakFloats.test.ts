@@ -125,8 +125,10 @@ describe('run-time if and while merges', () => {
   });
 
   test('a conversion of an array read elsewhere too stays a map', () => {
-    const p = lowerText('def main(is: i32[n], vs: f32[n]):\n  bins = fill(4, 0.5)\n  return hist(+, 0.0, 4, is, vs), zipWith(+, bins, map(lam i: f64(i), iota(4)))\n');
+    // `b` is converted for the f32 scatter and read as f64 by the zipWith: both must see it.
+    const p = lowerText('def main(is: i32[n], vs: f32[n]):\n  b = fill(4, 0.5)\n  h = scatterDrop(+, b, zip(is, vs))\n  return h, zipWith(+, b, map(lam i: f64(i), iota(4)))\n');
     expect(p.body.stmts.some((s) => s.kind === 'generate' && s.outs[0]!.elem === 'f64')).toBe(true);
+    expect(p.body.stmts.some((s) => s.kind === 'map' && s.fn.results[0]!.kind === 'cast' && s.fn.results[0]!.type === 'f32')).toBe(true);
   });
 
   test('a weak array meeting an integer array is still E308', () => {
